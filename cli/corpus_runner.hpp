@@ -1,0 +1,34 @@
+// The corpus runner behind `cuteref check` and the corpus part of `cuteref verify`.
+//
+// Corpus files (corpus/**/*.txt) hold one case per line:
+//   EXPR => EXPECTED                      the model's value must equal EXPECTED (functionally
+//                                         for layouts, see equality.hpp)
+//   EXPR => error: SUBSTRING              the model must reject EXPR with a diagnostic
+//                                         containing SUBSTRING
+//   EXPR => EXPECTED | claimed: CLAIMED   also records a seed document's claim about EXPR;
+//                                         the runner reports whether the claim agrees with
+//                                         the (independently derived) EXPECTED or is refuted,
+//                                         and the counterexample
+// `#` starts a comment line. Blank lines are ignored. Each case's EXPECTED comes from an
+// independent source named in the comments above it (hand derivation, CuTe docs, vendor).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cuteref {
+
+struct CorpusSummary {
+  int cases = 0;
+  int passed = 0;
+  int failed = 0;
+  int claims_agree = 0;
+  int claims_refuted = 0;
+};
+
+// Runs every case of the given files or directories (recursively, *.txt), writing one
+// line per failure and per seed claim verdict to `out`.
+CorpusSummary run_corpus(const std::vector<std::string>& paths, std::ostream& out, bool verbose);
+
+}  // namespace cuteref

@@ -1,0 +1,123 @@
+// cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "corpus_runner.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+#include "notation.hpp"
+
+#ifndef CUTEREF_SOURCE_DIR
+#define CUTEREF_SOURCE_DIR "."
+#endif
+
+namespace {
+
+using namespace cuteref;
+
+void print_help(std::ostream& out) {
+  out << "cuteref: reference model of CuTe's layout algebra\n\n"
+         "Commands:\n"
+         "  cuteref eval 'EXPR'        print the value of EXPR in CuTe notation; exit 1 with a diagnostic on error\n"
+         "  cuteref batch              read one EXPR per stdin line, print exactly one line each;\n"
+         "                             errors print as `error: ...` (exit 0 unless stdin fails)\n"
+         "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
+         "  cuteref verify             the main job: the corpus and the model's built-in checks, as a report\n"
+         "  cuteref --help             this text\n\n"
+         "EXPR is CuTe's printed notation plus CuTe's function names:\n"
+         "  integers 8 (dynamic), _8 (static), negative allowed; tuples (a,b,(c,d)), () empty, (4) a 1-tuple;\n"
+         "  layouts SHAPE:STRIDE, e.g. ((2,2),3):((1,4),8), _8:_1; strides may be scaled bases 16@0, 1@0@1;\n"
+         "  swizzles Sw<3,4,3>, composed layouts Sw<3,4,3> o (8,64):(64,1), Sw<3,4,3> o smem_ptr[16b](unset) o L;\n"
+         "  application L(5), L((1,2)); slicing L(_,2) (drops the offset, as CuTe; slice_and_offset keeps it);\n"
+         "  swizzle application Sw<3,4,3>(896); A == B compares functions (true, or false naming the first index).\n\n"
+         "Functions:\n";
+  for (const auto& [name, spec] : standard_functions().all())
+    if (name.rfind("__", 0) != 0) out << "  " << spec.signature << "\n";
+}
+
+int eval_command(const std::string& expr) {
+  try {
+    std::cout << parse_and_evaluate(expr, &standard_functions()).to_string() << "\n";
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int batch_command() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    try {
+      std::cout << parse_and_evaluate(line, &standard_functions()).to_string() << "\n";
+    } catch (const Error& e) {
+      std::cout << "error: " << e.what() << "\n";
+    }
+  }
+  std::cout.flush();
+  return std::cin.bad() ? 1 : 0;
+}
+
+std::string default_corpus() { return std::string(CUTEREF_SOURCE_DIR) + "/corpus"; }
+
+int check_command(std::vector<std::string> paths, bool verbose) {
+  if (paths.empty()) paths.push_back(default_corpus());
+  try {
+    CorpusSummary s = run_corpus(paths, std::cout, verbose);
+    std::cout << "corpus: " << s.cases << " cases checked: " << s.passed << " passed, " << s.failed << " failed\n";
+    std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
+    if (s.cases == 0) {
+      std::cout << "corpus: no cases found: nothing was checked\n";
+      return 1;
+    }
+    return s.failed == 0 ? 0 : 1;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int verify_command() {
+  std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
+  int rc = check_command({}, false);
+  std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_help(std::cerr);
+    return 2;
+  }
+  const std::string& cmd = args[0];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    print_help(std::cout);
+    return 0;
+  }
+  if (cmd == "eval") {
+    if (args.size() != 2) {
+      std::cerr << "error: usage: cuteref eval 'EXPR'\n";
+      return 2;
+    }
+    return eval_command(args[1]);
+  }
+  if (cmd == "batch") return batch_command();
+  if (cmd == "check") {
+    bool verbose = false;
+    std::vector<std::string> paths;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "-v" || args[i] == "--verbose") verbose = true;
+      else paths.push_back(args[i]);
+    }
+    return check_command(paths, verbose);
+  }
+  if (cmd == "verify") return verify_command();
+  std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
+  return 2;
+}

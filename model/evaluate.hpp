@@ -1,0 +1,23 @@
+// Evaluation of layout-like values at an index: layouts (integer or scaled-basis strides)
+// and composed layouts with an integer offset.
+#pragma once
+
+#include <cstdint>
+
+#include "int_tuple.hpp"
+#include "value.hpp"
+
+namespace cuteref {
+
+// Size of a layout-like value (layout or composed layout).
+std::int64_t layout_like_size(const Value& v);
+
+// v(i) for 0 <= i. Precondition: v is a layout or composed layout.
+IntTuple evaluate_at(const Value& v, std::int64_t index);
+
+// The composed layout's function: swizzle(offset + layout(i)).
+// Precondition: integer offset (an smem_ptr offset's meaning depends on the element type
+// and is defined by the GMMA atoms, not here).
+std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index);
+
+}  // namespace cuteref

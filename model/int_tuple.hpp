@@ -1,0 +1,109 @@
+// Hierarchical integer tuples, CuTe's IntTuple.
+//
+// An IntTuple is either a leaf or a (possibly empty) tuple of IntTuples. A leaf is one of
+//   - an integer, remembering whether it is static (`_8`, a compile-time constant in CuTe)
+//     or dynamic (`8`, a run-time value);
+//   - a scaled basis `v@d0@d1...` (CuTe's ScaledBasis), used as a stride that produces a
+//     coordinate instead of an integer offset;
+//   - the underscore `_`, used only inside slicing coordinates.
+// Static-ness propagates as in CuTe: the result of an operation on leaves is static iff
+// every operand leaf is static.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace cuteref {
+
+// A scaled basis v@p[0]@p[1]...: in CuTe's notation the *last* printed index is the
+// outermost position. `1@0@1` is E<1,0>: the coordinate (0,(1,0,..),..) — value 1 at
+// position 0 of the sub-tuple at position 1. `path` is stored in printed order.
+struct BasisPath {
+  std::vector<int> printed;  // printed order: innermost first
+  bool operator==(const BasisPath&) const = default;
+};
+
+class IntTuple {
+ public:
+  enum class Kind : std::uint8_t { Integer, Basis, Underscore, Tuple };
+
+  // The empty tuple ().
+  IntTuple() : kind_(Kind::Tuple) {}
+
+  static IntTuple integer(std::int64_t value, bool is_static = false);
+  static IntTuple static_int(std::int64_t value) { return integer(value, true); }
+  static IntTuple basis(std::int64_t value, std::vector<int> printed_path, bool is_static = false);
+  static IntTuple underscore();
+  static IntTuple tuple(std::vector<IntTuple> elements);
+  static IntTuple tuple(std::initializer_list<IntTuple> elements) {
+    return tuple(std::vector<IntTuple>(elements));
+  }
+
+  Kind kind() const { return kind_; }
+  bool is_tuple() const { return kind_ == Kind::Tuple; }
+  bool is_leaf() const { return kind_ != Kind::Tuple; }
+  bool is_integer() const { return kind_ == Kind::Integer; }
+  bool is_basis() const { return kind_ == Kind::Basis; }
+  bool is_underscore() const { return kind_ == Kind::Underscore; }
+
+  // Leaf accessors. Precondition: is_integer() or is_basis().
+  std::int64_t value() const;
+  bool is_static() const { return is_static_; }
+  const std::vector<int>& basis_path() const { return basis_path_; }
+
+  // Tuple accessors. rank() of a leaf is 1, as in CuTe; operator[] on a leaf with i == 0
+  // returns the leaf itself (CuTe's get<0> of an integer).
+  std::size_t rank() const { return is_tuple() ? elements_.size() : 1; }
+  const IntTuple& operator[](std::size_t i) const;
+  const std::vector<IntTuple>& elements() const { return elements_; }
+  std::vector<IntTuple>& mutable_elements() { return elements_; }
+
+  // depth: 0 for a leaf, 1 + max depth of the elements for a tuple (() has depth 1).
+  int depth() const;
+
+  // True if every integer leaf is static (vacuously for ()).
+  bool all_static() const;
+  // True if any leaf anywhere is an underscore / a basis.
+  bool has_underscore() const;
+  bool has_basis() const;
+
+  // Exact structural equality, including static flags.
+  bool operator==(const IntTuple& other) const;
+  // Equal ignoring static flags.
+  bool same_values(const IntTuple& other) const;
+
+  std::string to_string() const;
+
+ private:
+  Kind kind_;
+  bool is_static_ = false;
+  std::int64_t value_ = 0;
+  std::vector<int> basis_path_;
+  std::vector<IntTuple> elements_;
+};
+
+// Congruent: same tree structure (leaves at the same places).
+bool congruent(const IntTuple& a, const IntTuple& b);
+// Weakly congruent (CuTe): a's leaves may stand for whole subtrees of b.
+bool weakly_congruent(const IntTuple& a, const IntTuple& b);
+
+// Product of all integer leaves, checked; static iff every leaf is static.
+// Precondition: only integer leaves.
+IntTuple product(const IntTuple& t);
+
+// Flatten to a tuple of leaves; a leaf stays a leaf (CuTe's flatten).
+IntTuple flatten(const IntTuple& t);
+// Flatten into an output vector.
+void flatten_into(const IntTuple& t, std::vector<IntTuple>& out);
+
+// Leaf arithmetic with static propagation and overflow checks. Both operands must be
+// integer leaves.
+IntTuple leaf_mul(const IntTuple& a, const IntTuple& b);
+IntTuple leaf_add(const IntTuple& a, const IntTuple& b);
+
+// Wrap a leaf as a 1-tuple if it is not a tuple (CuTe's wrap).
+IntTuple wrap(const IntTuple& t);
+
+}  // namespace cuteref

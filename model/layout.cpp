@@ -1,0 +1,134 @@
+#include "layout.hpp"
+
+#include "checked_math.hpp"
+#include "error.hpp"
+
+namespace cuteref {
+
+namespace {
+
+void check_leaves(const IntTuple& shape, const IntTuple& stride, const IntTuple& whole_shape,
+                  const IntTuple& whole_stride) {
+  if (shape.is_tuple()) {
+    for (std::size_t i = 0; i < shape.rank(); ++i)
+      check_leaves(shape[i], stride[i], whole_shape, whole_stride);
+    return;
+  }
+  if (!shape.is_integer())
+    throw Error("layout " + whole_shape.to_string() + ":" + whole_stride.to_string() +
+                ": shape leaf " + shape.to_string() + " must be an integer");
+  if (shape.value() < 1)
+    throw Error("layout " + whole_shape.to_string() + ":" + whole_stride.to_string() +
+                ": shape leaf " + shape.to_string() + " must be >= 1");
+  if (!stride.is_integer() && !stride.is_basis())
+    throw Error("layout " + whole_shape.to_string() + ":" + whole_stride.to_string() +
+                ": stride leaf " + stride.to_string() + " must be an integer or a scaled basis");
+}
+
+}  // namespace
+
+Layout::Layout(IntTuple shape, IntTuple stride) : shape_(std::move(shape)), stride_(std::move(stride)) {
+  if (!congruent(shape_, stride_))
+    throw Error("layout: shape " + shape_.to_string() + " and stride " + stride_.to_string() +
+                " are not congruent");
+  check_leaves(shape_, stride_, shape_, stride_);
+}
+
+std::string Layout::to_string() const { return shape_.to_string() + ":" + stride_.to_string(); }
+
+IntTuple size(const Layout& l) { return product(l.shape()); }
+std::int64_t size_value(const Layout& l) { return product(l.shape()).value(); }
+
+namespace {
+void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, std::int64_t& sum, bool& is_static) {
+  if (shape.is_tuple()) {
+    for (std::size_t i = 0; i < shape.rank(); ++i) cosize_accumulate(shape[i], stride[i], sum, is_static);
+    return;
+  }
+  if (!stride.is_integer())
+    throw Error("cosize: stride " + stride.to_string() + " is a scaled basis; cosize needs integer strides");
+  sum = checked_add(sum, checked_mul(shape.value() - 1, checked_abs(stride.value())));
+  is_static = is_static && shape.is_static() && stride.is_static();
+}
+}  // namespace
+
+IntTuple cosize(const Layout& l) {
+  std::int64_t sum = 0;
+  bool is_static = true;
+  cosize_accumulate(l.shape(), l.stride(), sum, is_static);
+  return IntTuple::integer(checked_add(sum, 1), is_static);
+}
+
+std::size_t rank(const Layout& l) { return l.shape().rank(); }
+int depth(const Layout& l) { return l.shape().depth(); }
+
+Layout mode(const Layout& l, std::size_t i) {
+  if (i >= rank(l))
+    throw Error("mode: index " + std::to_string(i) + " out of range for rank-" + std::to_string(rank(l)) +
+                " layout " + l.to_string());
+  return Layout(l.shape()[i], l.stride()[i]);
+}
+
+Layout select(const Layout& l, const std::vector<std::size_t>& modes) {
+  std::vector<IntTuple> shapes, strides;
+  for (std::size_t i : modes) {
+    Layout m = mode(l, i);
+    shapes.push_back(m.shape());
+    strides.push_back(m.stride());
+  }
+  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+}
+
+Layout flatten(const Layout& l) { return Layout(flatten(l.shape()), flatten(l.stride())); }
+
+Layout group_modes(const Layout& l, std::size_t begin, std::size_t end) {
+  const std::size_t r = rank(l);
+  if (begin > end || end > r)
+    throw Error("group_modes: range [" + std::to_string(begin) + "," + std::to_string(end) +
+                ") is not within the " + std::to_string(r) + " modes of " + l.to_string());
+  IntTuple shape = wrap(l.shape()), stride = wrap(l.stride());
+  std::vector<IntTuple> new_shape, new_stride, grouped_shape, grouped_stride;
+  for (std::size_t i = 0; i < r; ++i) {
+    if (i == begin) {
+      for (std::size_t j = begin; j < end; ++j) {
+        grouped_shape.push_back(shape[j]);
+        grouped_stride.push_back(stride[j]);
+      }
+      new_shape.push_back(IntTuple::tuple(grouped_shape));
+      new_stride.push_back(IntTuple::tuple(grouped_stride));
+    }
+    if (i >= begin && i < end) continue;
+    new_shape.push_back(shape[i]);
+    new_stride.push_back(stride[i]);
+  }
+  if (begin == r) {
+    new_shape.push_back(IntTuple());
+    new_stride.push_back(IntTuple());
+  }
+  return Layout(IntTuple::tuple(std::move(new_shape)), IntTuple::tuple(std::move(new_stride)));
+}
+
+Layout append(const Layout& l, const Layout& m) {
+  std::vector<IntTuple> shapes = wrap(l.shape()).elements(), strides = wrap(l.stride()).elements();
+  shapes.push_back(m.shape());
+  strides.push_back(m.stride());
+  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+}
+
+Layout prepend(const Layout& l, const Layout& m) {
+  std::vector<IntTuple> shapes{m.shape()}, strides{m.stride()};
+  for (const auto& s : wrap(l.shape()).elements()) shapes.push_back(s);
+  for (const auto& d : wrap(l.stride()).elements()) strides.push_back(d);
+  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+}
+
+Layout make_layout_from_modes(const std::vector<Layout>& modes) {
+  std::vector<IntTuple> shapes, strides;
+  for (const auto& m : modes) {
+    shapes.push_back(m.shape());
+    strides.push_back(m.stride());
+  }
+  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+}
+
+}  // namespace cuteref

@@ -1,0 +1,65 @@
+// Layout = (Shape, Stride): CuTe's layout, a function from a 1-D colexicographic index
+// (or a coordinate congruent to the shape) to an offset.
+//
+// Invariants checked at construction:
+//   - shape and stride are congruent;
+//   - every shape leaf is an integer >= 1 (CuTe has no empty modes);
+//   - every stride leaf is an integer or a scaled basis.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "int_tuple.hpp"
+
+namespace cuteref {
+
+class Layout {
+ public:
+  Layout(IntTuple shape, IntTuple stride);
+
+  const IntTuple& shape() const { return shape_; }
+  const IntTuple& stride() const { return stride_; }
+
+  // True if some stride leaf is a scaled basis (the layout maps to coordinates).
+  bool has_basis_strides() const { return stride_.has_basis(); }
+
+  bool operator==(const Layout& o) const { return shape_ == o.shape_ && stride_ == o.stride_; }
+
+  // CuTe notation: `shape:stride`.
+  std::string to_string() const;
+
+ private:
+  IntTuple shape_;
+  IntTuple stride_;
+};
+
+// Number of indices in the domain: product of shape leaves. Overflow is an error.
+IntTuple size(const Layout& l);
+std::int64_t size_value(const Layout& l);
+
+// CuTe's cosize: 1 + sum over leaves of (shape-1)*|stride|, the size of the codomain the
+// layout reaches from offset 0 (for non-negative strides: L(size-1)+1 when monotone).
+// Precondition: integer strides.
+IntTuple cosize(const Layout& l);
+
+// rank = number of top-level modes (1 for a leaf); depth as IntTuple::depth.
+std::size_t rank(const Layout& l);
+int depth(const Layout& l);
+
+// The i-th top-level mode. Precondition: i < rank.
+Layout mode(const Layout& l, std::size_t i);
+// Layout of the selected top-level modes, in the given order.
+Layout select(const Layout& l, const std::vector<std::size_t>& modes);
+// Flatten shape and stride to depth <= 1.
+Layout flatten(const Layout& l);
+// Group modes [begin, end) into one mode. Precondition: begin <= end <= rank.
+Layout group_modes(const Layout& l, std::size_t begin, std::size_t end);
+// Append / prepend a mode (a layout) at the top level.
+Layout append(const Layout& l, const Layout& m);
+Layout prepend(const Layout& l, const Layout& m);
+// Build a layout from modes: make_layout(L0, L1, ...) = (L0.shape, L1.shape..):(..)
+Layout make_layout_from_modes(const std::vector<Layout>& modes);
+
+}  // namespace cuteref

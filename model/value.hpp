@@ -1,0 +1,60 @@
+// Values of the CLI expression language (DESIGN.md "The command-line contract"):
+// integer tuples (integers, tuples, `_`), layouts, swizzles, composed layouts, booleans
+// with an explanation (`A == B`), and mixed tuples (tilers such as `(4:1, 8:2)`, or
+// results such as slice_and_offset's `(layout, offset)`).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "int_tuple.hpp"
+#include "layout.hpp"
+#include "swizzle.hpp"
+
+namespace cuteref {
+
+struct Value;
+
+struct MixedTuple {
+  std::vector<Value> elements;
+};
+
+struct Verdict {
+  bool holds;
+  std::string reason;  // empty when holds
+};
+
+// The tags LayoutLeft / LayoutRight of make_layout(shape, tag).
+struct MajorTag {
+  bool row_major;
+};
+
+struct Value {
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Verdict, MixedTuple, MajorTag> data;
+
+  Value(IntTuple t) : data(std::move(t)) {}
+  Value(Layout l) : data(std::move(l)) {}
+  Value(Swizzle s) : data(std::move(s)) {}
+  Value(ComposedLayout c) : data(std::move(c)) {}
+  Value(Verdict v) : data(std::move(v)) {}
+  Value(MixedTuple m) : data(std::move(m)) {}
+  Value(MajorTag t) : data(t) {}
+
+  bool is_int_tuple() const { return std::holds_alternative<IntTuple>(data); }
+  bool is_layout() const { return std::holds_alternative<Layout>(data); }
+  bool is_swizzle() const { return std::holds_alternative<Swizzle>(data); }
+  bool is_composed() const { return std::holds_alternative<ComposedLayout>(data); }
+  bool is_mixed_tuple() const { return std::holds_alternative<MixedTuple>(data); }
+
+  // A short name of the kind, for diagnostics ("a layout", "an integer tuple", ...).
+  std::string kind_name() const;
+  // CuTe notation.
+  std::string to_string() const;
+};
+
+// Build a tuple value from elements: an IntTuple if every element is one, else mixed.
+Value make_tuple_value(std::vector<Value> elements);
+
+}  // namespace cuteref
