@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "checked_math.hpp"
+#include "descriptor.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 
@@ -291,6 +292,7 @@ class Parser {
     const std::size_t start = pos_;
     const std::string name = parse_identifier();
     if (name == "Sw" && peek() == '<') return parse_swizzle_form(start);
+    if (name == "descriptor") return parse_descriptor_form();
     if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
     if (name == "LayoutLeft") return Value(MajorTag{false});
     if (name == "LayoutRight") return Value(MajorTag{true});
@@ -304,6 +306,15 @@ class Parser {
       fail_at(start, name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " +
                          spec->signature);
     return evaluating_at(start, [&] { return spec->call(args); });
+  }
+
+  // descriptor GROUP: a layout descriptor (descriptor.hpp) in its own grammar, whose value
+  // is its normalized stride tree. Diagnostics keep their columns in the whole line.
+  Value parse_descriptor_form() {
+    skip_ws();
+    if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
+    Descriptor d = parse_descriptor_group(text_, pos_);
+    return Value(to_stride(d));
   }
 
   int parse_small_int(const std::string& what) {
