@@ -30,6 +30,20 @@ class Parser {
   std::string_view text_;
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
+
+  // Nesting bound: recursive descent must not exhaust the stack on hostile input.
+  static constexpr int kMaxNesting = 256;
+  struct NestingGuard {
+    Parser& p;
+    explicit NestingGuard(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxNesting) {
+        --p.depth_;
+        p.fail("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+    }
+    ~NestingGuard() { --p.depth_; }
+  };
 
   bool at_end() const { return pos_ >= text_.size(); }
   char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
@@ -101,6 +115,7 @@ class Parser {
 
   // "(" [expr {"," expr}] ")"
   std::vector<Value> parse_arguments(const std::string& context) {
+    NestingGuard guard(*this);
     skip_ws();
     const std::size_t open = pos_;
     expect('(', context);
@@ -224,6 +239,7 @@ class Parser {
 
   // A stride tree: integers, scaled bases, tuples of them.
   IntTuple parse_stride_tree() {
+    NestingGuard guard(*this);
     skip_ws();
     if (peek() == '(') {
       const std::size_t open = pos_;
