@@ -96,9 +96,8 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
   if (checked_mul(k, bits) != 256)
     not_canonical(smem, "K extent " + std::to_string(k) + " of " + std::to_string(bits) + "-bit elements is " +
                             std::to_string(k * bits / 8) + " bytes; a wgmma operand tile spans 32 bytes of K");
-  const std::int64_t origin = apply_index(*layout, 0);
-  // Element offset of (i, j) relative to (0, 0).
-  auto g = [&](std::int64_t i, std::int64_t j) { return apply_index(*layout, i + mn * j) - origin; };
+  // Element offset of (i, j).
+  auto g = [&](std::int64_t i, std::int64_t j) { return apply_index(*layout, i + mn * j); };
 
   // 3. Majorness: which mode holds 16 contiguous bytes.
   const std::int64_t t = 128 / bits;  // elements per 16 bytes
@@ -201,9 +200,8 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
       throw Error("gmma_desc: base address " + std::to_string(base) + " is not aligned to the " + std::to_string(repeat) +
                   "-byte repeat of the " + to_string(type) + " swizzle (CuTe writes base_offset 0 and assumes it)");
   }
-  const std::int64_t start = checked_add(base, checked_mul(origin, bits) / 8);
-  if (floor_mod(checked_mul(origin, bits), 128) != 0 || start < 0)
-    not_canonical(smem, "the tile starts at element offset " + std::to_string(origin) + ", not on a 16-byte boundary");
+  // A layout maps (0,0) to offset 0, so the tile starts at the base address.
+  const std::int64_t start = base;
   if ((start >> 4) > kField14)
     throw Error("gmma_desc: start address " + std::to_string(start) +
                 " does not fit the 14-bit field (shared-memory addresses below 256 KiB)");
