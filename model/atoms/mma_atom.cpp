@@ -70,11 +70,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-int element_bits(const std::string& type) {
-  if (type == "f16" || type == "bf16") return 16;
-  if (type == "tf32" || type == "f32" || type == "s32") return 32;
-  return 8;  // e4m3 e5m2 s8 u8
-}
 
 bool is_int8(const std::string& type) { return type == "s8" || type == "u8"; }
 bool is_fp8(const std::string& type) { return type == "e4m3" || type == "e5m2"; }
@@ -283,13 +278,20 @@ MmaAtom sm90_atom(std::string_view name, std::vector<std::string> parts, const s
     a.name = std::string(name);
   }
   a.thr_id = Layout(s(128), s(1));
-  a.a_layout = a.a_in_registers ? gmma_register_a_layout(element_bits(ta)) : gmma_smem_operand_layout(64, k);
+  a.a_layout = a.a_in_registers ? gmma_register_a_layout(mma_element_bits(ta)) : gmma_smem_operand_layout(64, k);
   a.b_layout = gmma_smem_operand_layout(n, k);
   a.c_layout = gmma_accumulator_layout(n);
   return a;
 }
 
 }  // namespace
+
+int mma_element_bits(const std::string& type) {
+  if (type == "f16" || type == "bf16") return 16;
+  if (type == "tf32" || type == "f32" || type == "s32") return 32;
+  if (type == "e4m3" || type == "e5m2" || type == "s8" || type == "u8") return 8;
+  throw Error("unknown element type `" + type + "`");
+}
 
 std::string to_string(GmmaMajor m) { return m == GmmaMajor::K ? "K" : "MN"; }
 

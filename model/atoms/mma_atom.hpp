@@ -47,6 +47,9 @@ struct MmaAtom {
 // for 16-bit SS operands (A of an RS atom is K-major).
 MmaAtom mma_atom(std::string_view name);
 
+// Bits of a PTX element type name (f16 -> 16, tf32 -> 32, e4m3 -> 8, ...).
+int mma_element_bits(const std::string& type);
+
 // The SS GMMA operand layout (128 threads, (rows, K) values) : (0, (1, rows)).
 Layout gmma_smem_operand_layout(std::int64_t rows, std::int64_t k);
 
