@@ -37,6 +37,13 @@ TEST(TiledMma, VendorPartitions) {
   expect_partition(partition_C(x2, 255, c128), "((_2,_2,_8),_1,_2):((512,_8,4096),_0,32768)", 3191, "SM90x2 C t255");
   EXPECT_TRUE(functional_equal(Value(partition_fragment_C(x2, c128)), Value(parse_layout("((_2,_2,_8),_1,_2):((_1,_2,_4),_0,_32)"))).holds);
 
+  // Seed 002's running example (vendor: tCgC of thread 5 starts at 1 + 2 * 512).
+  const TiledMma seed = tiled("SM90_64x64x16_F16F16F16_SS<MN,MN>", "(1,1,1):(0,0,0)");
+  expect_partition(partition_C(seed, 5, c128), "((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)", 1025, "seed tCgC t5");
+  const Partition tcsa = partition_A(seed, 0, parse_layout("((_64,_2),(_8,_8),(_1,_3)):((_1,_512),(_64,_1024),(_0,_8192))"));
+  expect_partition(tcsa, "((_64,(_8,_2)),_2,_4,(_1,_3)):((_1,(_64,_1024)),_512,_2048,(_0,_8192))", 0, "seed tCsA");
+  EXPECT_TRUE(functional_equal(Value(make_fragment_A(seed, tcsa.layout)), Value(parse_layout("(_1,_2,_4,(_1,_3)):(_0,_64,_256,(_0,_1024))"))).holds);
+
   const TiledMma s80 = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)");
   const Layout c64 = parse_layout("(_64,_64):(_1,_64)");
   const Layout a = parse_layout("(_64,_32):(_32,_1)");
