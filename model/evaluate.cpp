@@ -4,6 +4,8 @@
 #include "coordinates.hpp"
 #include "error.hpp"
 
+#include <algorithm>
+
 namespace cuteref {
 
 std::int64_t layout_like_size(const Value& v) {
@@ -13,32 +15,24 @@ std::int64_t layout_like_size(const Value& v) {
 }
 
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
-  std::int64_t offset = 0;
-  if (c.offset) {
-    if (!c.offset->value) return apply_smem_ptr_composed(c, index);
-    offset = c.offset->value->value();
-  }
-  return c.swizzle(checked_add(offset, apply_index(c.layout, index)));
-}
-
-std::int64_t apply_smem_ptr_composed(const ComposedLayout& c, std::int64_t index) {
-  const int w = c.offset ? c.offset->pointer_element_bits : 0;
-  if (!c.offset || c.offset->value || w < 1 || (w & (w - 1)) != 0)
-    throw Error("evaluating " + c.to_string() + ": expected an smem_ptr[Nb] offset with N a power of two");
-  // The swizzle acts on byte addresses; on bit addresses it is the same swizzle with its base
-  // raised by 3. It leaves the low M+3 bits alone, so an element start stays an element start
-  // only if the element is at most 2^(M+3) bits wide.
-  const int base_bits = c.swizzle.base() + 3;
-  if (base_bits < 62 && w > (std::int64_t{1} << base_bits))
-    throw Error("evaluating " + c.to_string() + ": " + std::to_string(w) + "-bit elements are wider than the " +
-                std::to_string(std::int64_t{1} << c.swizzle.base()) +
-                "-byte units the swizzle permutes, so a swizzled address is not an element boundary");
-  const Swizzle on_bits(c.swizzle.bits(), base_bits, c.swizzle.shift());
-  const std::int64_t bit_address = checked_mul(apply_index(c.layout, index), w);
-  if (bit_address < 0)
-    throw Error("evaluating " + c.to_string() + ": negative offset " + std::to_string(bit_address / w) +
-                " at index " + std::to_string(index) + " (smem addresses are non-negative)");
-  return on_bits(bit_address) / w;
+  const std::int64_t inner = apply_index(c.layout, index);
+  if (!c.offset) return c.swizzle(inner);
+  if (c.offset->value) return c.swizzle(checked_add(c.offset->value->value(), inner));
+  // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
+  // address of the N-bit element L(i) (CuTe turns it into a swizzle_ptr). As a function of
+  // element indices: i -> Sw<B,M+3,S>(L(i) * N) / N, the swizzle moved to bit addresses.
+  // Precondition: N is a power of two no wider than the swizzle's lowest moved bit, so the
+  // swizzle permutes whole elements.
+  const int n = c.offset->pointer_element_bits;
+  const Swizzle& sw = c.swizzle;
+  if (n <= 0 || (n & (n - 1)) != 0)
+    throw Error("evaluating " + c.to_string() + ": element width " + std::to_string(n) + " bits is not a power of two");
+  if (sw.bits() > 0 && n > (std::int64_t{1} << std::min(sw.base() - std::min(0, sw.shift()) + 3, 62)))
+    throw Error("evaluating " + c.to_string() + ": the swizzle moves bits inside a " + std::to_string(n) +
+                "-bit element, so it is not a permutation of elements");
+  if (inner < 0) throw Error("evaluating " + c.to_string() + ": offset " + std::to_string(inner) + " is negative");
+  const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());
+  return on_bits(checked_mul(inner, n)) / n;
 }
 
 IntTuple evaluate_at(const Value& v, std::int64_t index) {
