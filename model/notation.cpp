@@ -313,10 +313,15 @@ class Parser {
     if (name == "LayoutLeft") return Value(MajorTag{false});
     if (name == "LayoutRight") return Value(MajorTag{true});
     if (!functions_) fail_at(start, "expected a literal, found the name '" + name + "'");
-    const FunctionSpec* spec = functions_->find(name);
-    if (!spec || name.rfind("__", 0) == 0) fail_at(start, "unknown function '" + name + "'");
+    const FunctionSpec* spec = name.rfind("__", 0) == 0 ? nullptr : functions_->find(name);
     skip_ws();
-    if (peek() != '(') fail("expected '(' after the function name '" + name + "'");
+    if (peek() != '(') {
+      // A bare word that is not a call is a Symbol (an atom name or an enum word); CuTe's
+      // template arguments `<K,MN>` stay part of it, without blanks.
+      if (spec) fail("expected '(' after the function name '" + name + "'");
+      return Value(Symbol{name + parse_template_arguments()});
+    }
+    if (!spec) fail_at(start, "unknown function '" + name + "'");
     std::vector<Value> args = parse_arguments("in the arguments of " + name);
     if (args.size() < spec->min_args || args.size() > spec->max_args)
       fail_at(start, name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " +
@@ -331,6 +336,24 @@ class Parser {
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Descriptor d = parse_descriptor_group(text_, pos_);
     return Value(to_stride(d));
+  }
+
+  // ["<" words separated by "," ">"], returned verbatim without blanks ("" if absent).
+  std::string parse_template_arguments() {
+    if (peek() != '<') return "";
+    const std::size_t open = pos_;
+    std::string out = "<";
+    ++pos_;
+    while (!at_end() && peek() != '>') {
+      const char c = peek();
+      if (!(is_ident_char(c) || c == ',' || c == ':' || c == ' ' || c == '\t'))
+        fail(std::string("unexpected '") + c + "' in template arguments");
+      if (c != ' ' && c != '\t') out += c;
+      ++pos_;
+    }
+    if (at_end()) fail_at(open, "unbalanced '<': no matching '>' before end of input");
+    ++pos_;
+    return out + ">";
   }
 
   int parse_small_int(const std::string& what) {
