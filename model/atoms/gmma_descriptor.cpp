@@ -114,7 +114,7 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
 
   // 4. Recast to 16-byte units: every group of t contiguous-mode elements must be 16 aligned,
   // contiguous bytes. u(a, b) is the offset in 16-byte units of unit (a, b).
-  const std::int64_t umn = k_major ? mn : mn / t, uk = k_major ? k / t : k;
+  const std::int64_t umn = k_major ? mn : mn / t;  // MN extent in 16-byte units (MN-major)
   for (std::int64_t j = 0; j < k; ++j)
     for (std::int64_t i = 0; i < mn; ++i) {
       const std::int64_t c = k_major ? j : i;
@@ -128,7 +128,6 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
   auto u = [&](std::int64_t a, std::int64_t b) {
     return k_major ? floor_div(g(a, b * t), t) : floor_div(g(a * t, b), t);
   };
-  (void)uk;
 
   // 5. The canonical form.
   GmmaDescriptor d;
