@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "checked_math.hpp"
 #include "equality.hpp"
@@ -29,6 +31,21 @@ class Parser {
   std::string_view text_;
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
+  std::size_t nesting_ = 0;  // open parentheses being parsed
+
+  // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
+  // in the recursive IntTuple operations that follow).
+  static constexpr std::size_t kMaxNesting = 256;
+
+  // Counts one level of nesting (a '(' or a composition's term) at `open` while alive.
+  struct NestingGuard {
+    Parser& p;
+    NestingGuard(Parser& parser, std::size_t open) : p(parser) {
+      if (++p.nesting_ > kMaxNesting)
+        p.fail_at(open, "expression nested deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+    ~NestingGuard() { --p.nesting_; }
+  };
 
   bool at_end() const { return pos_ >= text_.size(); }
   char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
@@ -103,6 +120,7 @@ class Parser {
     skip_ws();
     const std::size_t open = pos_;
     expect('(', context);
+    NestingGuard guard(*this, open);
     std::vector<Value> args;
     skip_ws();
     if (peek() == ')') {
@@ -134,14 +152,16 @@ class Parser {
     skip_ws();
     if (at_end()) fail("expected an expression, found end of input");
     const char c = peek();
-    if (c == '(') return maybe_layout(parse_tuple());
+    if (c == '(') {
+      const std::size_t start = pos_;
+      return maybe_layout(parse_tuple(), start);
+    }
     if (c == '_' || c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
       const std::size_t start = pos_;
       IntTuple leaf = parse_int_leaf_or_underscore();
       skip_ws();
       if (peek() == '@' || peek() == '/') fail("a scaled basis is only allowed as a stride");
-      (void)start;
-      return maybe_layout(Value(leaf));
+      return maybe_layout(Value(leaf), start);
     }
     if (is_ident_start(c)) return parse_identifier_form();
     if (c == ')') fail("unbalanced ')': no matching '('");
@@ -157,7 +177,7 @@ class Parser {
   }
 
   // shape ":" stride, if a ':' follows an integer tuple.
-  Value maybe_layout(Value shape_value) {
+  Value maybe_layout(Value shape_value, std::size_t shape_start) {
     skip_ws();
     if (peek() != ':') return shape_value;
     const std::size_t colon = pos_;
@@ -170,19 +190,41 @@ class Parser {
     const std::size_t stride_col = pos_;
     IntTuple stride = parse_stride_tree();
     (void)stride_start;
-    check_shape_leaves(shape, colon);
+    check_shape_leaves(shape, shape_start, colon);
     if (!congruent(shape, stride))
       fail_at(stride_col, "stride " + stride.to_string() + " is not congruent with shape " + shape.to_string());
     return Value(Layout(shape, stride));
   }
 
-  void check_shape_leaves(const IntTuple& shape, std::size_t colon) {
-    if (shape.is_tuple()) {
-      for (const auto& e : shape.elements()) check_shape_leaves(e, colon);
-      return;
+  // Rejects a shape leaf < 1, pointing at that leaf's literal in the shape's text
+  // [shape_start, colon); if the shape was not written as literals (a call inside it), at the
+  // ':'.
+  void check_shape_leaves(const IntTuple& shape, std::size_t shape_start, std::size_t colon) {
+    std::vector<IntTuple> leaves;
+    flatten_into(shape, leaves);
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+      if (leaves[k].value() >= 1) continue;
+      fail_at(literal_position(shape_start, colon, k).value_or(colon),
+              "shape leaf " + leaves[k].to_string() + " must be a positive integer (CuTe has no empty or negative modes)");
     }
-    if (shape.value() < 1)
-      fail_at(colon, "shape leaf " + shape.to_string() + " must be a positive integer (CuTe has no empty or negative modes)");
+  }
+
+  // Position of the k-th integer literal in text_[begin, end), if that text holds only
+  // literals, parentheses, commas and blanks.
+  std::optional<std::size_t> literal_position(std::size_t begin, std::size_t end, std::size_t k) const {
+    std::size_t seen = 0;
+    for (std::size_t p = begin; p < end;) {
+      const char c = text_[p];
+      if (c == '(' || c == ')' || c == ',' || c == ' ' || c == '\t') {
+        ++p;
+        continue;
+      }
+      if (c != '_' && c != '-' && !std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      if (seen++ == k) return p;
+      ++p;
+      while (p < end && (text_[p] == '-' || std::isdigit(static_cast<unsigned char>(text_[p])))) ++p;
+    }
+    return std::nullopt;
   }
 
   std::int64_t parse_digits(bool negative) {
@@ -226,6 +268,7 @@ class Parser {
     skip_ws();
     if (peek() == '(') {
       const std::size_t open = pos_;
+      NestingGuard guard(*this, open);
       ++pos_;
       std::vector<IntTuple> elems;
       skip_ws();
@@ -340,6 +383,7 @@ class Parser {
     if (!(peek() == 'o' && !is_ident_char(peek(1)))) return Value(sw);
     ++pos_;
     skip_ws();
+    NestingGuard guard(*this, pos_);  // `Sw o Sw o ...` recurses without parentheses
     std::optional<ComposedOffset> offset;
     if (text_.substr(pos_, 8) == "smem_ptr") {
       offset = parse_smem_ptr();

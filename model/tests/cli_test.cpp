@@ -155,6 +155,19 @@ TEST(Cli, BatchKeepsGoingAfterErrorsAndHandlesBlankAndCrLfLines) {
   EXPECT_EQ(out[4].rfind("false", 0), 0u) << out[4];
 }
 
+TEST(Cli, BatchSurvivesHostileInput) {
+  // 200000 nested '(' and a 200000-long composition chain: one error line each, no crash.
+  std::string chain;
+  for (int i = 0; i < 200000; ++i) chain += "Sw<0,4,3> o ";
+  RunResult r = run_cli("batch", std::string(200000, '(') + "\n" + chain + "8:1\nsize(8:1)\n");
+  EXPECT_EQ(r.exit_code, 0);
+  auto out = lines(r.out);
+  ASSERT_EQ(out.size(), 3u) << r.out.substr(0, 500);
+  EXPECT_TRUE(contains(out[0], "error: column 257: expression nested deeper")) << out[0];
+  EXPECT_EQ(out[1].rfind("error: ", 0), 0u) << out[1];
+  EXPECT_EQ(out[2], "8");
+}
+
 TEST(Cli, BatchWithNoInputPrintsNothing) {
   RunResult r = run_cli("batch", "");
   EXPECT_EQ(r.exit_code, 0);

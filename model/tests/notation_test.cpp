@@ -143,10 +143,17 @@ TEST(Notation, NonCongruentShapeAndStride) {
 }
 
 TEST(Notation, ZeroOrNegativeShape) {
-  // The layout is rejected at its ':' (the shape is complete there): "(4,0):(1,4)" col 6.
-  expect_parse_error("(4,0):(1,4)", 6, "positive");
-  expect_parse_error("(4,-2):(1,4)", 7, "positive");
-  expect_parse_error("0:1", 2, "positive");
+  // The error points at the offending leaf: "(4,0):(1,4)" the 0 at column 4.
+  expect_parse_error("(4,0):(1,4)", 4, "positive");
+  expect_parse_error("(4,-2):(1,4)", 4, "positive");
+  expect_parse_error("0:1", 1, "positive");
+  expect_parse_error("_0:_1", 1, "positive");
+  // "((2,2),(3,0)):((1,2),(4,12))": the 0 is the 4th leaf, at column 11.
+  expect_parse_error("((2,2),(3,0)):((1,2),(4,12))", 11, "positive");
+  // " ( 4 , 0 ) : ( 1 , 4 )": blanks count, the 0 is at column 8.
+  expect_parse_error(" ( 4 , 0 ) : ( 1 , 4 )", 8, "positive");
+  // A shape computed by a call has no literal to point at: the ':' (column 14).
+  expect_parse_error("(size(8:1),0):(1,8)", 14, "positive");
   // A '_' in a shape: "_:1" col 2.
   expect_parse_error("_:1", 2, "'_'");
 }
@@ -247,4 +254,20 @@ TEST(Notation, FunctionCallDiagnostics) {
     EXPECT_NE(m.find("column 1"), std::string::npos) << m;
     EXPECT_NE(m.find("must be a layout"), std::string::npos) << m;
   }
+}
+
+TEST(Notation, DeepNestingIsADiagnosticNotACrash) {
+  // 256 levels are accepted: (((...(1)...))) parses to nested 1-tuples.
+  const std::string ok = std::string(256, '(') + "1" + std::string(256, ')');
+  EXPECT_EQ(parse_int_tuple(ok).depth(), 256);
+  // The 257th '(' (column 257) is rejected; 200000 levels would exhaust the stack otherwise.
+  expect_parse_error(std::string(300, '(') + "1" + std::string(300, ')'), 257, "nested deeper than 256");
+  expect_parse_error(std::string(200000, '('), 257, "nested deeper than 256");
+  // In a stride: "8:" then the 257th '(' at column 2 + 257.
+  expect_parse_error("8:" + std::string(300, '(') + "1" + std::string(300, ')'), 259, "nested deeper than 256");
+  // A chain of compositions nests without parentheses: each "Sw<0,4,3> o " is 12 columns and
+  // the 257th term starts at column 12*257 + 1.
+  std::string chain;
+  for (int i = 0; i < 300; ++i) chain += "Sw<0,4,3> o ";
+  expect_parse_error(chain + "8:1", 12 * 257 + 1, "nested deeper than 256");
 }
