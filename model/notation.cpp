@@ -31,7 +31,7 @@ class Parser {
   std::string_view text_;
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
-  std::size_t nesting_ = 0;  // open parentheses being parsed
+  std::size_t nesting_ = 0;  // nesting levels being parsed (see NestingGuard)
 
   // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
   // in the recursive IntTuple operations that follow).
