@@ -1,5 +1,7 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
 #include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,6 +27,8 @@ void print_help(std::ostream& out) {
          "                             errors print as `error: ...` (exit 0 unless stdin fails)\n"
          "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
          "  cuteref verify             the main job: the corpus and the model's built-in checks, as a report\n"
+         "  cuteref gpu [tma|all]      the GPU differential harness (real TMA on a Hopper GPU vs the model);\n"
+         "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
          "EXPR is CuTe's printed notation plus CuTe's function names:\n"
          "  integers 8 (dynamic), _8 (static), negative allowed; tuples (a,b,(c,d)), () empty, (4) a 1-tuple;\n"
@@ -87,6 +91,28 @@ int verify_command() {
   return rc;
 }
 
+// `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
+// ../gpu/cuteref-gpu (it links only the model and CUDA, so it also runs where Z3 is absent).
+int gpu_command(const char* self, const std::vector<std::string>& args) {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = std::filesystem::absolute(self);
+  const std::filesystem::path harness = exe.parent_path().parent_path() / "gpu" / "cuteref-gpu";
+  if (!std::filesystem::exists(harness)) {
+    std::cout << "cuteref gpu: the GPU harness was not built (nvcc was not found when the build was configured): skipping\n";
+    return 77;
+  }
+  std::vector<std::string> owned{harness.string()};
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(argv[0], argv.data());
+  std::cerr << "error: cannot run " << harness << "\n";
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,6 +144,7 @@ int main(int argc, char** argv) {
     return check_command(paths, verbose);
   }
   if (cmd == "verify") return verify_command();
+  if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
   return 2;
 }
