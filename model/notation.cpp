@@ -25,6 +25,11 @@ class Parser {
     Value v = parse_comparison();
     skip_ws();
     if (!at_end()) fail(std::string("unexpected trailing text starting with '") + peek() + "'");
+    // A bare word means something only as an argument (an atom name, an enum word): on its
+    // own it is most likely a misspelt function or value, so it is not echoed back.
+    if (v.is_symbol())
+      throw ParseError(1, "unknown name '" + std::get<Symbol>(v.data).name +
+                              "' (a bare word is only meaningful as an argument, e.g. an MMA atom name)");
     return v;
   }
 
