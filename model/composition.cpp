@@ -1,5 +1,6 @@
 #include "composition.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,19 @@ namespace cuteref {
 
 namespace {
 
-// The operands, for diagnostics.
+// What B's leaf modes already occupy of one sub-layout of A (one per basis position of B;
+// the whole A for integer strides): per mode of the coalesced sub-layout, the sum of the
+// largest mode-digit each leaf of B reaches there, and the signs of the leaves' strides.
+struct Occupancy {
+  std::vector<std::int64_t> digit_sum;
+  bool positive = false, negative = false;
+};
+
+// The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves.
 struct Context {
   const Layout& a;
   const Layout& b;
+  std::map<std::string, Occupancy> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
 };
 
@@ -84,14 +94,17 @@ Layout coalesce_at_profile(const Layout& a, const IntTuple& profile, const Conte
   return make_layout_from_modes(modes);
 }
 
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const Context& ctx);
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+                            Context& ctx);
 
 // composition_impl: lhs is coalesced (at the profile), B is given by (shape, stride).
-Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, const Context& ctx) {
+// `key` names the sub-layout of A that lhs is (the basis position, "" for all of A).
+Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, const std::string& key,
+                    Context& ctx) {
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     std::vector<Layout> modes;
-    for (std::size_t i = 0; i < shape.rank(); ++i) modes.push_back(compose_impl(lhs, shape[i], stride[i], ctx));
+    for (std::size_t i = 0; i < shape.rank(); ++i) modes.push_back(compose_impl(lhs, shape[i], stride[i], key, ctx));
     return make_layout_from_modes(modes);
   }
   if (stride.is_basis()) {
@@ -107,13 +120,15 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
                     std::to_string(rank(sub)) + "; " + ctx.operands());
       sub = mode(sub, idx);
     }
-    return compose_impl(sub, shape, IntTuple::integer(stride.value(), stride.is_static()), ctx);
+    IntTuple position = IntTuple::basis(1, printed);
+    return compose_impl(sub, shape, IntTuple::integer(stride.value(), stride.is_static()), position.to_string(), ctx);
   }
-  return compose_leaf_integer(lhs, shape, stride, ctx);
+  return compose_leaf_integer(lhs, shape, stride, key, ctx);
 }
 
 // A (coalesced, flat) composed with one leaf mode n0:d0 of B, d0 an integer.
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const Context& ctx) {
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+                            Context& ctx) {
   if (d0.value() == 0) return Layout(n0, d0);  // every c maps to A(0) = 0
   if (!lhs.shape().is_tuple()) return Layout(n0, scale_stride_leaf(d0, lhs.stride()));
   for (const auto& s : lhs.shape().elements())
@@ -126,6 +141,17 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   const auto& t = lhs.stride().elements();
   const std::size_t r = s.size();
   const bool negative = d0.value() < 0;
+  // A multi-mode A is additive on B's leaves only when their digits never carry (and all
+  // leaves have the same sign: trunc digits of p - q are not the differences of digits).
+  Occupancy& occ = ctx.occupancy[key];
+  occ.digit_sum.resize(r, 0);
+  if (n0.value() > 1) {
+    (negative ? occ.negative : occ.positive) = true;
+    if (occ.negative && occ.positive)
+      throw Error("composition: precondition violated: B's modes have strides of both signs landing in the "
+                  "multi-mode A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
+                  "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
+  }
   std::vector<IntTuple> out_shape, out_stride;
   IntTuple rest_shape = n0;
   IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
@@ -156,6 +182,11 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     if (ni % new_shape.value() != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
+    occ.digit_sum[i] = checked_add(occ.digit_sum[i], checked_mul(new_shape.value() - 1, ri));
+    if (occ.digit_sum[i] >= si)
+      fail("no carry (B's modes together reach digit " + std::to_string(occ.digit_sum[i]) +
+           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
+           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
     out_shape.push_back(new_shape);
     out_stride.push_back(scale_stride_leaf(signed_stride(rest_stride), t[i]));
     rest_shape = leaf_div(rest_shape, new_shape);
@@ -184,14 +215,14 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
-  const Context ctx{a, b};
+  Context ctx{a, b, {}};
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b.stride(), profile, has_basis, has_integer);
   if (has_basis && has_integer)
     throw Error("composition: precondition violated: B's non-zero strides must be all integers or all scaled "
                 "bases; " + ctx.operands());
-  return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), ctx);
+  return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
 }
 
 Layout composition(const Layout& a, const Value& tiler) {

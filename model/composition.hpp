@@ -17,9 +17,9 @@ namespace cuteref {
 // into mode i of A (CuTe's basis_get).
 //
 // @pre  B's strides are all integers, or all (non-zero ones) scaled bases.
-// @pre  For each leaf mode s:d of B (d != 0), walking the flattened modes (s_0:t_0) ...
+// @pre  For each leaf mode m:d of B (d != 0), walking the flattened modes (s_0:t_0) ...
 //       (s_{R-1}:t_{R-1}) of coalesce(A) except the last, with rest stride r = |d| and
-//       rest shape n = s (r and n are updated as A's modes are consumed):
+//       rest shape n = m (r and n are updated as A's modes are consumed):
 //         - stride divisibility (CuTe's "Stride Divisibility Condition"):
 //             r % s_i == 0 or r < s_i;
 //         - exactness (not checked by CuTe, whose result is then not A o B):
@@ -28,6 +28,12 @@ namespace cuteref {
 //             n % min(ceil(s_i / r), n) == 0.
 //       CuTe checks the first and last only where both operands are static; the model
 //       checks them on the values, always.
+// @pre  no carry (not checked by CuTe): CuTe composes each leaf mode of B separately and
+//       adds the results, which is A o B only if A is additive on B's leaves. When coalesce(A)
+//       has several modes, the model requires, per mode i of A (but the last), that the largest
+//       digits the leaves of B reach in mode i sum to less than s_i, and that B's leaves of size
+//       > 1 have strides of one sign. E.g. (2,8):(1,10) o (2,2):(1,1) is refused: B(3) = 2
+//       and A(2) = 10, while CuTe's (2,2):(1,1) gives 2.
 // @post R's shape is congruent to B's where B's leaf modes compose to leaves; a leaf mode
 //       of B that spans several modes of A becomes a tuple mode (weakly congruent).
 // @post R(c) == A(B(c)) for every coordinate c of B.
