@@ -1,6 +1,7 @@
 #include "composition.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,12 @@ namespace cuteref {
 namespace {
 
 // What B's leaf modes already occupy of one sub-layout of A (one per basis position of B;
-// the whole A for integer strides): per mode of the coalesced sub-layout, the sum of the
-// largest mode-digit each leaf of B reaches there, and the signs of the leaves' strides.
+// the whole A for integer strides): per mode of the coalesced sub-layout and per sign of
+// the leaves' strides, the sum of the largest digit each leaf reaches in that mode; and
+// the modes any leaf reaches at all.
 struct Occupancy {
-  std::vector<std::int64_t> digit_sum;
+  std::vector<std::int64_t> digit_sum[2];  // [0]: positive strides, [1]: negative strides
+  std::set<std::size_t> touched;
   bool positive = false, negative = false;
 };
 
@@ -141,17 +144,13 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   const auto& t = lhs.stride().elements();
   const std::size_t r = s.size();
   const bool negative = d0.value() < 0;
-  // A multi-mode A is additive on B's leaves only when their digits never carry (and all
-  // leaves have the same sign: trunc digits of p - q are not the differences of digits).
+  // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
+  // one sign must not carry together; leaves of both signs must all stay within one mode
+  // of A (else the truncating digits of p - q are not the differences of the digits).
   Occupancy& occ = ctx.occupancy[key];
-  occ.digit_sum.resize(r, 0);
-  if (n0.value() > 1) {
-    (negative ? occ.negative : occ.positive) = true;
-    if (occ.negative && occ.positive)
-      throw Error("composition: precondition violated: B's modes have strides of both signs landing in the "
-                  "multi-mode A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
-                  "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-  }
+  std::vector<std::int64_t>& digit_sum = occ.digit_sum[negative ? 1 : 0];
+  digit_sum.resize(r, 0);
+  if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
   std::vector<IntTuple> out_shape, out_stride;
   IntTuple rest_shape = n0;
   IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
@@ -182,9 +181,10 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     if (ni % new_shape.value() != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
-    occ.digit_sum[i] = checked_add(occ.digit_sum[i], checked_mul(new_shape.value() - 1, ri));
-    if (occ.digit_sum[i] >= si)
-      fail("no carry (B's modes together reach digit " + std::to_string(occ.digit_sum[i]) +
+    occ.touched.insert(i);
+    digit_sum[i] = checked_add(digit_sum[i], checked_mul(new_shape.value() - 1, ri));
+    if (digit_sum[i] >= si)
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum[i]) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
     out_shape.push_back(new_shape);
@@ -192,6 +192,11 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     rest_shape = leaf_div(rest_shape, new_shape);
     rest_stride = next_stride;
   }
+  if (rest_shape.value() > 1) occ.touched.insert(r - 1);
+  if (occ.negative && occ.positive && occ.touched.size() > 1)
+    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
+                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
+                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
   const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
   if (out_shape.empty()) return Layout(rest_shape, last_stride);
   if (rest_shape.value() != 1) {

@@ -31,9 +31,10 @@ namespace cuteref {
 // @pre  no carry (not checked by CuTe): CuTe composes each leaf mode of B separately and
 //       adds the results, which is A o B only if A is additive on B's leaves. When coalesce(A)
 //       has several modes, the model requires, per mode i of A (but the last), that the largest
-//       digits the leaves of B reach in mode i sum to less than s_i, and that B's leaves of size
-//       > 1 have strides of one sign. E.g. (2,8):(1,10) o (2,2):(1,1) is refused: B(3) = 2
-//       and A(2) = 10, while CuTe's (2,2):(1,1) gives 2.
+//       digits that B's leaves of one stride sign reach in mode i sum to less than s_i; and,
+//       if B has leaves (of size > 1) of both signs, that all leaves stay within one mode of A.
+//       E.g. (2,8):(1,10) o (2,2):(1,1) is refused: B(3) = 2 and A(2) = 10, while CuTe's
+//       (2,2):(1,1) gives 2.
 // @post R's shape is congruent to B's where B's leaf modes compose to leaves; a leaf mode
 //       of B that spans several modes of A becomes a tuple mode (weakly congruent).
 // @post R(c) == A(B(c)) for every coordinate c of B.
