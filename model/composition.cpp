@@ -38,6 +38,7 @@ struct Context {
 // shape is never read by the composition.
 Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
+  if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   std::vector<IntTuple> shapes{m.shapes.back()}, strides{m.strides.back()};  // front = shapes[0]
   for (std::size_t k = m.shapes.size() - 1; k-- > 0;) {
     const IntTuple& s = m.shapes[k];

@@ -465,8 +465,9 @@ TEST(MaxCommon, VendorExamples) {
   EXPECT_EQ(max_common_vector(L("(_4,_8):(_8,_1)"), L("(_4,_8):(_16,_1)")).to_string(), "_8");
   EXPECT_EQ(max_common_layout(L("(_4,_8):(_8,_1)"), L("(_4,_8):(_16,_1)")).to_string(), "_8:_4");
   EXPECT_EQ(max_common_layout(L("(_4,_8):(_1,_4)"), L("(_4,_8):(_1,_4)")).to_string(), "_32:_1");
-  // Column-major vs row-major 4x8: only element 0 agrees contiguously. Hand: right_inverse
-  // of (4,8):(8,1) is (8,4):(4,1); A o that = (8,4):(4,1)... stride 4 first: vector 1.
+  // Column-major vs row-major 4x8: right_inverse((4,8):(8,1)) = (8,4):(4,1); A = 32:1
+  // after coalescing, so A o (8,4):(4,1) = (8,4):(4,1), whose first mode has stride 4, not
+  // 1: the common vector is 1 and the common layout _1:_0 (vendor: _1 and _1:_0).
   EXPECT_EQ(max_common_vector(L("(4,8):(1,4)"), L("(4,8):(8,1)")).value(), 1);
   EXPECT_TRUE(same_function(max_common_layout(L("(4,8):(1,4)"), L("(4,8):(8,1)")), L("1:0")));
 }
@@ -593,7 +594,9 @@ TEST(Composition, CarryCheckIsSound) {
     } catch (const Error&) {
       accepted = false;
     }
-    if (accepted) ASSERT_EQ(m, 1) << a.to_string() << " o " << b.to_string() << " accepted but not A o B";
+    if (accepted) {
+      ASSERT_EQ(m, 1) << a.to_string() << " o " << b.to_string() << " accepted but not A o B";
+    }
     if (accepted) ++accepted_n;
     else if (m == 0) ++refused;
     else ++conservative;
