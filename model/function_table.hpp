@@ -47,5 +47,6 @@ const FunctionTable& standard_functions();
 void register_layout_functions(FunctionTable& table);
 void register_basis_functions(FunctionTable& table);
 void register_atom_functions(FunctionTable& table);
+void register_algebra_functions(FunctionTable& table);
 
 }  // namespace cuteref
