@@ -38,6 +38,7 @@ const FunctionTable& standard_functions() {
   static const FunctionTable table = [] {
     FunctionTable t;
     register_layout_functions(t);
+    register_algebra_functions(t);
     register_divide_product_functions(t);
     return t;
   }();

@@ -1,0 +1,57 @@
+// Registers the layout algebra of issue 3 in the expression language: composition,
+// complement, inverses, max_common_*, upcast/downcast/recast.
+#include "complement.hpp"
+#include "composition.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+#include "inverse.hpp"
+#include "max_common.hpp"
+#include "recast.hpp"
+
+namespace cuteref {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+// composition(A, B): A a layout or a composed layout; B a layout or a tiler.
+Value composition_call(const Args& a) {
+  if (a[0].is_composed()) return Value(composition(std::get<ComposedLayout>(a[0].data), a[1]));
+  return Value(composition(layout_arg(a, 0, "composition"), a[1]));
+}
+
+Value complement_call(const Args& a) {
+  const Layout& l = layout_arg(a, 0, "complement");
+  if (a.size() == 1) return Value(complement(l));
+  return Value(complement(l, int_tuple_arg(a, 1, "complement")));
+}
+
+}  // namespace
+
+void register_algebra_functions(FunctionTable& t) {
+  t.add("composition", {2, 2, "composition(A, B | tiler)", composition_call});
+  t.add("complement", {1, 2, "complement(L [, cotarget])", complement_call});
+  t.add("right_inverse", {1, 1, "right_inverse(L)", [](const Args& a) {
+           return Value(right_inverse(layout_arg(a, 0, "right_inverse")));
+         }});
+  t.add("left_inverse", {1, 1, "left_inverse(L)", [](const Args& a) {
+           return Value(left_inverse(layout_arg(a, 0, "left_inverse")));
+         }});
+  t.add("max_common_vector", {2, 2, "max_common_vector(A, B)", [](const Args& a) {
+           return Value(max_common_vector(layout_arg(a, 0, "max_common_vector"), layout_arg(a, 1, "max_common_vector")));
+         }});
+  t.add("max_common_layout", {2, 2, "max_common_layout(A, B)", [](const Args& a) {
+           return Value(max_common_layout(layout_arg(a, 0, "max_common_layout"), layout_arg(a, 1, "max_common_layout")));
+         }});
+  t.add("upcast", {2, 2, "upcast(L, n)", [](const Args& a) {
+           return Value(upcast(layout_arg(a, 0, "upcast"), integer_arg(a, 1, "upcast")));
+         }});
+  t.add("downcast", {2, 2, "downcast(L, n)", [](const Args& a) {
+           return Value(downcast(layout_arg(a, 0, "downcast"), integer_arg(a, 1, "downcast")));
+         }});
+  t.add("recast", {3, 3, "recast(L, old_bits, new_bits)", [](const Args& a) {
+           return Value(recast(layout_arg(a, 0, "recast"), integer_arg(a, 1, "recast"), integer_arg(a, 2, "recast")));
+         }});
+}
+
+}  // namespace cuteref

@@ -1,0 +1,74 @@
+#include "complement.hpp"
+
+#include <string>
+#include <vector>
+
+#include "checked_math.hpp"
+#include "coalesce.hpp"
+#include "error.hpp"
+#include "leaf_arith.hpp"
+#include "make_layout.hpp"
+
+namespace cuteref {
+
+namespace {
+
+void check_cotarget(const IntTuple& t, const Layout& a, const IntTuple& whole) {
+  if (t.is_tuple()) {
+    for (const auto& e : t.elements()) check_cotarget(e, a, whole);
+    return;
+  }
+  if (!t.is_integer() || t.value() < 1)
+    throw Error("complement: precondition violated: the cotarget " + whole.to_string() +
+                " must be a shape of integers >= 1 (leaf " + t.to_string() + "); A = " + a.to_string());
+}
+
+}  // namespace
+
+Layout complement(const Layout& a, const IntTuple& cotarget) {
+  check_cotarget(cotarget, a, cotarget);
+  if (a.has_basis_strides())
+    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
+  const Layout f = filter(a);
+  FlatModes m = flat_modes(f.shape(), f.stride());
+  // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
+  if (m.shapes.size() == 1 && m.strides[0].value() == 0) return coalesce(make_layout(cotarget));
+  for (std::size_t k = 0; k < m.strides.size(); ++k)
+    if (m.strides[k].value() < 0)
+      throw Error("complement: precondition violated: A's strides must be >= 0 (mode " + m.shapes[k].to_string() +
+                  ":" + m.strides[k].to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
+
+  std::vector<IntTuple> shapes, strides;
+  IntTuple extent = IntTuple::static_int(1);
+  while (!m.shapes.empty()) {
+    // The mode of smallest stride, the first one among equals.
+    std::size_t k = 0;
+    for (std::size_t j = 1; j < m.strides.size(); ++j)
+      if (m.strides[j].value() < m.strides[k].value()) k = j;
+    const IntTuple gap = leaf_div(m.strides[k], extent);
+    if (gap.value() == 0)
+      throw Error("complement: precondition violated: A must be injective with non-interleaved modes, but mode " +
+                  m.shapes[k].to_string() + ":" + m.strides[k].to_string() + " starts below the extent " +
+                  extent.to_string() + " of A's smaller-stride modes (CuTe: \"Non-injective Layout detected in "
+                  "complement\"); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
+    shapes.push_back(gap);
+    strides.push_back(extent);
+    extent = leaf_mul(m.strides[k], m.shapes[k]);
+    m.shapes.erase(m.shapes.begin() + static_cast<std::ptrdiff_t>(k));
+    m.strides.erase(m.strides.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  // The repetitions past A's extent, up to the cotarget.
+  const IntTuple rest = tuple_ceil_div(cotarget, extent);
+  const IntTuple rest_stride = compact_col_major(rest, extent);
+  shapes.push_back(rest);
+  strides.push_back(rest_stride);
+  return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
+}
+
+Layout complement(const Layout& a) {
+  if (a.has_basis_strides())
+    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
+  return complement(a, cosize(filter(a)));
+}
+
+}  // namespace cuteref

@@ -1,0 +1,109 @@
+#include "recast.hpp"
+
+#include <string>
+#include <vector>
+
+#include "checked_math.hpp"
+#include "error.hpp"
+#include "leaf_arith.hpp"
+
+namespace cuteref {
+
+namespace {
+
+void check_integer_strides(const Layout& l, const char* fn) {
+  if (l.has_basis_strides())
+    throw Error(std::string(fn) + ": precondition violated: the strides must be integers; L = " + l.to_string());
+}
+
+void check_factor(std::int64_t n, const char* fn, const Layout& l) {
+  if (n < 1)
+    throw Error(std::string(fn) + ": precondition violated: the factor " + std::to_string(n) +
+                " must be >= 1; L = " + l.to_string());
+}
+
+// Rebuild (shape, stride) leaf by leaf.
+template <class F>
+void map_leaves(const IntTuple& s, const IntTuple& d, F&& f, IntTuple& out_s, IntTuple& out_d) {
+  if (!s.is_tuple()) {
+    f(s, d, out_s, out_d);
+    return;
+  }
+  std::vector<IntTuple> ss, dd;
+  for (std::size_t i = 0; i < s.rank(); ++i) {
+    IntTuple a, b;
+    map_leaves(s[i], d[i], f, a, b);
+    ss.push_back(a);
+    dd.push_back(b);
+  }
+  out_s = IntTuple::tuple(std::move(ss));
+  out_d = IntTuple::tuple(std::move(dd));
+}
+
+bool has_unit_stride(const IntTuple& d) {
+  if (d.is_tuple()) {
+    for (const auto& e : d.elements())
+      if (has_unit_stride(e)) return true;
+    return false;
+  }
+  return d.value() == 1;
+}
+
+}  // namespace
+
+Layout upcast(const Layout& l, std::int64_t n) {
+  check_factor(n, "upcast", l);
+  check_integer_strides(l, "upcast");
+  const IntTuple factor = IntTuple::static_int(n);  // CuTe's N is a compile-time Int<N>
+  IntTuple shape, stride;
+  map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
+    if (d.value() == 0) {
+      os = s;
+      od = d;
+      return;
+    }
+    const IntTuple ad = leaf_abs(d);
+    if (ad.value() % n != 0 && n % ad.value() != 0)
+      throw Error("upcast: precondition violated: stride " + d.to_string() + " and factor " + std::to_string(n) +
+                  " must divide one another (CuTe's \"Divisibility condition\"); L = " + l.to_string());
+    const IntTuple shrink = leaf_ceil_div(factor, ad);  // elements merged per new element
+    os = shrink.value() == 1 ? s : leaf_ceil_div(s, shrink);
+    const IntTuple mag = leaf_ceil_div(ad, factor);
+    od = d.value() < 0 ? IntTuple::integer(-mag.value(), mag.is_static()) : mag;
+  }, shape, stride);
+  return Layout(shape, stride);
+}
+
+Layout downcast(const Layout& l, std::int64_t n) {
+  check_factor(n, "downcast", l);
+  check_integer_strides(l, "downcast");
+  if (!has_unit_stride(l.stride()))
+    throw Error("downcast: precondition violated: some stride must be 1 (CuTe: \"Downcast requires adjacent "
+                "elements\"); L = " + l.to_string());
+  const IntTuple factor = IntTuple::static_int(n);
+  IntTuple shape, stride;
+  map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
+    if (d.value() == 1 || d.value() == -1) {
+      os = leaf_mul(s, factor);
+      od = d;
+    } else {
+      os = s;
+      od = leaf_mul(d, factor);
+    }
+  }, shape, stride);
+  return Layout(shape, stride);
+}
+
+Layout recast(const Layout& l, std::int64_t old_bits, std::int64_t new_bits) {
+  if (old_bits < 1 || new_bits < 1)
+    throw Error("recast: precondition violated: element widths must be >= 1 bit, got old = " +
+                std::to_string(old_bits) + ", new = " + std::to_string(new_bits) + "; L = " + l.to_string());
+  const std::int64_t g = gcd64(old_bits, new_bits);
+  const std::int64_t num = new_bits / g, den = old_bits / g;
+  if (num == 1 && den == 1) return l;
+  if (num == 1) return downcast(l, den);
+  if (den == 1) return upcast(l, num);
+  return downcast(upcast(l, num), den);
+}
+
+}  // namespace cuteref
