@@ -48,5 +48,6 @@ void register_layout_functions(FunctionTable& table);
 void register_basis_functions(FunctionTable& table);
 void register_atom_functions(FunctionTable& table);
 void register_algebra_functions(FunctionTable& table);
+void register_divide_product_functions(FunctionTable& table);
 
 }  // namespace cuteref
