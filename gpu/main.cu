@@ -11,6 +11,7 @@
 
 #include "cuda_check.hpp"
 #include "tma_probe.hpp"
+#include "wgmma_probe.hpp"
 
 namespace {
 
@@ -46,10 +47,11 @@ int describe_device() {
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "all";
-  if (what == "--help" || (what != "all" && what != "tma")) {
-    std::cout << "usage: cuteref-gpu [tma|all]\n"
-                 "  tma  cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
-                 "  all  every probe built in this harness (currently: tma)\n";
+  if (what == "--help" || (what != "all" && what != "tma" && what != "wgmma")) {
+    std::cout << "usage: cuteref-gpu [tma|wgmma|all]\n"
+                 "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
+                 "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
+                 "  all    every probe above\n";
     return what == "--help" ? 0 : 2;
   }
   // The parent never initializes CUDA: probes run their cases in forked children (a
@@ -62,7 +64,19 @@ int main(int argc, char** argv) {
   const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (rc != 0) return rc;
   try {
-    cuteref_gpu::ProbeTally t = cuteref_gpu::run_tma_probe(std::cout);
+    cuteref_gpu::ProbeTally t;
+    if (what == "all" || what == "tma") {
+      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_tma_probe(std::cout);
+      std::cout << "tma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
+      t.passed += p.passed;
+      t.failed += p.failed;
+    }
+    if (what == "all" || what == "wgmma") {
+      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_wgmma_probe(std::cout);
+      std::cout << "wgmma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
+      t.passed += p.passed;
+      t.failed += p.failed;
+    }
     std::cout << t.passed << " passed, " << t.failed << " failed" << std::endl;
     return t.failed == 0 && t.passed > 0 ? 0 : 1;
   } catch (const std::exception& e) {

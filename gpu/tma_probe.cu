@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -19,6 +17,7 @@
 #include "cuda_check.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "isolated_runner.hpp"
 #include "make_layout.hpp"
 #include "seed_swizzle_hypothesis.hpp"
 #include "tma_kernels.cuh"
@@ -302,80 +301,6 @@ TmaCase make_case(int eb, int swz, const std::vector<std::int64_t>& box, int ori
 }
 
 
-// Runs cases [first, end) in a child process, which writes one line per finished case to
-// `fd`: "<index> <ok:0|1> <seed-consistent:0|1> <message>". A case that faults the GPU
-// context ends the child after its line; the parent resumes with the next case in a fresh
-// child (a faulted CUDA context cannot be recovered inside one process).
-[[noreturn]] void child_run(const std::vector<TmaCase>& cases, std::size_t first, int fd) {
-  for (std::size_t i = first; i < cases.size(); ++i) {
-    std::string line;
-    bool fatal = false;
-    try {
-      Outcome o = run_case(cases[i]);
-      line = std::to_string(i) + " " + (o.ok ? "1" : "0") + " " + (o.seed_hypothesis_consistent ? "1" : "0") + " " +
-             o.first_mismatch;
-    } catch (const std::exception& e) {
-      line = std::to_string(i) + " 0 0 " + e.what();
-      fatal = true;
-    }
-    for (char& ch : line)
-      if (ch == '\n') ch = ' ';
-    line += "\n";
-    if (write(fd, line.data(), line.size()) < 0) _exit(4);
-    if (fatal) _exit(3);
-  }
-  _exit(0);
-}
-
-struct CaseResult {
-  bool ran = false, ok = false, seed_consistent = false;
-  std::string message;
-};
-
-std::vector<CaseResult> run_isolated(const std::vector<TmaCase>& cases) {
-  std::vector<CaseResult> results(cases.size());
-  std::size_t next = 0;
-  while (next < cases.size()) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-      close(fds[0]);
-      child_run(cases, next, fds[1]);
-    }
-    close(fds[1]);
-    std::string buffer;
-    char chunk[4096];
-    ssize_t n;
-    while ((n = read(fds[0], chunk, sizeof chunk)) > 0) buffer.append(chunk, static_cast<std::size_t>(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    std::istringstream lines(buffer);
-    std::string line;
-    std::size_t last = next;
-    bool any = false;
-    while (std::getline(lines, line)) {
-      std::istringstream f(line);
-      std::size_t i;
-      int ok, seed;
-      f >> i >> ok >> seed;
-      std::string msg;
-      std::getline(f, msg);
-      results[i] = {true, ok == 1, seed == 1, msg.empty() ? msg : msg.substr(1)};
-      last = i;
-      any = true;
-    }
-    if (!any) {
-      results[next] = {true, false, false, "the case's process died without a result"};
-      last = next;
-    }
-    next = last + 1;
-  }
-  return results;
-}
-
 std::string cell_of(const TmaCase& c) {
   return std::string(c.store ? "store" : "load ") + " e" + std::to_string(c.elem_bytes * 8) + " sw" +
          std::to_string(c.swizzle_bits ? (16 << c.swizzle_bits) : 0) + " rank" + std::to_string(c.box.size());
@@ -421,13 +346,16 @@ ProbeTally run_tma_probe(std::ostream& out) {
       cases.push_back(wrong_prediction);
     }
 
-  const std::vector<CaseResult> results = run_isolated(cases);
+  const std::vector<CaseOutcome> results = run_isolated(cases.size(), [&](std::size_t i) {
+    Outcome o = run_case(cases[i]);
+    return CaseOutcome{true, o.ok, o.seed_hypothesis_consistent, o.first_mismatch};
+  });
   std::map<std::string, std::pair<int, int>> matrix;  // cell -> (passed, total)
   std::map<std::string, std::pair<int, int>> rejected;  // model diagnostic kind -> (confirmed, total)
   int seed_consistent = 0, seed_checked = 0, caught = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const TmaCase& c = cases[i];
-    const CaseResult& r = results[i];
+    const CaseOutcome& r = results[i];
     if (i >= first_control) {
       if (r.ran && !r.ok && r.message.find("model predicts") != std::string::npos) {
         ++caught;
@@ -474,7 +402,7 @@ ProbeTally run_tma_probe(std::ostream& out) {
     }
     if (r.ok && !c.store && c.swizzle_bits > 0) {
       ++seed_checked;
-      seed_consistent += r.seed_consistent ? 1 : 0;
+      seed_consistent += r.flag ? 1 : 0;
     }
   }
   for (const auto& [cell, pt] : matrix) out << "tma " << cell << ": " << pt.first << "/" << pt.second << "\n";
