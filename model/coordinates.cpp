@@ -150,11 +150,12 @@ std::pair<Layout, IntTuple> slice_and_offset(const IntTuple& coord, const Layout
   if (coord.is_tuple() && (!l.shape().is_tuple() || coord.rank() != l.shape().rank()))
     throw Error("slice: coordinate " + coord.to_string() + " has rank " + std::to_string(coord.rank()) +
                 " but layout " + l.to_string() + " has rank " + std::to_string(rank(l)));
-  IntTuple offset = fixed_offset(coord, l.shape(), l.stride());
-  if (coord.is_underscore()) return {l, offset};
-  if (!coord.is_tuple()) return {Layout(IntTuple(), IntTuple()), offset};
+  if (coord.is_underscore()) return {l, IntTuple::static_int(0)};
+  if (!coord.is_tuple()) return {Layout(IntTuple(), IntTuple()), fixed_offset(coord, l.shape(), l.stride())};
+  // Slice first: it checks the coordinate's profile against the shape with a clear message.
   std::vector<IntTuple> shape, stride;
   slice_into(coord, l.shape(), l.stride(), shape, stride);
+  IntTuple offset = fixed_offset(coord, l.shape(), l.stride());
   return {Layout(IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride))), offset};
 }
 

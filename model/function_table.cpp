@@ -38,8 +38,10 @@ const FunctionTable& standard_functions() {
   static const FunctionTable table = [] {
     FunctionTable t;
     register_layout_functions(t);
-    register_algebra_functions(t);
     register_basis_functions(t);
+    register_atom_functions(t);
+    register_algebra_functions(t);
+    register_divide_product_functions(t);
     return t;
   }();
   return table;

@@ -117,9 +117,10 @@ Layout append(const Layout& l, const Layout& m) {
 
 Layout prepend(const Layout& l, const Layout& m) {
   std::vector<IntTuple> shapes{m.shape()}, strides{m.stride()};
-  const IntTuple shape = wrap(l.shape()), stride = wrap(l.stride());  // not a temporary: range-for keeps no reference alive
-  for (const auto& s : shape.elements()) shapes.push_back(s);
-  for (const auto& d : stride.elements()) strides.push_back(d);
+  // Named: a range-for over a temporary's elements() would dangle.
+  const IntTuple l_shape = wrap(l.shape()), l_stride = wrap(l.stride());
+  for (const auto& s : l_shape.elements()) shapes.push_back(s);
+  for (const auto& d : l_stride.elements()) strides.push_back(d);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 

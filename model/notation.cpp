@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "checked_math.hpp"
 #include "descriptor.hpp"
@@ -23,6 +25,11 @@ class Parser {
     Value v = parse_comparison();
     skip_ws();
     if (!at_end()) fail(std::string("unexpected trailing text starting with '") + peek() + "'");
+    // A bare word means something only as an argument (an atom name, an enum word): on its
+    // own it is most likely a misspelt function or value, so it is not echoed back.
+    if (v.is_symbol())
+      throw ParseError(1, "unknown name '" + std::get<Symbol>(v.data).name +
+                              "' (a bare word is only meaningful as an argument, e.g. an MMA atom name)");
     return v;
   }
 
@@ -30,19 +37,20 @@ class Parser {
   std::string_view text_;
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
-  int depth_ = 0;
+  std::size_t nesting_ = 0;  // nesting levels being parsed (see NestingGuard)
 
-  // Nesting bound: recursive descent must not exhaust the stack on hostile input.
-  static constexpr int kMaxNesting = 256;
+  // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
+  // in the recursive IntTuple operations that follow).
+  static constexpr std::size_t kMaxNesting = 256;
+
+  // Counts one level of nesting (a '(' or a composition's term) at `open` while alive.
   struct NestingGuard {
     Parser& p;
-    explicit NestingGuard(Parser& parser) : p(parser) {
-      if (++p.depth_ > kMaxNesting) {
-        --p.depth_;
-        p.fail("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
-      }
+    NestingGuard(Parser& parser, std::size_t open) : p(parser) {
+      if (++p.nesting_ > kMaxNesting)
+        p.fail_at(open, "expression nested deeper than " + std::to_string(kMaxNesting) + " levels");
     }
-    ~NestingGuard() { --p.depth_; }
+    ~NestingGuard() { --p.nesting_; }
   };
 
   bool at_end() const { return pos_ >= text_.size(); }
@@ -115,10 +123,10 @@ class Parser {
 
   // "(" [expr {"," expr}] ")"
   std::vector<Value> parse_arguments(const std::string& context) {
-    NestingGuard guard(*this);
     skip_ws();
     const std::size_t open = pos_;
     expect('(', context);
+    NestingGuard guard(*this, open);
     std::vector<Value> args;
     skip_ws();
     if (peek() == ')') {
@@ -150,14 +158,16 @@ class Parser {
     skip_ws();
     if (at_end()) fail("expected an expression, found end of input");
     const char c = peek();
-    if (c == '(') return maybe_layout(parse_tuple());
+    if (c == '(') {
+      const std::size_t start = pos_;
+      return maybe_layout(parse_tuple(), start);
+    }
     if (c == '_' || c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
       const std::size_t start = pos_;
       IntTuple leaf = parse_int_leaf_or_underscore();
       skip_ws();
       if (peek() == '@' || peek() == '/') fail("a scaled basis is only allowed as a stride");
-      (void)start;
-      return maybe_layout(Value(leaf));
+      return maybe_layout(Value(leaf), start);
     }
     if (is_ident_start(c)) return parse_identifier_form();
     if (c == ')') fail("unbalanced ')': no matching '('");
@@ -173,7 +183,7 @@ class Parser {
   }
 
   // shape ":" stride, if a ':' follows an integer tuple.
-  Value maybe_layout(Value shape_value) {
+  Value maybe_layout(Value shape_value, std::size_t shape_start) {
     skip_ws();
     if (peek() != ':') return shape_value;
     const std::size_t colon = pos_;
@@ -186,19 +196,41 @@ class Parser {
     const std::size_t stride_col = pos_;
     IntTuple stride = parse_stride_tree();
     (void)stride_start;
-    check_shape_leaves(shape, colon);
+    check_shape_leaves(shape, shape_start, colon);
     if (!congruent(shape, stride))
       fail_at(stride_col, "stride " + stride.to_string() + " is not congruent with shape " + shape.to_string());
     return Value(Layout(shape, stride));
   }
 
-  void check_shape_leaves(const IntTuple& shape, std::size_t colon) {
-    if (shape.is_tuple()) {
-      for (const auto& e : shape.elements()) check_shape_leaves(e, colon);
-      return;
+  // Rejects a shape leaf < 1, pointing at that leaf's literal in the shape's text
+  // [shape_start, colon); if the shape was not written as literals (a call inside it), at the
+  // ':'.
+  void check_shape_leaves(const IntTuple& shape, std::size_t shape_start, std::size_t colon) {
+    std::vector<IntTuple> leaves;
+    flatten_into(shape, leaves);
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+      if (leaves[k].value() >= 1) continue;
+      fail_at(literal_position(shape_start, colon, k).value_or(colon),
+              "shape leaf " + leaves[k].to_string() + " must be a positive integer (CuTe has no empty or negative modes)");
     }
-    if (shape.value() < 1)
-      fail_at(colon, "shape leaf " + shape.to_string() + " must be a positive integer (CuTe has no empty or negative modes)");
+  }
+
+  // Position of the k-th integer literal in text_[begin, end), if that text holds only
+  // literals, parentheses, commas and blanks.
+  std::optional<std::size_t> literal_position(std::size_t begin, std::size_t end, std::size_t k) const {
+    std::size_t seen = 0;
+    for (std::size_t p = begin; p < end;) {
+      const char c = text_[p];
+      if (c == '(' || c == ')' || c == ',' || c == ' ' || c == '\t') {
+        ++p;
+        continue;
+      }
+      if (c != '_' && c != '-' && !std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      if (seen++ == k) return p;
+      ++p;
+      while (p < end && (text_[p] == '-' || std::isdigit(static_cast<unsigned char>(text_[p])))) ++p;
+    }
+    return std::nullopt;
   }
 
   std::int64_t parse_digits(bool negative) {
@@ -239,10 +271,10 @@ class Parser {
 
   // A stride tree: integers, scaled bases, tuples of them.
   IntTuple parse_stride_tree() {
-    NestingGuard guard(*this);
     skip_ws();
     if (peek() == '(') {
       const std::size_t open = pos_;
+      NestingGuard guard(*this, open);
       ++pos_;
       std::vector<IntTuple> elems;
       skip_ws();
@@ -313,10 +345,15 @@ class Parser {
     if (name == "LayoutLeft") return Value(MajorTag{false});
     if (name == "LayoutRight") return Value(MajorTag{true});
     if (!functions_) fail_at(start, "expected a literal, found the name '" + name + "'");
-    const FunctionSpec* spec = functions_->find(name);
-    if (!spec || name.rfind("__", 0) == 0) fail_at(start, "unknown function '" + name + "'");
+    const FunctionSpec* spec = name.rfind("__", 0) == 0 ? nullptr : functions_->find(name);
     skip_ws();
-    if (peek() != '(') fail("expected '(' after the function name '" + name + "'");
+    if (peek() != '(') {
+      // A bare word that is not a call is a Symbol (an atom name or an enum word); CuTe's
+      // template arguments `<K,MN>` stay part of it, without blanks.
+      if (spec) fail("expected '(' after the function name '" + name + "'");
+      return Value(Symbol{name + parse_template_arguments()});
+    }
+    if (!spec) fail_at(start, "unknown function '" + name + "'");
     std::vector<Value> args = parse_arguments("in the arguments of " + name);
     if (args.size() < spec->min_args || args.size() > spec->max_args)
       fail_at(start, name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " +
@@ -331,6 +368,24 @@ class Parser {
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Descriptor d = parse_descriptor_group(text_, pos_);
     return Value(to_stride(d));
+  }
+
+  // ["<" words separated by "," ">"], returned verbatim without blanks ("" if absent).
+  std::string parse_template_arguments() {
+    if (peek() != '<') return "";
+    const std::size_t open = pos_;
+    std::string out = "<";
+    ++pos_;
+    while (!at_end() && peek() != '>') {
+      const char c = peek();
+      if (!(is_ident_char(c) || c == ',' || c == ':' || c == ' ' || c == '\t'))
+        fail(std::string("unexpected '") + c + "' in template arguments");
+      if (c != ' ' && c != '\t') out += c;
+      ++pos_;
+    }
+    if (at_end()) fail_at(open, "unbalanced '<': no matching '>' before end of input");
+    ++pos_;
+    return out + ">";
   }
 
   int parse_small_int(const std::string& what) {
@@ -367,6 +422,7 @@ class Parser {
     if (!(peek() == 'o' && !is_ident_char(peek(1)))) return Value(sw);
     ++pos_;
     skip_ws();
+    NestingGuard guard(*this, pos_);  // `Sw o Sw o ...` recurses without parentheses
     std::optional<ComposedOffset> offset;
     if (text_.substr(pos_, 8) == "smem_ptr") {
       offset = parse_smem_ptr();

@@ -16,6 +16,7 @@ std::string Value::kind_name() const {
     std::string operator()(const Verdict&) const { return "a comparison result"; }
     std::string operator()(const MixedTuple&) const { return "a tuple of layouts"; }
     std::string operator()(const MajorTag&) const { return "a major-ness tag"; }
+    std::string operator()(const Symbol&) const { return "a name"; }
   };
   return std::visit(Visitor{}, data);
 }
@@ -36,6 +37,7 @@ std::string Value::to_string() const {
       return s + ")";
     }
     std::string operator()(const MajorTag& t) const { return t.row_major ? "LayoutRight" : "LayoutLeft"; }
+    std::string operator()(const Symbol& s) const { return s.name; }
   };
   return std::visit(Visitor{}, data);
 }

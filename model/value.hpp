@@ -26,13 +26,19 @@ struct Verdict {
   std::string reason;  // empty when holds
 };
 
+// A bare word that names no function, e.g. an MMA atom `SM90_64x128x16_F32F16F16_SS` or
+// the `K` of gmma_atom(K, SW64, 8); the functions that take one give it its meaning.
+struct Symbol {
+  std::string name;
+};
+
 // The tags LayoutLeft / LayoutRight of make_layout(shape, tag).
 struct MajorTag {
   bool row_major;
 };
 
 struct Value {
-  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Verdict, MixedTuple, MajorTag> data;
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Verdict, MixedTuple, MajorTag, Symbol> data;
 
   Value(IntTuple t) : data(std::move(t)) {}
   Value(Layout l) : data(std::move(l)) {}
@@ -41,12 +47,14 @@ struct Value {
   Value(Verdict v) : data(std::move(v)) {}
   Value(MixedTuple m) : data(std::move(m)) {}
   Value(MajorTag t) : data(t) {}
+  Value(Symbol s) : data(std::move(s)) {}
 
   bool is_int_tuple() const { return std::holds_alternative<IntTuple>(data); }
   bool is_layout() const { return std::holds_alternative<Layout>(data); }
   bool is_swizzle() const { return std::holds_alternative<Swizzle>(data); }
   bool is_composed() const { return std::holds_alternative<ComposedLayout>(data); }
   bool is_mixed_tuple() const { return std::holds_alternative<MixedTuple>(data); }
+  bool is_symbol() const { return std::holds_alternative<Symbol>(data); }
 
   // A short name of the kind, for diagnostics ("a layout", "an integer tuple", ...).
   std::string kind_name() const;

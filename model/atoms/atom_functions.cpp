@@ -1,0 +1,156 @@
+// Registers the hardware-atom functions of the expression language: MMA atom layouts, GMMA
+// shared-memory layout atoms and GMMA descriptors. Atom names and enum words are bare
+// identifiers (Symbol values), e.g. mma_layout(SM90_64x128x16_F32F16F16_SS, C).
+#include "atoms/gmma_descriptor.hpp"
+#include "atoms/gmma_smem_atom.hpp"
+#include "atoms/mma_atom.hpp"
+#include "atoms/tiled_mma.hpp"
+#include "make_layout.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+
+namespace cuteref {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+const std::string& symbol_arg(const Args& a, std::size_t i, const std::string& fn, const std::string& wanted) {
+  if (!a.at(i).is_symbol())
+    throw Error(fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " + a[i].kind_name() + " `" +
+                a[i].to_string() + "`");
+  return std::get<Symbol>(a[i].data).name;
+}
+
+MmaAtom atom_arg(const Args& a, std::size_t i, const std::string& fn) {
+  return mma_atom(symbol_arg(a, i, fn, "an MMA atom name such as SM90_64x128x16_F32F16F16_SS"));
+}
+
+Value mma_layout_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "mma_layout");
+  const std::string& which = symbol_arg(a, 1, "mma_layout", "A, B or C");
+  if (which == "A") return Value(atom.a_layout);
+  if (which == "B") return Value(atom.b_layout);
+  if (which == "C") return Value(atom.c_layout);
+  throw Error("mma_layout: argument 2 must be A, B or C, got `" + which + "`");
+}
+
+Value mma_types_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "mma_types");
+  return Value(MixedTuple{{Value(Symbol{atom.type_d}), Value(Symbol{atom.type_a}), Value(Symbol{atom.type_b}),
+                           Value(Symbol{atom.type_c})}});
+}
+
+Value gmma_atom_call(const Args& a) {
+  const std::string& major_word = symbol_arg(a, 0, "gmma_atom", "MN or K");
+  const std::string& swizzle_word = symbol_arg(a, 1, "gmma_atom", "INTER, SW32, SW64 or SW128");
+  GmmaMajor major;
+  if (major_word == "MN") major = GmmaMajor::MN;
+  else if (major_word == "K") major = GmmaMajor::K;
+  else throw Error("gmma_atom: argument 1 must be MN or K, got `" + major_word + "`");
+  GmmaSwizzle sw;
+  if (swizzle_word == "INTER") sw = GmmaSwizzle::Inter;
+  else if (swizzle_word == "SW32") sw = GmmaSwizzle::SW32;
+  else if (swizzle_word == "SW64") sw = GmmaSwizzle::SW64;
+  else if (swizzle_word == "SW128") sw = GmmaSwizzle::SW128;
+  else throw Error("gmma_atom: argument 2 must be INTER, SW32, SW64 or SW128, got `" + swizzle_word + "`");
+  const std::int64_t bits = integer_arg(a, 2, "gmma_atom");
+  if (bits < 1 || bits > 1024) throw Error("gmma_atom: element width " + std::to_string(bits) + " is out of range");
+  return Value(gmma_smem_atom(major, sw, static_cast<int>(bits)));
+}
+
+Value gmma_desc_call(const Args& a) {
+  const std::int64_t bits = integer_arg(a, 1, "gmma_desc");
+  if (bits < 1 || bits > 1024) throw Error("gmma_desc: element width " + std::to_string(bits) + " is out of range");
+  const std::int64_t base = a.size() > 2 ? integer_arg(a, 2, "gmma_desc") : 0;
+  const GmmaDescriptor d = make_gmma_desc(a[0], static_cast<int>(bits), base).descriptor;
+  auto i = [](std::uint32_t v) { return IntTuple::integer(v); };
+  return Value(IntTuple::tuple({i(d.start_address), i(d.leading_byte_offset), i(d.stride_byte_offset), i(d.base_offset),
+                                i(static_cast<std::uint32_t>(d.layout_type))}));
+}
+
+// A tiled MMA value: the atom's name alone (one atom) or (ATOM, AtomLayoutMNK) as
+// make_tiled_mma returns it.
+TiledMma tiled_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_symbol())
+    return make_tiled_mma(atom_arg(a, i, fn), make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1),
+                                                                           IntTuple::static_int(1)})));
+  if (a[i].is_mixed_tuple()) {
+    const auto& e = std::get<MixedTuple>(a[i].data).elements;
+    if (e.size() == 2 && e[0].is_symbol() && e[1].is_layout())
+      return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data));
+  }
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be an MMA atom name or make_tiled_mma(...), got " +
+              a[i].kind_name() + " `" + a[i].to_string() + "`");
+}
+
+Value make_tiled_mma_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "make_tiled_mma");
+  const Layout al = a.size() > 1 ? layout_arg(a, 1, "make_tiled_mma")
+                                 : make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1),
+                                                                IntTuple::static_int(1)}));
+  const TiledMma t = make_tiled_mma(atom, al);
+  return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk)}});
+}
+
+// A layout argument that may be a GMMA-style `Sw o smem_ptr[Nb](unset) o L`: as CuTe's
+// make_tensor does, the swizzle goes to the pointer and the tensor's layout is L.
+const Layout& tensor_layout_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_composed()) {
+    const auto& c = std::get<ComposedLayout>(a[i].data);
+    if (c.offset && !c.offset->value) return c.layout;
+  }
+  return layout_arg(a, i, fn);
+}
+
+template <Partition (*F)(const TiledMma&, std::int64_t, const Layout&)>
+Value partition_call(const Args& a, const std::string& fn) {
+  return Value(F(tiled_arg(a, 0, fn), integer_arg(a, 1, fn), tensor_layout_arg(a, 2, fn)).layout);
+}
+
+}  // namespace
+
+void register_atom_functions(FunctionTable& table) {
+  table.add("mma_layout", {2, 2,
+                           "mma_layout(ATOM, A|B|C)  the atom's (thread, value) -> column-major (m,k) | (n,k) | (m,n) layout",
+                           mma_layout_call});
+  table.add("mma_thrid", {1, 1, "mma_thrid(ATOM)  the atom's logical thread -> thread index layout",
+                          [](const Args& a) { return Value(atom_arg(a, 0, "mma_thrid").thr_id); }});
+  table.add("mma_shape", {1, 1, "mma_shape(ATOM)  the atom's (M,N,K)",
+                          [](const Args& a) { return Value(atom_arg(a, 0, "mma_shape").shape_mnk); }});
+  table.add("mma_types", {1, 1, "mma_types(ATOM)  the element types (D,A,B,C) in PTX spelling", mma_types_call});
+  table.add("gmma_atom", {3, 3,
+                          "gmma_atom(MN|K, INTER|SW32|SW64|SW128, BITS)  CuTe's GMMA SMEM layout atom for BITS-bit elements",
+                          gmma_atom_call});
+  table.add("gmma_desc", {2, 3,
+                          "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
+                          "base_offset, layout_type) of an (MN,K) SMEM tile",
+                          gmma_desc_call});
+  table.add("make_tiled_mma", {1, 2,
+                               "make_tiled_mma(ATOM [, atom_layout_MNK])  the tiled MMA (ATOM, AtomLayoutMNK), e.g. "
+                               "make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2))",
+                               make_tiled_mma_call});
+  table.add("partition_A", {3, 3, "partition_A(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestK, ...) view of an (M,K,...) layout",
+                            [](const Args& a) { return partition_call<partition_A>(a, "partition_A"); }});
+  table.add("partition_B", {3, 3, "partition_B(TILED, tid, LAYOUT)  thread tid's (V, RestN, RestK, ...) view of an (N,K,...) layout",
+                            [](const Args& a) { return partition_call<partition_B>(a, "partition_B"); }});
+  table.add("partition_C", {3, 3, "partition_C(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestN, ...) view of an (M,N,...) layout",
+                            [](const Args& a) { return partition_call<partition_C>(a, "partition_C"); }});
+  table.add("partition_fragment_C", {2, 2, "partition_fragment_C(TILED, LAYOUT)  the compact accumulator fragment",
+                                     [](const Args& a) {
+                                       return Value(partition_fragment_C(tiled_arg(a, 0, "partition_fragment_C"),
+                                                                         tensor_layout_arg(a, 1, "partition_fragment_C")));
+                                     }});
+  table.add("make_fragment_A", {2, 2,
+                                "make_fragment_A(TILED, PARTITIONED)  SS GMMA: the descriptor iterator layout (16-byte units); "
+                                "else the register fragment",
+                                [](const Args& a) {
+                                  return Value(make_fragment_A(tiled_arg(a, 0, "make_fragment_A"), layout_arg(a, 1, "make_fragment_A")));
+                                }});
+  table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
+                                [](const Args& a) {
+                                  return Value(make_fragment_B(tiled_arg(a, 0, "make_fragment_B"), layout_arg(a, 1, "make_fragment_B")));
+                                }});
+}
+
+}  // namespace cuteref

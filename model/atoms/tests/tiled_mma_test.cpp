@@ -1,0 +1,110 @@
+// TiledMMA partitioning. Expected values: the vendor oracle (CuTe 4.2's TiledMMA
+// get_thread_slice(t).partition_A/B/C, partition_fragment_A/C, printed with the pointer offset
+// by a probe compiled against the wheel's headers), seed 002's printouts (in the corpus), and
+// enumeration: over all threads, partition_C covers every element of C exactly once.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "atoms/tiled_mma.hpp"
+#include "coordinates.hpp"
+#include "equality.hpp"
+#include "error.hpp"
+#include "notation.hpp"
+
+using namespace cuteref;
+
+namespace {
+
+void expect_partition(const Partition& p, const std::string& layout, std::int64_t offset, const std::string& what) {
+  const Layout want = parse_layout(layout);
+  EXPECT_TRUE(functional_equal(Value(p.layout), Value(want)).holds) << what << ": got " << p.layout.to_string() << " want " << layout;
+  EXPECT_TRUE(p.layout.shape().same_values(want.shape())) << what << ": got " << p.layout.to_string() << " want " << layout;
+  EXPECT_EQ(p.offset, offset) << what;
+}
+
+TiledMma tiled(const std::string& atom, const std::string& atom_layout) {
+  return make_tiled_mma(mma_atom(atom), parse_layout(atom_layout));
+}
+
+}  // namespace
+
+TEST(TiledMma, VendorPartitions) {
+  const TiledMma x2 = tiled("SM90_64x64x16_F16F16F16_SS<MN,MN>", "(2,1,1):(1,2,2)");
+  const Layout c128 = parse_layout("(_128,_128):(_1,512)");
+  expect_partition(partition_C(x2, 0, c128), "((_2,_2,_8),_1,_2):((512,_8,4096),_0,32768)", 0, "SM90x2 C t0");
+  expect_partition(partition_C(x2, 129, c128), "((_2,_2,_8),_1,_2):((512,_8,4096),_0,32768)", 1088, "SM90x2 C t129");
+  expect_partition(partition_C(x2, 255, c128), "((_2,_2,_8),_1,_2):((512,_8,4096),_0,32768)", 3191, "SM90x2 C t255");
+  EXPECT_TRUE(functional_equal(Value(partition_fragment_C(x2, c128)), Value(parse_layout("((_2,_2,_8),_1,_2):((_1,_2,_4),_0,_32)"))).holds);
+
+  // Seed 002's running example (vendor: tCgC of thread 5 starts at 1 + 2 * 512).
+  const TiledMma seed = tiled("SM90_64x64x16_F16F16F16_SS<MN,MN>", "(1,1,1):(0,0,0)");
+  expect_partition(partition_C(seed, 5, c128), "((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)", 1025, "seed tCgC t5");
+  const Partition tcsa = partition_A(seed, 0, parse_layout("((_64,_2),(_8,_8),(_1,_3)):((_1,_512),(_64,_1024),(_0,_8192))"));
+  expect_partition(tcsa, "((_64,(_8,_2)),_2,_4,(_1,_3)):((_1,(_64,_1024)),_512,_2048,(_0,_8192))", 0, "seed tCsA");
+  EXPECT_TRUE(functional_equal(Value(make_fragment_A(seed, tcsa.layout)), Value(parse_layout("(_1,_2,_4,(_1,_3)):(_0,_64,_256,(_0,_1024))"))).holds);
+
+  const TiledMma s80 = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)");
+  const Layout c64 = parse_layout("(_64,_64):(_1,_64)");
+  const Layout a = parse_layout("(_64,_32):(_32,_1)");
+  expect_partition(partition_C(s80, 37, c64), "((_2,_2),_2,_4):((_64,_8),_32,_1024)", 641, "SM80 C t37");
+  expect_partition(partition_A(s80, 37, a), "((_2,_2,_2),_2,_2):((_1,_256,_8),_1024,_16)", 34, "SM80 A t37");
+  expect_partition(partition_B(s80, 37, a), "((_2,_2),_4,_2):((_1,_8),_512,_16)", 290, "SM80 B t37");
+  expect_partition(partition_C(s80, 100, c64), "((_2,_2),_2,_4):((_64,_8),_32,_1024)", 529, "SM80 C t100");
+  expect_partition(partition_A(s80, 100, a), "((_2,_2,_2),_2,_2):((_1,_256,_8),_1024,_16)", 544, "SM80 A t100");
+  expect_partition(partition_B(s80, 100, a), "((_2,_2),_4,_2):((_1,_8),_512,_16)", 288, "SM80 B t100");
+  EXPECT_TRUE(functional_equal(Value(partition_fragment_C(s80, c64)), Value(parse_layout("((_2,_2),_2,_4):((_1,_2),_4,_8)"))).holds);
+  const Layout frag_a = make_fragment_A(s80, partition_A(s80, 0, a).layout);
+  EXPECT_TRUE(functional_equal(Value(frag_a), Value(parse_layout("((_2,_2,_2),_2,_2):((_1,_2,_4),_16,_8)"))).holds)
+      << frag_a.to_string();
+
+  const TiledMma v = tiled("SM70_8x8x4_F32F16F16F32_NT", "(1,1,1):(0,0,0)");
+  const Layout c32 = parse_layout("(_32,_16):(_1,_32)");
+  const std::pair<int, std::int64_t> lanes[] = {{0, 0}, {2, 64}, {17, 5}, {19, 69}};
+  for (auto [lane, off] : lanes)
+    expect_partition(partition_C(v, lane, c32), "((_2,_2,_2),_4,_2):((_32,_2,_128),_8,_256)", off, "SM70 C lane " + std::to_string(lane));
+  EXPECT_THROW(partition_C(v, 5, c32), Error);  // lane 5 is not in the quadpair
+
+  const TiledMma rs = tiled("SM90_64x32x16_F32BF16BF16_RS", "(1,1,1):(0,0,0)");
+  const Layout a32 = parse_layout("(_64,_32):(_32,_1)");
+  expect_partition(partition_A(rs, 45, a32), "((_2,_2,_2),_1,_2):((_1,_256,_8),_0,_16)", 610, "SM90 RS A t45");
+  EXPECT_TRUE(functional_equal(Value(make_fragment_A(rs, partition_A(rs, 45, a32).layout)),
+                               Value(parse_layout("((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)"))).holds);
+}
+
+// Over all threads, offset + partition_C covers the C tile exactly once.
+TEST(TiledMma, PartitionCIsAPartition) {
+  struct Case {
+    const char *atom, *atom_layout, *c;
+  };
+  const Case cases[] = {
+      {"SM90_64x64x16_F16F16F16_SS<MN,MN>", "(2,1,1):(1,2,2)", "(_128,_128):(_1,512)"},
+      {"SM90_64x24x16_F32F16F16_RS", "(1,2,1):(1,1,1)", "(_64,_96):(_96,_1)"},
+      {"SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)", "(_64,_64):(_1,_64)"},
+      {"SM80_16x8x8_F32TF32TF32F32_TN", "(1,4,1):(1,1,1)", "((_8,_4),(_16,_2)):((_1,_256),(_8,_128))"},
+  };
+  long checked = 0;
+  for (const auto& c : cases) {
+    const TiledMma t = tiled(c.atom, c.atom_layout);
+    const Layout cl = parse_layout(c.c);
+    std::set<std::int64_t> seen;
+    for (std::int64_t thr = 0; thr < tiled_mma_size(t); ++thr) {
+      const Partition p = partition_C(t, thr, cl);
+      for (std::int64_t i = 0; i < size_value(p.layout); ++i, ++checked)
+        ASSERT_TRUE(seen.insert(p.offset + apply_index(p.layout, i)).second) << c.atom << " thread " << thr << " value " << i;
+    }
+    std::set<std::int64_t> all;
+    for (std::int64_t i = 0; i < size_value(cl); ++i) all.insert(apply_index(cl, i));
+    EXPECT_EQ(seen, all) << c.atom;
+  }
+  std::printf("[ checked ] %ld (thread, value) positions of partition_C\n", checked);
+}
+
+TEST(TiledMma, Diagnostics) {
+  const TiledMma t = tiled("SM90_64x64x16_F16F16F16_SS", "(1,1,1):(0,0,0)");
+  EXPECT_THROW(partition_C(t, 128, parse_layout("(64,64):(1,64)")), Error);
+  EXPECT_THROW(partition_C(t, 0, parse_layout("(32,64):(1,64)")), Error);
+  EXPECT_THROW(partition_C(t, 0, parse_layout("128:1")), Error);
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM70_8x8x4_F32F16F16F32_NT"), parse_layout("(2,1,1):(1,2,2)")), Error);
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1):(1,2)")), Error);
+}

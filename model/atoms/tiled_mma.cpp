@@ -1,0 +1,275 @@
+#include "atoms/tiled_mma.hpp"
+
+#include <vector>
+
+#include "checked_math.hpp"
+#include "coordinates.hpp"
+#include "error.hpp"
+#include "make_layout.hpp"
+
+namespace cuteref {
+
+namespace {
+
+// One mode of a flat layout, with CuTe's static flags.
+struct Leaf {
+  std::int64_t shape, stride;
+  bool static_shape, static_stride;
+};
+
+std::vector<Leaf> leaves(const Layout& l, const std::string& what) {
+  const IntTuple sh = flatten(l.shape()), st = flatten(l.stride());
+  std::vector<Leaf> out;
+  for (std::size_t i = 0; i < sh.rank(); ++i) {
+    const IntTuple& a = sh.is_tuple() ? sh[i] : sh;
+    const IntTuple& b = st.is_tuple() ? st[i] : st;
+    if (!b.is_integer()) throw Error(what + ": scaled-basis strides are not supported in MMA partitioning");
+    out.push_back({a.value(), b.value(), a.is_static(), b.is_static()});
+  }
+  return out;
+}
+
+IntTuple leaf_tuple(const std::vector<Leaf>& ls, bool shapes) {
+  std::vector<IntTuple> v;
+  for (const Leaf& l : ls) v.push_back(IntTuple::integer(shapes ? l.shape : l.stride, shapes ? l.static_shape : l.static_stride));
+  return v.size() == 1 ? v[0] : IntTuple::tuple(std::move(v));
+}
+
+Layout to_layout(const std::vector<Leaf>& ls) { return Layout(leaf_tuple(ls, true), leaf_tuple(ls, false)); }
+
+// B o (e : s) for a flat layout B, by CuTe's composition of a single mode: divide the stride s
+// out of B's leading modes, then take e elements from the modes that remain; the last mode of B
+// is unbounded. Precondition (checked): each step divides evenly (CuTe's static asserts).
+std::vector<Leaf> compose_leaf(const std::vector<Leaf>& b, std::int64_t e, std::int64_t s, bool static_e, bool static_s,
+                               const std::string& what) {
+  if (e == 1) return {{1, 0, static_e, true}};
+  std::vector<Leaf> out;
+  std::int64_t rest_shape = e, rest_stride = s;
+  for (std::size_t i = 0; i + 1 < b.size() && rest_shape > 1; ++i) {
+    const std::int64_t bi = b[i].shape;
+    if (rest_stride % bi == 0) {  // skip this mode entirely
+      rest_stride /= bi;
+      continue;
+    }
+    if (bi % rest_stride != 0)
+      throw Error(what + ": stride " + std::to_string(rest_stride) + " does not divide mode size " + std::to_string(bi) +
+                  " (composition needs divisibility)");
+    const std::int64_t avail = bi / rest_stride;
+    const std::int64_t take = avail < rest_shape ? avail : rest_shape;
+    if (rest_shape % take != 0)
+      throw Error(what + ": " + std::to_string(rest_shape) + " elements do not split over a mode of " +
+                  std::to_string(avail) + " (composition needs divisibility)");
+    out.push_back({take, checked_mul(rest_stride, b[i].stride), static_e && b[i].static_shape,
+                   static_s && b[i].static_stride});
+    rest_shape /= take;
+    rest_stride = 1;
+  }
+  if (rest_shape > 1) {
+    const Leaf& last = b.back();
+    out.push_back({rest_shape, checked_mul(rest_stride, last.stride), static_e && last.static_shape,
+                   static_s && last.static_stride});
+  }
+  if (out.empty()) out.push_back({1, 0, static_e, true});
+  return out;
+}
+
+// B o A for a flat B, keeping A's tree structure (each leaf of A becomes a leaf or a tuple).
+void compose_tree(const IntTuple& sh, const IntTuple& st, const std::vector<Leaf>& b, const std::string& what,
+                  IntTuple& out_shape, IntTuple& out_stride) {
+  if (sh.is_tuple()) {
+    std::vector<IntTuple> a, c;
+    for (std::size_t i = 0; i < sh.rank(); ++i) {
+      IntTuple x, y;
+      compose_tree(sh[i], st[i], b, what, x, y);
+      a.push_back(x);
+      c.push_back(y);
+    }
+    out_shape = IntTuple::tuple(std::move(a));
+    out_stride = IntTuple::tuple(std::move(c));
+    return;
+  }
+  const auto r = compose_leaf(b, sh.value(), st.value(), sh.is_static(), st.is_static(), what);
+  out_shape = leaf_tuple(r, true);
+  out_stride = leaf_tuple(r, false);
+}
+
+Layout compose(const std::vector<Leaf>& b, const Layout& a, const std::string& what) {
+  IntTuple sh, st;
+  compose_tree(a.shape(), a.stride(), b, what, sh, st);
+  return Layout(sh, st);
+}
+
+bool is_compact_thr_id(const Layout& thr) { return thr.shape().is_integer() && thr.stride().value() == 1; }
+
+// The thread's (v, m, n, k) coordinate: get_flat_coord on tiled_product(ThrID, AtomLayoutMNK).
+struct ThreadCoord {
+  std::int64_t v, m, n, k;
+};
+
+ThreadCoord thread_coord(const TiledMma& t, std::int64_t thread, const std::string& fn) {
+  const Layout& thr = t.atom.thr_id;
+  const std::int64_t v_size = size_value(thr);
+  ThreadCoord c{0, 0, 0, 0};
+  if (!is_compact_thr_id(thr)) {
+    // Only a single atom (make_tiled_mma refuses more): invert the ThrID on lane `thread`.
+    for (std::int64_t v = 0; v < v_size; ++v)
+      if (apply_index(thr, v) == thread) {
+        c.v = v;
+        return c;
+      }
+    throw Error(fn + ": thread " + std::to_string(thread) + " is not a lane of the atom's ThrID " + thr.to_string());
+  }
+  const std::int64_t total = tiled_mma_size(t);
+  if (thread < 0 || thread >= total)
+    throw Error(fn + ": thread " + std::to_string(thread) + " is out of range [0, " + std::to_string(total) + ")");
+  c.v = thread % v_size;
+  std::int64_t* out[3] = {&c.m, &c.n, &c.k};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::int64_t e = t.atom_layout_mnk.shape()[i].value(), d = t.atom_layout_mnk.stride()[i].value();
+    *out[i] = e == 1 ? 0 : (thread / v_size / d) % e;
+  }
+  return c;
+}
+
+enum class Operand { A, B, C };
+
+Partition partition(const TiledMma& t, std::int64_t thread, const Layout& l, Operand op) {
+  const std::string fn = op == Operand::A ? "partition_A" : op == Operand::B ? "partition_B" : "partition_C";
+  if (rank(l) < 2) throw Error(fn + ": the layout must have rank >= 2, got " + l.to_string());
+  const ThreadCoord tc = thread_coord(t, thread, fn);
+  const MmaAtom& a = t.atom;
+  const Layout& tv = op == Operand::A ? a.a_layout : op == Operand::B ? a.b_layout : a.c_layout;
+  const std::int64_t x = op == Operand::B ? a.n : a.m;  // extent of mode 0
+  const std::int64_t y = op == Operand::C ? a.n : a.k;  // extent of mode 1
+  const IntTuple& al = t.atom_layout_mnk.shape();
+  const std::int64_t tx = op == Operand::B ? al[1].value() : al[0].value();
+  const std::int64_t ty = op == Operand::C ? al[1].value() : al[2].value();
+  const std::int64_t cx = op == Operand::B ? tc.n : tc.m;
+  const std::int64_t cy = op == Operand::C ? tc.n : tc.k;
+
+  const Layout lx = mode(l, 0), ly = mode(l, 1);
+  const std::int64_t sx = size_value(lx), sy = size_value(ly);
+  if (sx % (x * tx) != 0 || sy % (y * ty) != 0)
+    throw Error(fn + ": the tile " + l.to_string() + " of size (" + std::to_string(sx) + "," + std::to_string(sy) +
+                ") is not divisible by the tiled atom's (" + std::to_string(x * tx) + "," + std::to_string(y * ty) + ")");
+  const auto fx = leaves(lx, fn), fy = leaves(ly, fn);
+  // The atom tile of l: index m + x * n -> l(m, n).
+  std::vector<Leaf> tile = compose_leaf(fx, x, 1, true, true, fn);
+  const auto tile_y = compose_leaf(fy, y, 1, true, true, fn);
+  tile.insert(tile.end(), tile_y.begin(), tile_y.end());
+  const Layout frg = compose(tile, mode(tv, 1), fn);
+  const std::int64_t thread_offset = apply_index(compose(tile, mode(tv, 0), fn), tc.v);
+  // The atom tiles this thread's atom-layout coordinate owns along each mode.
+  const Layout rest_x = to_layout(compose_leaf(fx, sx / (x * tx), x * tx, lx.shape().all_static(), true, fn));
+  const Layout rest_y = to_layout(compose_leaf(fy, sy / (y * ty), y * ty, ly.shape().all_static(), true, fn));
+  const std::int64_t offset = checked_add(thread_offset, checked_add(apply_index(lx, x * cx), apply_index(ly, y * cy)));
+  std::vector<Layout> modes{frg, rest_x, rest_y};
+  for (std::size_t i = 2; i < rank(l); ++i) modes.push_back(mode(l, i));
+  return {make_layout_from_modes(modes), offset};
+}
+
+// Compact column-major strides over the leaves of `shape`, keeping zero strides of `ref` as 0.
+IntTuple compact_keeping_zeros(const IntTuple& shape, const IntTuple& ref, std::int64_t& running) {
+  if (shape.is_tuple()) {
+    std::vector<IntTuple> v;
+    for (std::size_t i = 0; i < shape.rank(); ++i) v.push_back(compact_keeping_zeros(shape[i], ref[i], running));
+    return IntTuple::tuple(std::move(v));
+  }
+  if (ref.is_integer() && ref.value() == 0) return IntTuple::static_int(0);
+  const IntTuple out = IntTuple::integer(running, shape.is_static());
+  running = checked_mul(running, shape.value());
+  return out;
+}
+
+IntTuple scale_strides(const IntTuple& st, std::int64_t k) {
+  if (st.is_tuple()) {
+    std::vector<IntTuple> v;
+    for (const auto& e : st.elements()) v.push_back(scale_strides(e, k));
+    return IntTuple::tuple(std::move(v));
+  }
+  return IntTuple::integer(checked_mul(st.value(), k), st.is_static());
+}
+
+// CuTe's make_fragment_like for a partitioned layout: mode 0 compact column-major (its zero
+// strides kept), the other modes compact in the order of their strides, after mode 0.
+Layout fragment_like(const Layout& p) {
+  if (!p.shape().all_static()) return make_layout(p.shape());
+  std::int64_t cosize0 = 1;
+  const Layout m0 = mode(p, 0);
+  const Layout first(m0.shape(), compact_keeping_zeros(m0.shape(), m0.stride(), cosize0));
+  std::vector<IntTuple> rest_shape, rest_order;
+  for (std::size_t i = 1; i < rank(p); ++i) {
+    rest_shape.push_back(p.shape()[i]);
+    rest_order.push_back(p.stride()[i]);
+  }
+  const Layout rest = make_ordered_layout(IntTuple::tuple(rest_shape), IntTuple::tuple(rest_order));
+  std::vector<Layout> modes{first};
+  for (std::size_t i = 0; i < rank(rest); ++i) {
+    const Layout m = mode(rest, i);
+    modes.push_back(Layout(m.shape(), scale_strides(m.stride(), cosize0)));
+  }
+  return make_layout_from_modes(modes);
+}
+
+// Strides in elements -> strides in 16-byte units (recast to uint128_t).
+IntTuple divide_strides(const IntTuple& st, std::int64_t per16, const std::string& what) {
+  if (st.is_tuple()) {
+    std::vector<IntTuple> v;
+    for (const auto& e : st.elements()) v.push_back(divide_strides(e, per16, what));
+    return IntTuple::tuple(std::move(v));
+  }
+  if (!st.is_integer() || st.value() % per16 != 0)
+    throw Error(what + ": stride " + st.to_string() + " is not a whole number of 16-byte descriptor units");
+  return IntTuple::integer(st.value() / per16, st.is_static());
+}
+
+Layout make_fragment(const Layout& p, int bits, bool smem_operand, const std::string& fn) {
+  if (rank(p) < 3) throw Error(fn + ": expected a partitioned (V, Rest, RestK, ...) layout of rank >= 3, got " + p.to_string());
+  if (!smem_operand) return fragment_like(p);
+  if (bits != 8 && bits != 16 && bits != 32) throw Error(fn + ": element width must be 8, 16 or 32 bits");
+  const std::int64_t per16 = 128 / bits;
+  std::vector<Layout> modes{Layout(IntTuple::static_int(1), IntTuple::static_int(0))};
+  for (std::size_t i = 1; i < rank(p); ++i) {
+    const Layout m = mode(p, i);
+    modes.push_back(Layout(m.shape(), divide_strides(m.stride(), per16, fn + ": mode " + std::to_string(i) + " of " +
+                                                                             p.to_string())));
+  }
+  return make_layout_from_modes(modes);
+}
+
+}  // namespace
+
+TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al) {
+  if (rank(al) != 3 || !al.shape()[0].is_integer() || !al.shape()[1].is_integer() || !al.shape()[2].is_integer())
+    throw Error("make_tiled_mma: the atom layout must be a rank-3 (M,N,K) layout of integer modes, got " + al.to_string());
+  for (std::size_t i = 0; i < 3; ++i)
+    if (al.shape()[i].value() > 1 && (!al.stride()[i].is_integer() || al.stride()[i].value() <= 0))
+      throw Error("make_tiled_mma: mode " + std::to_string(i) + " of the atom layout " + al.to_string() +
+                  " needs a positive stride");
+  if (!is_compact_thr_id(atom.thr_id) && size_value(al) != 1)
+    throw Error("make_tiled_mma: " + atom.name + " has the non-compact ThrID " + atom.thr_id.to_string() +
+                "; tiling it by more than one atom places atoms in the ThrID's complement, which this model does not do");
+  return {atom, al};
+}
+
+std::int64_t tiled_mma_size(const TiledMma& t) { return checked_mul(size_value(t.atom.thr_id), size_value(t.atom_layout_mnk)); }
+
+Partition partition_C(const TiledMma& t, std::int64_t thread, const Layout& c) { return partition(t, thread, c, Operand::C); }
+Partition partition_A(const TiledMma& t, std::int64_t thread, const Layout& a) { return partition(t, thread, a, Operand::A); }
+Partition partition_B(const TiledMma& t, std::int64_t thread, const Layout& b) { return partition(t, thread, b, Operand::B); }
+
+Layout partition_fragment_C(const TiledMma& t, const Layout& c) {
+  // The shape does not depend on the thread; CuTe partitions a compact layout of c's shape.
+  const std::int64_t first = is_compact_thr_id(t.atom.thr_id) ? 0 : apply_index(t.atom.thr_id, 0);
+  return make_layout(partition_C(t, first, make_layout(c.shape())).layout.shape());
+}
+
+Layout make_fragment_A(const TiledMma& t, const Layout& p) {
+  return make_fragment(p, mma_element_bits(t.atom.type_a), t.atom.arch == 90 && !t.atom.a_in_registers, "make_fragment_A");
+}
+
+Layout make_fragment_B(const TiledMma& t, const Layout& p) {
+  return make_fragment(p, mma_element_bits(t.atom.type_b), t.atom.arch == 90, "make_fragment_B");
+}
+
+}  // namespace cuteref

@@ -1,0 +1,57 @@
+// TiledMMA partitioning (CuTe's make_tiled_mma, ThrMMA::partition_A/B/C, partition_fragment_C,
+// make_fragment_A/B), for an atom tiled by an atom layout over (M, N, K) without permutation.
+//
+// For thread t of the tiled MMA, partition_C of an (M, N, ...) layout C is
+//   (FrgV, RestM, RestN, ...) with
+//   FrgV  = C restricted to one atom tile, composed with the atom's CLayout at thread v,
+//   RestM = C's M mode from the atom's M-extent on, stepping AtomM * ThrM (the atom tiles
+//           this thread's atom-layout coordinate owns), likewise RestN; extra modes unchanged;
+// and an offset C(origin of the thread's first value) that CuTe keeps in the tensor's pointer
+// (the layout CuTe prints has no offset). partition_A/B do the same with (M, K) / (N, K).
+// The thread index is decomposed as CuTe's get_flat_coord on tiled_product(ThrID, AtomLayoutMNK).
+#pragma once
+
+#include <cstdint>
+
+#include "atoms/mma_atom.hpp"
+#include "layout.hpp"
+
+namespace cuteref {
+
+struct TiledMma {
+  MmaAtom atom;
+  Layout atom_layout_mnk;  // (AtomsM, AtomsN, AtomsK) : strides, CuTe's AtomLayoutMNK
+};
+
+// Precondition (checked): atom_layout_mnk has rank 3 with integer modes; an atom whose ThrID is
+// not compact (SM70's quadpair (4,2):(1,16)) is tiled only by a size-1 atom layout.
+TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout_mnk);
+
+// Number of threads: size(ThrID) * size(AtomLayoutMNK).
+std::int64_t tiled_mma_size(const TiledMma& tiled);
+
+struct Partition {
+  Layout layout;
+  std::int64_t offset;  // the tensor pointer's advance; not part of CuTe's printed layout
+};
+
+// Preconditions (checked): 0 <= thread < tiled_mma_size (or a valid lane of the ThrID);
+// the layout has rank >= 2; its first two modes are divisible by the atom's extents times the
+// atom layout's, with CuTe's divisibility for composing the atom's layouts.
+Partition partition_C(const TiledMma& tiled, std::int64_t thread, const Layout& c);  // (M,N,...)
+Partition partition_A(const TiledMma& tiled, std::int64_t thread, const Layout& a);  // (M,K,...)
+Partition partition_B(const TiledMma& tiled, std::int64_t thread, const Layout& b);  // (N,K,...)
+
+// The accumulator fragment: a compact column-major layout of partition_C's shape.
+Layout partition_fragment_C(const TiledMma& tiled, const Layout& c);
+
+// make_fragment_A/B of an already partitioned (V, RestX, RestK, ...) operand (element width
+// from the atom's A/B type): for SS GMMA the descriptor iterator's layout, mode 0 replaced by _1:_0 and the other
+// strides in 16-byte units (recast to uint128_t); otherwise the register fragment, CuTe's
+// make_fragment_like: mode 0 compact column-major (zero strides kept), the other modes compact
+// in the order of the partition's strides, placed after mode 0.
+// Precondition (checked): rank >= 3; for SS the strides are whole 16-byte units.
+Layout make_fragment_A(const TiledMma& tiled, const Layout& partitioned);
+Layout make_fragment_B(const TiledMma& tiled, const Layout& partitioned);
+
+}  // namespace cuteref

@@ -1,0 +1,63 @@
+#include "divide.hpp"
+
+#include "coalesce.hpp"
+#include "complement.hpp"
+#include "composition.hpp"
+#include "error.hpp"
+#include "tiler.hpp"
+
+namespace cuteref {
+
+namespace {
+
+// The layout form, with diagnostics that name the calling operation and the operands.
+Layout divide_by_layout(const Layout& a, const Layout& tiler, const std::string& fn) {
+  try {
+    // The tiles are counted within A's coalesced shape, not its size: CuTe passes the
+    // shape as complement's cotarget, whose rest mode is ceil_div'ed mode by mode.
+    const Layout rest = complement(tiler, coalesce(a).shape());
+    return composition(a, make_layout_from_modes({tiler, rest}));
+  } catch (const Error& e) {
+    throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
+  }
+}
+
+Layout divide_by_tiler(const Layout& a, const Value& tiler, const std::string& fn) {
+  return apply_tiler(a, tiler, [&](const Layout& m, const Layout& t) { return divide_by_layout(m, t, fn); }, fn);
+}
+
+}  // namespace
+
+Layout logical_divide(const Layout& a, const Layout& tiler) { return divide_by_layout(a, tiler, "logical_divide"); }
+
+Layout logical_divide(const Layout& a, const Value& tiler) { return divide_by_tiler(a, tiler, "logical_divide"); }
+
+Layout zipped_divide(const Layout& a, const Value& tiler) {
+  return tile_unzip(divide_by_tiler(a, tiler, "zipped_divide"), tiler, "zipped_divide");
+}
+
+Layout tiled_divide(const Layout& a, const Value& tiler) {
+  return unpack_rest_mode(tile_unzip(divide_by_tiler(a, tiler, "tiled_divide"), tiler, "tiled_divide"));
+}
+
+Layout flat_divide(const Layout& a, const Value& tiler) {
+  return unpack_both_modes(tile_unzip(divide_by_tiler(a, tiler, "flat_divide"), tiler, "flat_divide"));
+}
+
+ComposedLayout logical_divide(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, logical_divide(a.layout, tiler)};
+}
+
+ComposedLayout zipped_divide(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, zipped_divide(a.layout, tiler)};
+}
+
+ComposedLayout tiled_divide(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, tiled_divide(a.layout, tiler)};
+}
+
+ComposedLayout flat_divide(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, flat_divide(a.layout, tiler)};
+}
+
+}  // namespace cuteref

@@ -1,0 +1,102 @@
+#include "product.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "complement.hpp"
+#include "composition.hpp"
+#include "error.hpp"
+#include "tiler.hpp"
+
+namespace cuteref {
+
+namespace {
+
+// The layout form, with diagnostics that name the calling operation and the operands.
+Layout product_by_layout(const Layout& a, const Layout& tiler, const std::string& fn) {
+  try {
+    // The copies of A are placed among the offsets A leaves free, up to size(A)*cosize(B):
+    // enough room for B's largest offset scaled by A's extent.
+    const Layout free_offsets = complement(a, leaf_mul(size(a), cosize(tiler)));
+    return make_layout_from_modes({a, composition(free_offsets, tiler)});
+  } catch (const Error& e) {
+    throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
+  }
+}
+
+Layout product_by_tiler(const Layout& a, const Value& tiler, const std::string& fn) {
+  return apply_tiler(a, tiler, [&](const Layout& m, const Layout& t) { return product_by_layout(m, t, fn); }, fn);
+}
+
+// Pairs mode i of the padded block with the copies of mode i of the padded tiler, in the
+// order the caller asks for (block first for blocked_product, copies first for raked).
+Layout zip_block_and_copies(const Layout& a, const Layout& b, bool block_first, const std::string& fn) {
+  const std::size_t r = std::max(rank(a), rank(b));
+  const Layout block = append_to_rank(a, r);
+  const Layout tiler = append_to_rank(b, r);
+  const Layout copies = mode(product_by_layout(block, tiler, fn), 1);
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < r; ++i) {
+    // composition's result is congruent to the tiler: a leaf tiler is one mode whatever
+    // shape the composition gave it.
+    const Layout c = tiler.shape().is_tuple() ? mode(copies, i) : copies;
+    const Layout m = mode(block, i);
+    modes.push_back(block_first ? make_layout_from_modes({m, c}) : make_layout_from_modes({c, m}));
+  }
+  return make_layout_from_modes(modes);
+}
+
+}  // namespace
+
+Layout append_to_rank(const Layout& l, std::size_t r) {
+  Layout out = l;
+  const Layout unit(IntTuple::static_int(1), IntTuple::static_int(0));
+  for (std::size_t i = rank(l); i < r; ++i) out = append(out, unit);
+  return out;
+}
+
+Layout logical_product(const Layout& a, const Layout& tiler) { return product_by_layout(a, tiler, "logical_product"); }
+
+Layout logical_product(const Layout& a, const Value& tiler) { return product_by_tiler(a, tiler, "logical_product"); }
+
+Layout zipped_product(const Layout& a, const Value& tiler) {
+  return tile_unzip(product_by_tiler(a, tiler, "zipped_product"), tiler, "zipped_product");
+}
+
+Layout tiled_product(const Layout& a, const Value& tiler) {
+  return unpack_rest_mode(tile_unzip(product_by_tiler(a, tiler, "tiled_product"), tiler, "tiled_product"));
+}
+
+Layout flat_product(const Layout& a, const Value& tiler) {
+  return unpack_both_modes(tile_unzip(product_by_tiler(a, tiler, "flat_product"), tiler, "flat_product"));
+}
+
+Layout blocked_product(const Layout& a, const Layout& b) { return zip_block_and_copies(a, b, true, "blocked_product"); }
+
+Layout raked_product(const Layout& a, const Layout& b) { return zip_block_and_copies(a, b, false, "raked_product"); }
+
+ComposedLayout logical_product(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, logical_product(a.layout, tiler)};
+}
+
+ComposedLayout zipped_product(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, zipped_product(a.layout, tiler)};
+}
+
+ComposedLayout tiled_product(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, tiled_product(a.layout, tiler)};
+}
+
+ComposedLayout flat_product(const ComposedLayout& a, const Value& tiler) {
+  return {a.swizzle, a.offset, flat_product(a.layout, tiler)};
+}
+
+ComposedLayout blocked_product(const ComposedLayout& a, const Layout& b) {
+  return {a.swizzle, a.offset, blocked_product(a.layout, b)};
+}
+
+ComposedLayout raked_product(const ComposedLayout& a, const Layout& b) {
+  return {a.swizzle, a.offset, raked_product(a.layout, b)};
+}
+
+}  // namespace cuteref

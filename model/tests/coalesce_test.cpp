@@ -1,0 +1,162 @@
+// Unit tests of coalesce, filter_zeros and filter (coalesce.hpp). Expected values of the
+// named cases are derived by hand from CuTe's definitions (layout.hpp): coalesce flattens,
+// drops size-1 modes and merges adjacent modes (s0:d0, s1:d1) when d1 == s0 * d0; with a
+// profile it coalesces each mode at the profile's leaves (modes past the profile are kept);
+// filter_zeros gives every stride-0 mode the shape _1; filter = coalesce(filter_zeros(L)).
+// The enumeration checks coalesce's post-conditions over every small layout.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "coalesce.hpp"
+#include "coordinates.hpp"
+#include "error.hpp"
+#include "notation.hpp"
+
+using namespace cuteref;
+
+namespace {
+
+IntTuple I(std::int64_t v) { return IntTuple::integer(v); }
+IntTuple T(std::vector<IntTuple> e) { return IntTuple::tuple(std::move(e)); }
+Layout L(const char* text) { return parse_layout(text); }
+IntTuple C(const char* text) { return parse_int_tuple(text); }
+
+}  // namespace
+
+TEST(Coalesce, Whole) {
+  // (2,(1,6)):(1,(6,2)) flattens to (2,1,6):(1,6,2); the 1 drops; 2*1 == 2 merges -> 12:1.
+  EXPECT_EQ(coalesce(L("(2,(1,6)):(1,(6,2))")), L("12:1"));
+  // Static everywhere: _12:_1 (CuTe prints exactly this).
+  EXPECT_EQ(coalesce(L("(_2,(_1,_6)):(_1,(_6,_2))")).to_string(), "_12:_1");
+  // (2,4):(4,1): 2*4 = 8 != 1, no merge (the order of modes is colexicographic).
+  EXPECT_EQ(coalesce(L("(2,4):(4,1)")), L("(2,4):(4,1)"));
+  // (2,4):(8,1): 16 != 1, no merge.
+  EXPECT_EQ(coalesce(L("(2,4):(8,1)")), L("(2,4):(8,1)"));
+  // (4,3):(1,4): 4*1 == 4 merges -> 12:1.
+  EXPECT_EQ(coalesce(L("(4,3):(1,4)")), L("12:1"));
+  // Size-1 modes drop even with a stride: (_2,_1):(_3,_7) -> _2:_3.
+  EXPECT_EQ(coalesce(L("(_2,_1):(_3,_7)")).to_string(), "_2:_3");
+  // All size 1: _1:_0.
+  EXPECT_EQ(coalesce(L("(_1,_1):(_3,_7)")).to_string(), "_1:_0");
+  // Broadcast modes merge too: (2,3):(0,0) -> 6:0 (0 == 2*0).
+  EXPECT_EQ(coalesce(L("(2,3):(0,0)")), L("6:0"));
+  // Negative strides: (2,2):(-1,-2): -2 == 2*-1 -> 4:-1.
+  EXPECT_EQ(coalesce(L("(2,2):(-1,-2)")), L("4:-1"));
+  // Scaled bases merge when the basis matches: (2,3):(1@0,2@0) -> 6:1@0; not across bases.
+  EXPECT_EQ(coalesce(L("(2,3):(1@0,2@0)")).to_string(), "6:1@0");
+  EXPECT_EQ(coalesce(L("(2,3):(1@0,2@1)")).to_string(), "(2,3):(1@0,2@1)");
+}
+
+TEST(Coalesce, ByModeWithProfile) {
+  // Profile (_1,_1): each top-level mode coalesced on its own: (2,(1,6)) -> (2, 6:2).
+  EXPECT_EQ(coalesce(L("(_2,(_1,_6)):(_1,(_6,_2))"), C("(_1,_1)")).to_string(), "(_2,_6):(_1,_2)");
+  // Modes do not merge across the profile's boundary: (4,3):(1,4) stays 2-mode.
+  EXPECT_EQ(coalesce(L("(4,3):(1,4)"), C("(1,1)")), L("(4,3):(1,4)"));
+  // A leaf profile coalesces the whole layout.
+  EXPECT_EQ(coalesce(L("(4,3):(1,4)"), C("1")), L("12:1"));
+  // Modes past the profile's rank are kept as they are: profile (1) on rank 2.
+  EXPECT_EQ(coalesce(L("((2,2),(3,1)):((1,2),(4,9))"), C("(1)")), L("(4,(3,1)):(1,(4,9))"));
+  // Nested profile ((1,1),1): mode 0 coalesced per sub-mode, mode 1 whole.
+  EXPECT_EQ(coalesce(L("(((2,1),2),(3,1)):(((1,5),2),(4,9))"), C("((1,1),1)")), L("((2,2),3):((1,2),4)"));
+  // An all-size-1 mode becomes _1:_0 but keeps its place.
+  EXPECT_EQ(coalesce(L("(4,(1,1)):(1,(3,5))"), C("(1,1)")).to_string(), "(4,_1):(1,_0)");
+  EXPECT_THROW(coalesce(L("(4,3):(1,4)"), C("(1,1,1)")), Error);
+}
+
+TEST(FilterZeros, KeepsProfile) {
+  // (4,3):(1,0): the stride-0 mode gets shape _1; rank stays 2.
+  EXPECT_EQ(filter_zeros(L("(4,3):(1,0)")).to_string(), "(4,_1):(1,0)");
+  EXPECT_EQ(filter_zeros(L("((2,3),4):((0,1),3)")).to_string(), "((_1,3),4):((0,1),3)");
+  EXPECT_EQ(filter_zeros(L("(4,3):(1,4)")), L("(4,3):(1,4)"));
+}
+
+TEST(Filter, RemovesBroadcastAndUnitModes) {
+  // (4,3):(1,0) -> (4,_1):(1,0) -> 4:1.
+  EXPECT_EQ(filter(L("(4,3):(1,0)")), L("4:1"));
+  // (_4,_3,_2):(_0,_1,_3) -> (_1,_3,_2):(_0,_1,_3) -> _3:_1 then _2:_3 merges (3*1 == 3) -> _6:_1.
+  EXPECT_EQ(filter(L("(_4,_3,_2):(_0,_1,_3)")).to_string(), "_6:_1");
+  // All broadcast: _1:_0.
+  EXPECT_EQ(filter(L("(4,3):(0,0)")).to_string(), "_1:_0");
+}
+
+namespace {
+
+// All small layouts: ranks 1..3 flat, plus the nested profiles ((a,b),c) and (a,(b,c)),
+// shapes in {1,2,3,4}, strides in {0,1,2,3,4,6,8,-1,-2}.
+std::vector<Layout> small_layouts() {
+  const std::vector<std::int64_t> shapes{1, 2, 3, 4};
+  const std::vector<std::int64_t> strides{0, 1, 2, 3, 4, 6, 8, -1, -2};
+  std::vector<Layout> out;
+  for (auto s0 : shapes)
+    for (auto d0 : strides) {
+      out.emplace_back(I(s0), I(d0));
+      for (auto s1 : shapes)
+        for (auto d1 : strides) {
+          out.emplace_back(T({I(s0), I(s1)}), T({I(d0), I(d1)}));
+          for (auto s2 : shapes)
+            for (auto d2 : strides) {
+              if (d2 < 0) continue;  // keeps the count moderate
+              out.emplace_back(T({I(s0), I(s1), I(s2)}), T({I(d0), I(d1), I(d2)}));
+              out.emplace_back(T({T({I(s0), I(s1)}), I(s2)}), T({T({I(d0), I(d1)}), I(d2)}));
+              out.emplace_back(T({I(s0), T({I(s1), I(s2)})}), T({I(d0), T({I(d1), I(d2)})}));
+            }
+        }
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST(Coalesce, EnumerationOfPostConditions) {
+  int layouts = 0;
+  long points = 0;
+  for (const Layout& l : small_layouts()) {
+    const Layout c = coalesce(l);
+    ++layouts;
+    // Same size, depth <= 1.
+    ASSERT_EQ(size_value(c), size_value(l)) << l.to_string() << " -> " << c.to_string();
+    ASSERT_LE(depth(c), 1) << l.to_string() << " -> " << c.to_string();
+    // Same function on the domain.
+    for (std::int64_t i = 0; i < size_value(l); ++i, ++points)
+      ASSERT_EQ(apply_index(c, i), apply_index(l, i)) << l.to_string() << " -> " << c.to_string() << " at " << i;
+    // Idempotent.
+    ASSERT_EQ(coalesce(c), c) << l.to_string() << " -> " << c.to_string();
+    // Maximal: no size-1 mode (unless the result is the single _1:_0) and no mergeable pair.
+    std::vector<IntTuple> s, d;
+    flatten_into(c.shape(), s);
+    flatten_into(c.stride(), d);
+    if (s.size() == 1 && s[0].value() == 1) {
+      ASSERT_EQ(c.to_string(), "_1:_0") << l.to_string();
+      continue;
+    }
+    for (std::size_t k = 0; k < s.size(); ++k) ASSERT_GT(s[k].value(), 1) << l.to_string() << " -> " << c.to_string();
+    for (std::size_t k = 0; k + 1 < s.size(); ++k)
+      ASSERT_NE(d[k + 1].value(), s[k].value() * d[k].value()) << l.to_string() << " -> " << c.to_string();
+  }
+  std::printf("[coalesce] enumeration: %d layouts, %ld points checked\n", layouts, points);
+  EXPECT_GT(layouts, 10000);
+}
+
+TEST(Filter, EnumerationPreservesTheImage) {
+  // filter(L) has the same set of offsets as L, no stride-0 mode, and filter is idempotent.
+  int layouts = 0;
+  for (const Layout& l : small_layouts()) {
+    const Layout f = filter(l);
+    ++layouts;
+    std::vector<std::int64_t> a, b;
+    for (std::int64_t i = 0; i < size_value(l); ++i) a.push_back(apply_index(l, i));
+    for (std::int64_t i = 0; i < size_value(f); ++i) b.push_back(apply_index(f, i));
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    std::vector<std::int64_t> b_sorted = b;
+    std::sort(b_sorted.begin(), b_sorted.end());
+    b_sorted.erase(std::unique(b_sorted.begin(), b_sorted.end()), b_sorted.end());
+    ASSERT_EQ(a, b_sorted) << l.to_string() << " -> " << f.to_string();
+    ASSERT_EQ(filter(f), f) << l.to_string() << " -> " << f.to_string();
+  }
+  std::printf("[filter] enumeration: %d layouts checked\n", layouts);
+}
