@@ -1,12 +1,16 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
 #include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "corpus_runner.hpp"
+#include "descriptor.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
+#include "identity_layout.hpp"
 #include "notation.hpp"
 
 #ifndef CUTEREF_SOURCE_DIR
@@ -23,15 +27,24 @@ void print_help(std::ostream& out) {
          "  cuteref eval 'EXPR'        print the value of EXPR in CuTe notation; exit 1 with a diagnostic on error\n"
          "  cuteref batch              read one EXPR per stdin line, print exactly one line each;\n"
          "                             errors print as `error: ...` (exit 0 unless stdin fails)\n"
+         "  cuteref describe 'DESCRIPTOR' ['SHAPE']\n"
+         "                             parse a layout descriptor such as '((1@0, 8@1), 1@2)' (basis notation:\n"
+         "                             groups of N@dim entries, N may be a fraction that reduces to an integer),\n"
+         "                             print it normalized with what each mode adds; with SHAPE also the layout\n"
+         "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
+         "                             is the literal descriptor(...), whose value is the stride tree\n"
          "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
          "  cuteref verify             the main job: the corpus and the model's built-in checks, as a report\n"
+         "  cuteref gpu [tma|all]      the GPU differential harness (real TMA on a Hopper GPU vs the model);\n"
+         "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
          "EXPR is CuTe's printed notation plus CuTe's function names:\n"
          "  integers 8 (dynamic), _8 (static), negative allowed; tuples (a,b,(c,d)), () empty, (4) a 1-tuple;\n"
          "  layouts SHAPE:STRIDE, e.g. ((2,2),3):((1,4),8), _8:_1; strides may be scaled bases 16@0, 1@0@1;\n"
          "  swizzles Sw<3,4,3>, composed layouts Sw<3,4,3> o (8,64):(64,1), Sw<3,4,3> o smem_ptr[16b](unset) o L;\n"
          "  application L(5), L((1,2)); slicing L(_,2) (drops the offset, as CuTe; slice_and_offset keeps it);\n"
-         "  swizzle application Sw<3,4,3>(896); A == B compares functions (true, or false naming the first index).\n\n"
+         "  swizzle application Sw<3,4,3>(896); A == B compares functions (true, or false naming the first index);\n"
+         "  descriptor literals descriptor(16@0, 1@1) (the stride tree; make_layout((4,8), descriptor(1@0, 1@1))).\n\n"
          "Functions:\n";
   for (const auto& [name, spec] : standard_functions().all())
     if (name.rfind("__", 0) != 0) out << "  " << spec.signature << "\n";
@@ -61,6 +74,30 @@ int batch_command() {
   return std::cin.bad() ? 1 : 0;
 }
 
+// describe: the normalized descriptor, one line per basis saying what a step along its mode
+// adds, and with a shape the layout shape:descriptor.
+int describe_command(const std::string& text, const std::string* shape_text) {
+  try {
+    const Descriptor d = normalize(parse_descriptor(text));
+    const IntTuple stride = to_stride(d);
+    // Everything is computed before anything is printed: on error only the diagnostic shows.
+    std::string out = "descriptor: " + d.to_string() + "\nstride: " + stride.to_string() + "\n";
+    for (const auto& line : explain(d)) out += line + "\n";
+    if (shape_text) {
+      const IntTuple shape = parse_int_tuple(*shape_text);
+      const Layout l = to_layout(d, shape);
+      out += "layout: " + l.to_string() + "\nsize: " + size(l).to_string() + "\n";
+      if (stride.same_values(make_basis_like(shape)))
+        out += "identity layout of " + shape.to_string() + ": L(i) is the coordinate of i\n";
+    }
+    std::cout << out;
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 std::string default_corpus() { return std::string(CUTEREF_SOURCE_DIR) + "/corpus"; }
 
 int check_command(std::vector<std::string> paths, bool verbose) {
@@ -87,6 +124,28 @@ int verify_command() {
   return rc;
 }
 
+// `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
+// ../gpu/cuteref-gpu (it links only the model and CUDA, so it also runs where Z3 is absent).
+int gpu_command(const char* self, const std::vector<std::string>& args) {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = std::filesystem::absolute(self);
+  const std::filesystem::path harness = exe.parent_path().parent_path() / "gpu" / "cuteref-gpu";
+  if (!std::filesystem::exists(harness)) {
+    std::cout << "cuteref gpu: the GPU harness was not built (nvcc was not found when the build was configured): skipping\n";
+    return 77;
+  }
+  std::vector<std::string> owned{harness.string()};
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(argv[0], argv.data());
+  std::cerr << "error: cannot run " << harness << "\n";
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +166,13 @@ int main(int argc, char** argv) {
     }
     return eval_command(args[1]);
   }
+  if (cmd == "describe") {
+    if (args.size() != 2 && args.size() != 3) {
+      std::cerr << "error: usage: cuteref describe 'DESCRIPTOR' ['SHAPE']\n";
+      return 2;
+    }
+    return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
+  }
   if (cmd == "batch") return batch_command();
   if (cmd == "check") {
     bool verbose = false;
@@ -118,6 +184,7 @@ int main(int argc, char** argv) {
     return check_command(paths, verbose);
   }
   if (cmd == "verify") return verify_command();
+  if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
   return 2;
 }

@@ -26,8 +26,8 @@ namespace cuteref {
 // @pre  M's leaves are integers >= 1.
 // @post R(i) < R(i+1) for i + 1 < size(R) (R is strictly increasing)
 // @post R(i) != A(j) for 1 <= i < size(R), 0 <= j < size(A); (A, R) is injective
-// @post when every d_k is divisible by E_k: (A, R) is a bijection from its domain onto
-//       [0, size(A) * size(R)), and size(A) * size(R) >= size(M).
+// @post when every d_k is divisible by E_k: (F, R) is a bijection from its domain onto
+//       [0, size(F) * size(R)), and size(F) * size(R) >= size(M).
 // @post R is coalesced (depth <= 1); no stride-0 modes.
 Layout complement(const Layout& a, const IntTuple& cotarget);
 

@@ -4,6 +4,8 @@
 #include "coordinates.hpp"
 #include "error.hpp"
 
+#include <algorithm>
+
 namespace cuteref {
 
 std::int64_t layout_like_size(const Value& v) {
@@ -13,14 +15,24 @@ std::int64_t layout_like_size(const Value& v) {
 }
 
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
-  std::int64_t offset = 0;
-  if (c.offset) {
-    if (!c.offset->value)
-      throw Error("evaluating " + c.to_string() + ": the offset " + c.offset->pointer_token +
-                  " is a pointer whose meaning depends on the element type; evaluate the atom it came from instead");
-    offset = c.offset->value->value();
-  }
-  return c.swizzle(checked_add(offset, apply_index(c.layout, index)));
+  const std::int64_t inner = apply_index(c.layout, index);
+  if (!c.offset) return c.swizzle(inner);
+  if (c.offset->value) return c.swizzle(checked_add(c.offset->value->value(), inner));
+  // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
+  // address of the N-bit element L(i) (CuTe turns it into a swizzle_ptr). As a function of
+  // element indices: i -> Sw<B,M+3,S>(L(i) * N) / N, the swizzle moved to bit addresses.
+  // Precondition: N is a power of two no wider than the swizzle's lowest moved bit, so the
+  // swizzle permutes whole elements.
+  const int n = c.offset->pointer_element_bits;
+  const Swizzle& sw = c.swizzle;
+  if (n <= 0 || (n & (n - 1)) != 0)
+    throw Error("evaluating " + c.to_string() + ": element width " + std::to_string(n) + " bits is not a power of two");
+  if (sw.bits() > 0 && n > (std::int64_t{1} << std::min(sw.base() - std::min(0, sw.shift()) + 3, 62)))
+    throw Error("evaluating " + c.to_string() + ": the swizzle moves bits inside a " + std::to_string(n) +
+                "-bit element, so it is not a permutation of elements");
+  if (inner < 0) throw Error("evaluating " + c.to_string() + ": offset " + std::to_string(inner) + " is negative");
+  const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());
+  return on_bits(checked_mul(inner, n)) / n;
 }
 
 IntTuple evaluate_at(const Value& v, std::int64_t index) {

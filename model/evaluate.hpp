@@ -15,9 +15,9 @@ std::int64_t layout_like_size(const Value& v);
 // v(i) for 0 <= i. Precondition: v is a layout or composed layout.
 IntTuple evaluate_at(const Value& v, std::int64_t index);
 
-// The composed layout's function: swizzle(offset + layout(i)).
-// Precondition: integer offset (an smem_ptr offset's meaning depends on the element type
-// and is defined by the GMMA atoms, not here).
+// The composed layout's function: swizzle(offset + layout(i)) for an integer offset;
+// for an smem_ptr[Nb] offset the swizzle acts on byte addresses of N-bit elements (see
+// evaluate.cpp).
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index);
 
 }  // namespace cuteref

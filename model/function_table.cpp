@@ -39,6 +39,7 @@ const FunctionTable& standard_functions() {
     FunctionTable t;
     register_layout_functions(t);
     register_algebra_functions(t);
+    register_basis_functions(t);
     register_divide_product_functions(t);
     return t;
   }();

@@ -46,6 +46,7 @@ const FunctionTable& standard_functions();
 // Registration entry points, one per module (see function_table.cpp).
 void register_layout_functions(FunctionTable& table);
 void register_algebra_functions(FunctionTable& table);
+void register_basis_functions(FunctionTable& table);
 void register_divide_product_functions(FunctionTable& table);
 
 }  // namespace cuteref

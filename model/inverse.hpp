@@ -5,7 +5,8 @@
 
 namespace cuteref {
 
-// right_inverse(L): the largest compact-from-0 layout R with L(R(i)) == i.
+// right_inverse(L): a layout R with L(R(i)) == i on R's domain: CuTe's, which follows the
+// chain of strides 1, s*1, ... through L's modes as far as it goes.
 //
 // Let C = coalesce(L) with flat modes s_k:d_k and P_k = s_0*...*s_{k-1}. Visiting the modes in
 // increasing stride order (CuTe's exchange-sort order among equal strides), starting with
@@ -19,8 +20,7 @@ namespace cuteref {
 // @post composition(L, R) is identical to make_layout(shape(R)) as a function
 Layout right_inverse(const Layout& l);
 
-// left_inverse(L): a layout R with R(L(i)) == i for every i when L is injective (a
-// quasi-inverse otherwise: L(R(L(i))) == L(i)).
+// left_inverse(L): a layout R with R(L(i)) == i for every i when L is injective.
 //
 // With C, P_k as above, let k_1, ..., k_m be the modes of non-zero stride in increasing
 // stride order. CuTe's result is coalesce((g_1, ..., g_m, s_{k_m}) : (0, P_{k_1}, ..., P_{k_m}))
@@ -28,10 +28,13 @@ Layout right_inverse(const Layout& l);
 // below d_{k_1}, and mode k_j's index P_{k_j} repeats with period g_{j+1}.
 // CuTe C++ requires static strides; the model computes on the values.
 // @pre  L's strides are integers >= 0.
-// @pre  each visited stride d_{k_j} is divisible by g_1*...*g_{j-1} (CuTe's "Left inverse
-//       divisibility condition"); for injective L of non-interleaved modes this holds.
-// @post R(L(i)) == i for 0 <= i < size(L) when L is injective and non-interleaved
-// @post L(R(L(i))) == L(i) for 0 <= i < size(L)
+// @pre  each visited stride d_{k_j} is divisible by g_1*...*g_{j-1} = d_{k_{j-1}} (CuTe's
+//       "Left inverse divisibility condition"): each non-zero stride divides the next one.
+//       (2,2):(2,5) is injective and refused; compact layouts and their permutations pass.
+// @post R(L(i)) == i for 0 <= i < size(L) when L is injective
+// CuTe documents L(R(L(i))) == L(i) for every L; its own construction (which the model
+// follows) breaks that for some non-injective L: (3,(3,3)):(2,(2,1)) gives (2,3):(9,1),
+// and L(5) = 6, R(6) = 3, L(3) = 2 (CuTe C++ 4.2.0 prints the same R).
 Layout left_inverse(const Layout& l);
 
 }  // namespace cuteref

@@ -117,8 +117,9 @@ Layout append(const Layout& l, const Layout& m) {
 
 Layout prepend(const Layout& l, const Layout& m) {
   std::vector<IntTuple> shapes{m.shape()}, strides{m.stride()};
-  for (const auto& s : wrap(l.shape()).elements()) shapes.push_back(s);
-  for (const auto& d : wrap(l.stride()).elements()) strides.push_back(d);
+  const IntTuple shape = wrap(l.shape()), stride = wrap(l.stride());  // not a temporary: range-for keeps no reference alive
+  for (const auto& s : shape.elements()) shapes.push_back(s);
+  for (const auto& d : stride.elements()) strides.push_back(d);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 

@@ -42,7 +42,7 @@ Value apply_call(const Args& a) {
 
 Value size_call(const Args& a) {
   if (a[0].is_layout()) return Value(size(std::get<Layout>(a[0].data)));
-  if (a[0].is_composed()) return Value(size(std::get<ComposedLayout>(a[0].data).layout));
+  if (a[0].is_composed()) return Value(size(std::get<ComposedLayout>(a[0].data)));
   return Value(product(int_tuple_arg(a, 0, "size")));
 }
 
@@ -117,8 +117,11 @@ Value group_modes_call(const Args& a) {
 
 void register_layout_functions(FunctionTable& t) {
   t.add("__apply__", {2, 2, "L(index | coord)", apply_call});
-  t.add("size", {1, 1, "size(L | shape)", size_call});
-  t.add("cosize", {1, 1, "cosize(L)", [](const Args& a) { return Value(cosize(layout_arg(a, 0, "cosize"))); }});
+  t.add("size", {1, 1, "size(L | composed layout | shape)", size_call});
+  t.add("cosize", {1, 1, "cosize(L | composed layout)", [](const Args& a) {
+           if (a[0].is_composed()) return Value(cosize(std::get<ComposedLayout>(a[0].data)));
+           return Value(cosize(layout_arg(a, 0, "cosize")));
+         }});
   t.add("rank", {1, 1, "rank(L | tuple)", rank_call});
   t.add("depth", {1, 1, "depth(L | tuple)", depth_call});
   t.add("shape", {1, 1, "shape(L)", [](const Args& a) { return Value(layout_arg(a, 0, "shape").shape()); }});

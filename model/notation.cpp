@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "checked_math.hpp"
+#include "descriptor.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 
@@ -29,6 +30,20 @@ class Parser {
   std::string_view text_;
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
+
+  // Nesting bound: recursive descent must not exhaust the stack on hostile input.
+  static constexpr int kMaxNesting = 256;
+  struct NestingGuard {
+    Parser& p;
+    explicit NestingGuard(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxNesting) {
+        --p.depth_;
+        p.fail("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+    }
+    ~NestingGuard() { --p.depth_; }
+  };
 
   bool at_end() const { return pos_ >= text_.size(); }
   char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
@@ -100,6 +115,7 @@ class Parser {
 
   // "(" [expr {"," expr}] ")"
   std::vector<Value> parse_arguments(const std::string& context) {
+    NestingGuard guard(*this);
     skip_ws();
     const std::size_t open = pos_;
     expect('(', context);
@@ -223,6 +239,7 @@ class Parser {
 
   // A stride tree: integers, scaled bases, tuples of them.
   IntTuple parse_stride_tree() {
+    NestingGuard guard(*this);
     skip_ws();
     if (peek() == '(') {
       const std::size_t open = pos_;
@@ -291,6 +308,7 @@ class Parser {
     const std::size_t start = pos_;
     const std::string name = parse_identifier();
     if (name == "Sw" && peek() == '<') return parse_swizzle_form(start);
+    if (name == "descriptor") return parse_descriptor_form();
     if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
     if (name == "LayoutLeft") return Value(MajorTag{false});
     if (name == "LayoutRight") return Value(MajorTag{true});
@@ -304,6 +322,15 @@ class Parser {
       fail_at(start, name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " +
                          spec->signature);
     return evaluating_at(start, [&] { return spec->call(args); });
+  }
+
+  // descriptor GROUP: a layout descriptor (descriptor.hpp) in its own grammar, whose value
+  // is its normalized stride tree. Diagnostics keep their columns in the whole line.
+  Value parse_descriptor_form() {
+    skip_ws();
+    if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
+    Descriptor d = parse_descriptor_group(text_, pos_);
+    return Value(to_stride(d));
   }
 
   int parse_small_int(const std::string& what) {

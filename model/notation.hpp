@@ -9,6 +9,9 @@
 //   layout   ::= shape ":" stride-tree          shape and stride congruent
 //   swizzle  ::= "Sw<" int "," int "," int ">"
 //   composed ::= swizzle "o" [offset "o"] layout, offset ::= int | smem_ptr[Nb](...)
+//   descr    ::= "descriptor" group             a layout descriptor in the grammar of
+//                                               descriptor.hpp, e.g. descriptor(16@0, 1@1);
+//                                               its value is the normalized stride tree
 #pragma once
 
 #include <string>

@@ -11,6 +11,8 @@ Swizzle::Swizzle(int b, int m, int s) : b_(b), m_(m), s_(s) {
   const std::string name = "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">";
   if (b < 0) throw Error(name + ": B (number of bits) must be >= 0");
   if (m < 0) throw Error(name + ": M (base) must be >= 0");
+  // Bounded first so that |S| and the field ends below cannot overflow int.
+  if (b > 63 || m > 63 || s < -63 || s > 63) throw Error(name + ": B and M must be <= 63 and |S| <= 63");
   if (std::abs(s) < b) throw Error(name + ": |S| must be >= B (CuTe's precondition; otherwise the source and destination bit fields overlap)");
   if (m + std::max(0, s) + b > 63 || m - std::min(0, s) + b > 63)
     throw Error(name + ": bit fields exceed 63 bits");
@@ -39,5 +41,8 @@ std::string ComposedLayout::to_string() const {
   if (offset) s += offset->to_string() + " o ";
   return s + layout.to_string();
 }
+
+IntTuple size(const ComposedLayout& c) { return size(c.layout); }
+IntTuple cosize(const ComposedLayout& c) { return cosize(c.layout); }
 
 }  // namespace cuteref

@@ -53,4 +53,15 @@ struct ComposedLayout {
   std::string to_string() const;
 };
 
+// size(C) = size(C.layout): the domain is the inner layout's (CuTe's size of a
+// ComposedLayout is size(layout_b)). Overflow is an error.
+IntTuple size(const ComposedLayout& c);
+
+// cosize(C) = cosize(C.layout), CuTe's definition (cosize of a ComposedLayout is
+// cosize(layout_b)): neither the offset nor the swizzle enter it. It is therefore not
+// always 1 + the largest value C reaches: the swizzle can move an offset above it, e.g.
+// Sw<3,4,3> o 129:1 has cosize 129 but maps index 128 to 144 (bit 7 XOR-ed into bit 4).
+// Precondition: as cosize(Layout), integer strides.
+IntTuple cosize(const ComposedLayout& c);
+
 }  // namespace cuteref

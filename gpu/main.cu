@@ -1,0 +1,72 @@
+// cuteref-gpu: the GPU differential harness. Runs the probes on the first CUDA device and
+// prints a case matrix and a final `N passed, M failed` line. Exits 77 (skip) when no
+// Hopper GPU is present, so that the meson suite `gpu` skips on machines without one.
+#include <cuda_runtime.h>
+
+#include <iostream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cuda_check.hpp"
+#include "tma_probe.hpp"
+
+namespace {
+
+// Prints the device; returns 0 for a Hopper GPU, 77 (skip) for none or another kind.
+int describe_device() {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    std::cout << "cuteref-gpu: no CUDA device (" << (err != cudaSuccess ? cudaGetErrorString(err) : "0 devices")
+              << "): skipping" << std::endl;
+    return 77;
+  }
+  try {
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    int driver = 0, runtime = 0;
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    std::cout << "device: " << prop.name << " (sm_" << prop.major << prop.minor << "), driver API " << driver
+              << ", runtime " << runtime << std::endl;
+    if (prop.major != 9) {
+      std::cout << "cuteref-gpu: the probes need a Hopper GPU (sm_90); skipping" << std::endl;
+      return 77;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cout << "cuteref-gpu: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "all";
+  if (what == "--help" || (what != "all" && what != "tma")) {
+    std::cout << "usage: cuteref-gpu [tma|all]\n"
+                 "  tma  cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
+                 "  all  every probe built in this harness (currently: tma)\n";
+    return what == "--help" ? 0 : 2;
+  }
+  // The parent never initializes CUDA: probes run their cases in forked children (a
+  // faulting kernel ends only its child), and a CUDA context does not survive fork.
+  std::cout.flush();
+  const pid_t pid = fork();
+  if (pid == 0) _exit(describe_device());
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  if (rc != 0) return rc;
+  try {
+    cuteref_gpu::ProbeTally t = cuteref_gpu::run_tma_probe(std::cout);
+    std::cout << t.passed << " passed, " << t.failed << " failed" << std::endl;
+    return t.failed == 0 && t.passed > 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cout << "cuteref-gpu: error: " << e.what() << std::endl;
+    return 1;
+  }
+}

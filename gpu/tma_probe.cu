@@ -1,0 +1,490 @@
+#include "tma_probe.hpp"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "atoms/tma.hpp"
+#include "coordinates.hpp"
+#include "cuda_check.hpp"
+#include "error.hpp"
+#include "evaluate.hpp"
+#include "make_layout.hpp"
+#include "seed_swizzle_hypothesis.hpp"
+#include "tma_kernels.cuh"
+
+namespace cuteref_gpu {
+
+using cuteref::ComposedLayout;
+using cuteref::ComposedOffset;
+using cuteref::IntTuple;
+using cuteref::Layout;
+using cuteref::Swizzle;
+using cuteref::TmaParams;
+using cuteref::Value;
+
+namespace {
+
+constexpr int kThreads = 128;
+constexpr int kMaxDynamicSmem = 200 * 1024;
+
+struct TmaCase {
+  int elem_bytes;
+  int swizzle_bits;                 // 0 none, 1/2/3: 32/64/128-byte
+  std::vector<std::int64_t> gdim;   // elements, innermost first
+  std::vector<std::int64_t> gstride;  // elements
+  std::vector<std::int64_t> box;
+  std::array<std::int64_t, 5> origin{};
+  bool store;
+  int encode_swizzle_bits;          // what the tensor map is encoded with (differs in negative controls)
+  std::string model_rejection;      // the model's diagnostic for this copy, empty if it accepts it
+  bool predict_unswizzled = false;  // negative control: predict without the swizzle
+  std::string describe() const {
+    std::ostringstream s;
+    s << (store ? "store" : "load") << " e" << elem_bytes * 8 << " sw" << (swizzle_bits ? (16 << swizzle_bits) : 0)
+      << " gdim(";
+    for (std::size_t i = 0; i < gdim.size(); ++i) s << (i ? "," : "") << gdim[i];
+    s << ") box(";
+    for (std::size_t i = 0; i < box.size(); ++i) s << (i ? "," : "") << box[i];
+    s << ") origin(";
+    for (std::size_t i = 0; i < box.size(); ++i) s << (i ? "," : "") << origin[i];
+    s << ")";
+    return s.str();
+  }
+};
+
+IntTuple int_tuple_of(const std::vector<std::int64_t>& v) {
+  std::vector<IntTuple> e;
+  for (auto x : v) e.push_back(IntTuple::integer(x));
+  return IntTuple::tuple(std::move(e));
+}
+
+Value smem_layout_of(const TmaCase& c) {
+  Layout box = cuteref::make_layout(int_tuple_of(c.box));
+  if (c.swizzle_bits == 0) return Value(box);
+  const int bits = c.elem_bytes * 8;
+  return Value(ComposedLayout{Swizzle(c.swizzle_bits, 4, 3),
+                              ComposedOffset{std::nullopt, "smem_ptr[" + std::to_string(bits) + "b](unset)", bits}, box});
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || !p) throw std::runtime_error("cuTensorMapEncodeTiled not found in the driver");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+CUtensorMap encode(const TmaParams& p, void* gmem, int swizzle_bits) {
+  CUtensorMap map;
+  CUtensorMapDataType dtype = p.element_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                              : p.element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                                     : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  const CUtensorMapSwizzle sw[] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B,
+                                   CU_TENSOR_MAP_SWIZZLE_128B};
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], estr[5];
+  for (int i = 0; i < p.rank; ++i) {
+    dims[i] = p.global_dim[i];
+    box[i] = p.box_dim[i];
+    estr[i] = p.element_stride[i];
+    if (i > 0) strides[i - 1] = p.global_stride_bytes[i];
+  }
+  CUresult r = encode_fn()(&map, dtype, static_cast<cuuint32_t>(p.rank), gmem, dims, strides, box, estr,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, sw[swizzle_bits], CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
+  return map;
+}
+
+template <int Rank>
+void launch(bool store, const CUtensorMap& map, const Coords& c, std::uint8_t* out_or_image, std::uint32_t box_bytes,
+            std::uint8_t poison) {
+  // Set every time: a device reset after a failed case drops function attributes.
+  CUDA_CHECK(cudaFuncSetAttribute(tma_load_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
+  CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
+  const std::size_t smem = box_bytes + 1024;
+  if (store) tma_store_kernel<Rank><<<1, kThreads, smem>>>(map, c, out_or_image, box_bytes);
+  else tma_load_kernel<Rank><<<1, kThreads, smem>>>(map, c, out_or_image, box_bytes, poison);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_rank(int rank, bool store, const CUtensorMap& map, const Coords& c, std::uint8_t* buf,
+                 std::uint32_t box_bytes, std::uint8_t poison) {
+  switch (rank) {
+    case 1: return launch<1>(store, map, c, buf, box_bytes, poison);
+    case 2: return launch<2>(store, map, c, buf, box_bytes, poison);
+    case 3: return launch<3>(store, map, c, buf, box_bytes, poison);
+    case 4: return launch<4>(store, map, c, buf, box_bytes, poison);
+    case 5: return launch<5>(store, map, c, buf, box_bytes, poison);
+  }
+  throw std::runtime_error("bad rank");
+}
+
+// Element `i` of a little-endian byte buffer of `eb`-byte elements.
+std::uint64_t read_elem(const std::vector<std::uint8_t>& buf, std::int64_t i, int eb) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, buf.data() + i * eb, static_cast<std::size_t>(eb));
+  return v;
+}
+void write_elem(std::vector<std::uint8_t>& buf, std::int64_t i, int eb, std::uint64_t v) {
+  std::memcpy(buf.data() + i * eb, &v, static_cast<std::size_t>(eb));
+}
+
+// Data ids are 24-bit (never zero); narrower elements see them in passes of
+// `eb` bytes each, so that over all passes every element is identified uniquely.
+int passes_for(int eb) { return (3 + eb - 1) / eb; }
+std::uint64_t pass_value(std::int64_t id, int eb, int pass) {
+  const int shift = 8 * eb * pass;
+  const std::uint64_t mask = eb >= 8 ? ~0ull : ((1ull << (8 * eb)) - 1);
+  return (static_cast<std::uint64_t>(id) >> shift) & mask;
+}
+
+struct Outcome {
+  bool ok = true;
+  std::string first_mismatch;
+  bool seed_hypothesis_consistent = true;
+};
+
+// The tensor map of a copy the model rejects, filled in as the case states it, so that the
+// hardware can show what it does with it (fault, or an image other than the layout's).
+TmaParams raw_params(const TmaCase& c, const Value& smem) {
+  TmaParams p;
+  p.rank = static_cast<int>(c.gdim.size());
+  p.element_bytes = c.elem_bytes;
+  for (int i = 0; i < p.rank; ++i) {
+    p.global_dim[i] = static_cast<std::uint64_t>(c.gdim[i]);
+    p.global_stride_bytes[i] = static_cast<std::uint64_t>(c.gstride[i] * c.elem_bytes);
+    p.box_dim[i] = static_cast<std::uint32_t>(c.box[i]);
+    p.element_stride[i] = 1;
+  }
+  p.swizzle = static_cast<cuteref::TmaSwizzle>(c.swizzle_bits);
+  p.smem_layout = smem;
+  return p;
+}
+
+Outcome run_case(const TmaCase& c) {
+  Outcome o;
+  const int eb = c.elem_bytes;
+  Layout gmem(int_tuple_of(c.gdim), int_tuple_of(c.gstride));
+  Value smem = smem_layout_of(c);
+  TmaParams p = c.model_rejection.empty() ? cuteref::make_tma_params(gmem, smem, eb * 8) : raw_params(c, smem);
+  // Negative control: the prediction forgets the swizzle that the tensor map applies.
+  if (c.predict_unswizzled) p.smem_layout = Value(cuteref::make_layout(int_tuple_of(c.box)));
+  const std::vector<std::int64_t> image = cuteref::tma_predicted_image(p, gmem, c.origin);
+  const std::int64_t box_elems = static_cast<std::int64_t>(image.size());
+  const std::uint32_t box_bytes = static_cast<std::uint32_t>(box_elems * eb);
+  const std::int64_t gmem_elems = cuteref::cosize(gmem).value();
+  const std::size_t gmem_bytes = static_cast<std::size_t>(gmem_elems * eb);
+
+  std::uint8_t* d_gmem = nullptr;
+  std::uint8_t* d_box = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_gmem, gmem_bytes));
+  CUDA_CHECK(cudaMalloc(&d_box, box_bytes));
+  CUtensorMap map = encode(p, d_gmem, c.encode_swizzle_bits);
+  Coords coords{};
+  for (int i = 0; i < p.rank; ++i) coords.c[i] = static_cast<int>(c.origin[i]);
+
+  // Seed 000's formula as an alternative prediction of where box element e lands.
+  Layout plain_box = cuteref::make_layout(int_tuple_of(c.box));
+  auto seed_position = [&](std::int64_t e) -> std::int64_t {
+    std::int64_t byte = seed000_swizzle(c.swizzle_bits, 4, 3, cuteref::apply_index(plain_box, e) * eb);
+    return byte % eb == 0 && byte / eb < box_elems ? byte / eb : -1;
+  };
+
+  const std::uint8_t poisons[2] = {0xEE, 0x11};
+  for (int pass = 0; pass < passes_for(eb) && o.ok; ++pass) {
+    for (std::uint8_t poison : poisons) {
+      if (!c.store) {
+        std::vector<std::uint8_t> host(gmem_bytes);
+        for (std::int64_t i = 0; i < gmem_elems; ++i) write_elem(host, i, eb, pass_value(i + 1, eb, pass));
+        CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemset(d_box, 0xA5, box_bytes));
+        launch_rank(p.rank, false, map, coords, d_box, box_bytes, poison);
+        std::vector<std::uint8_t> got(box_bytes);
+        CUDA_CHECK(cudaMemcpy(got.data(), d_box, box_bytes, cudaMemcpyDeviceToHost));
+        for (std::int64_t pos = 0; pos < box_elems; ++pos) {
+          const std::uint64_t want = image[pos] < 0 ? 0 : pass_value(image[pos] + 1, eb, pass);
+          const std::uint64_t have = read_elem(got, pos, eb);
+          if (want != have && o.ok) {
+            o.ok = false;
+            std::ostringstream s;
+            s << "smem element " << pos << ": model predicts " << want << " (gmem offset " << image[pos] << "), hardware wrote "
+              << have << " (pass " << pass << ", poison 0x" << std::hex << int(poison) << ")";
+            o.first_mismatch = s.str();
+          }
+        }
+        if (c.swizzle_bits > 0 && pass == 0 && poison == poisons[0]) {
+          // Does seed 000's formula explain the hardware's image?
+          for (std::int64_t e = 0; e < box_elems; ++e) {
+            const std::int64_t pos_model = cuteref::evaluate_at(smem, e).value();
+            const std::int64_t pos_seed = seed_position(e);
+            if (pos_seed < 0 || read_elem(got, pos_seed, eb) != read_elem(got, pos_model, eb)) {
+              o.seed_hypothesis_consistent = false;
+              break;
+            }
+          }
+        }
+      } else {
+        // Store: the box image holds value(pos) at SMEM position pos; gmem is poisoned.
+        std::vector<std::uint8_t> img(box_bytes), host(gmem_bytes, poison);
+        for (std::int64_t pos = 0; pos < box_elems; ++pos) write_elem(img, pos, eb, pass_value(pos + 1, eb, pass));
+        CUDA_CHECK(cudaMemcpy(d_box, img.data(), box_bytes, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
+        launch_rank(p.rank, true, map, coords, d_box, box_bytes, poison);
+        std::vector<std::uint8_t> got(gmem_bytes);
+        CUDA_CHECK(cudaMemcpy(got.data(), d_gmem, gmem_bytes, cudaMemcpyDeviceToHost));
+        std::vector<std::uint8_t> want_bytes(gmem_bytes, poison);
+        for (std::int64_t pos = 0; pos < box_elems; ++pos)
+          if (image[pos] >= 0) write_elem(want_bytes, image[pos], eb, pass_value(pos + 1, eb, pass));
+        for (std::int64_t i = 0; i < gmem_elems && o.ok; ++i) {
+          const std::uint64_t want = read_elem(want_bytes, i, eb), have = read_elem(got, i, eb);
+          if (want != have) {
+            o.ok = false;
+            std::ostringstream s;
+            s << "gmem element " << i << ": model predicts " << want << ", hardware wrote " << have << " (pass " << pass
+              << ")";
+            o.first_mismatch = s.str();
+          }
+        }
+      }
+    }
+  }
+  CUDA_CHECK(cudaFree(d_gmem));
+  CUDA_CHECK(cudaFree(d_box));
+  return o;
+}
+
+std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
+
+// Builds a tensor around a box: dims give partial boxes at the ends, rows padded by 16 bytes.
+TmaCase make_case(int eb, int swz, const std::vector<std::int64_t>& box, int origin_kind, bool store) {
+  TmaCase c{eb, swz, {}, {}, box, {}, store, swz};
+  const std::size_t r = box.size();
+  for (std::size_t i = 0; i < r; ++i) c.gdim.push_back(i == 0 ? 2 * box[0] + 5 : 2 * box[i] + 1);
+  std::int64_t stride = 1;
+  for (std::size_t i = 0; i < r; ++i) {
+    c.gstride.push_back(stride);
+    const std::int64_t extent = i == 0 ? round_up(c.gdim[0] * eb, 16) / eb : stride * c.gdim[i];
+    stride = (i == 0 ? extent : extent) + 16 / eb;
+  }
+  for (std::size_t i = 0; i < r; ++i) {
+    const std::int64_t granule = 16 / eb;  // elements per 16 bytes
+    const std::int64_t far = c.gdim[i] - box[i] / 2 - 1;
+    if (origin_kind == 0) c.origin[i] = 0;
+    else if (origin_kind == 1) c.origin[i] = box[i];                                 // an interior tile
+    else if (origin_kind == 2) c.origin[i] = i == 0 ? far / granule * granule : far;  // hangs over the far end
+    else if (origin_kind == 3) c.origin[i] = i == 0 ? -granule : -1;                 // starts before the tensor
+    else if (origin_kind == 4) c.origin[i] = i == 0 ? 3 : 1;                         // unaligned inner start
+    else c.origin[i] = far;                                                          // far end, unaligned
+  }
+  try {
+    Layout gmem(int_tuple_of(c.gdim), int_tuple_of(c.gstride));
+    TmaParams p = cuteref::make_tma_params(gmem, smem_layout_of(c), eb * 8);
+    cuteref::check_tma_copy(p, c.origin, store ? cuteref::TmaDirection::Store : cuteref::TmaDirection::Load);
+  } catch (const cuteref::Error& e) {
+    c.model_rejection = e.what();
+  }
+  return c;
+}
+
+
+// Runs cases [first, end) in a child process, which writes one line per finished case to
+// `fd`: "<index> <ok:0|1> <seed-consistent:0|1> <message>". A case that faults the GPU
+// context ends the child after its line; the parent resumes with the next case in a fresh
+// child (a faulted CUDA context cannot be recovered inside one process).
+[[noreturn]] void child_run(const std::vector<TmaCase>& cases, std::size_t first, int fd) {
+  for (std::size_t i = first; i < cases.size(); ++i) {
+    std::string line;
+    bool fatal = false;
+    try {
+      Outcome o = run_case(cases[i]);
+      line = std::to_string(i) + " " + (o.ok ? "1" : "0") + " " + (o.seed_hypothesis_consistent ? "1" : "0") + " " +
+             o.first_mismatch;
+    } catch (const std::exception& e) {
+      line = std::to_string(i) + " 0 0 " + e.what();
+      fatal = true;
+    }
+    for (char& ch : line)
+      if (ch == '\n') ch = ' ';
+    line += "\n";
+    if (write(fd, line.data(), line.size()) < 0) _exit(4);
+    if (fatal) _exit(3);
+  }
+  _exit(0);
+}
+
+struct CaseResult {
+  bool ran = false, ok = false, seed_consistent = false;
+  std::string message;
+};
+
+std::vector<CaseResult> run_isolated(const std::vector<TmaCase>& cases) {
+  std::vector<CaseResult> results(cases.size());
+  std::size_t next = 0;
+  while (next < cases.size()) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+      close(fds[0]);
+      child_run(cases, next, fds[1]);
+    }
+    close(fds[1]);
+    std::string buffer;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fds[0], chunk, sizeof chunk)) > 0) buffer.append(chunk, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::istringstream lines(buffer);
+    std::string line;
+    std::size_t last = next;
+    bool any = false;
+    while (std::getline(lines, line)) {
+      std::istringstream f(line);
+      std::size_t i;
+      int ok, seed;
+      f >> i >> ok >> seed;
+      std::string msg;
+      std::getline(f, msg);
+      results[i] = {true, ok == 1, seed == 1, msg.empty() ? msg : msg.substr(1)};
+      last = i;
+      any = true;
+    }
+    if (!any) {
+      results[next] = {true, false, false, "the case's process died without a result"};
+      last = next;
+    }
+    next = last + 1;
+  }
+  return results;
+}
+
+std::string cell_of(const TmaCase& c) {
+  return std::string(c.store ? "store" : "load ") + " e" + std::to_string(c.elem_bytes * 8) + " sw" +
+         std::to_string(c.swizzle_bits ? (16 << c.swizzle_bits) : 0) + " rank" + std::to_string(c.box.size());
+}
+
+}  // namespace
+
+ProbeTally run_tma_probe(std::ostream& out) {
+  ProbeTally tally;
+  std::vector<TmaCase> cases;
+  for (int eb : {1, 2, 4})
+    for (int swz = 0; swz <= 3; ++swz) {
+      std::vector<std::int64_t> inners;
+      if (swz == 0) inners = {64 / eb, 256};
+      else {
+        inners.push_back((16 << swz) / eb);
+        if (swz >= 2) inners.push_back((8 << swz) / eb);
+      }
+      for (std::int64_t inner : inners) {
+        std::vector<std::vector<std::int64_t>> boxes = {{inner, 8}, {inner, 37}, {inner, 4, 3}, {inner, 3, 2, 2},
+                                                        {inner, 2, 2, 2, 3}};
+        if (swz == 0 && inner == 256 && eb <= 2) boxes.push_back({256, 256});  // the largest legal 2-D box
+        for (const auto& box : boxes)
+          for (int origin_kind = 0; origin_kind < 6; ++origin_kind)
+            for (bool store : {false, true}) {
+              TmaCase c = make_case(eb, swz, box, origin_kind, store);
+              // Copies the model rejects are confirmed on rank-2 boxes only: each one that
+              // faults costs a fresh CUDA context (a child process).
+              if (c.model_rejection.empty() || box.size() == 2) cases.push_back(c);
+            }
+      }
+    }
+  // Negative controls: the tensor map is encoded with a different swizzle mode than the
+  // model predicts; the harness must report a mismatch.
+  const std::size_t first_control = cases.size();
+  for (int eb : {1, 2, 4})
+    for (int swz = 1; swz <= 3; ++swz) {
+      TmaCase wrong_map = make_case(eb, swz, {(16 << swz) / eb, 8}, 1, false);
+      wrong_map.encode_swizzle_bits = 0;  // the tensor map omits the swizzle the model predicts
+      cases.push_back(wrong_map);
+      TmaCase wrong_prediction = make_case(eb, swz, {(16 << swz) / eb, 8}, 1, false);
+      wrong_prediction.predict_unswizzled = true;  // the prediction omits the swizzle the map applies
+      cases.push_back(wrong_prediction);
+    }
+
+  const std::vector<CaseResult> results = run_isolated(cases);
+  std::map<std::string, std::pair<int, int>> matrix;  // cell -> (passed, total)
+  std::map<std::string, std::pair<int, int>> rejected;  // model diagnostic kind -> (confirmed, total)
+  int seed_consistent = 0, seed_checked = 0, caught = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const TmaCase& c = cases[i];
+    const CaseResult& r = results[i];
+    if (i >= first_control) {
+      if (r.ran && !r.ok && r.message.find("model predicts") != std::string::npos) {
+        ++caught;
+        ++tally.passed;
+        out << "negative control caught: " << c.describe()
+            << (c.predict_unswizzled ? " predicted without its swizzle" : " encoded without its swizzle") << ": "
+            << r.message << "\n";
+      } else {
+        ++tally.failed;
+        out << "FAIL negative control not caught: " << c.describe() << ": " << (r.ok ? "no mismatch" : r.message) << "\n";
+      }
+      continue;
+    }
+    if (!c.model_rejection.empty()) {
+      // The model declines this copy. The hardware must not do what the naive composed-layout
+      // image says (it faults or differs), else the model's diagnostic is unjustified.
+      std::string rule = c.model_rejection.substr(c.model_rejection.find(": ") + 2);
+      rule = rule.substr(0, std::min(rule.find_first_of(";("), std::size_t{70}));
+      auto& rj = rejected[rule];
+      ++rj.second;
+      const bool hardware_disagrees = r.message.find("model predicts") != std::string::npos ||
+                                      r.message.find("cudaDeviceSynchronize") != std::string::npos;
+      if (hardware_disagrees) {
+        ++rj.first;
+        ++tally.passed;
+      } else if (!r.ok) {
+        ++tally.failed;
+        out << "FAIL could not run a copy the model rejects: " << c.describe() << ": " << r.message << "\n";
+      } else {
+        ++tally.failed;
+        out << "FAIL the model rejects a copy the hardware performs as the layout predicts: " << c.describe() << ": "
+            << c.model_rejection << "\n";
+      }
+      continue;
+    }
+    auto& m = matrix[cell_of(c)];
+    ++m.second;
+    if (r.ok) {
+      ++m.first;
+      ++tally.passed;
+    } else {
+      ++tally.failed;
+      out << "FAIL " << c.describe() << ": " << r.message << "\n";
+    }
+    if (r.ok && !c.store && c.swizzle_bits > 0) {
+      ++seed_checked;
+      seed_consistent += r.seed_consistent ? 1 : 0;
+    }
+  }
+  for (const auto& [cell, pt] : matrix) out << "tma " << cell << ": " << pt.first << "/" << pt.second << "\n";
+  for (const auto& [rule, pt] : rejected)
+    out << "tma model diagnostic confirmed by the hardware (fault or different image) '" << rule << "': " << pt.first
+        << "/" << pt.second << "\n";
+  out << "tma negative controls: " << caught << "/" << (cases.size() - first_control) << " caught\n";
+  out << "tma seed 000 swizzle formula consistent with the hardware in " << seed_consistent << "/" << seed_checked
+      << " passing swizzled loads (the model's formula, CuTe's, matched all of them)\n";
+  return tally;
+}
+
+}  // namespace cuteref_gpu

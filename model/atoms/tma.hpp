@@ -1,0 +1,65 @@
+// TMA (cp.async.bulk.tensor) tensor-map parameters derived from a GMEM layout and an SMEM
+// box layout, and the shared-memory image a copy produces, as the model predicts it.
+//
+// Scope (the tiled, non-interleaved form CuTe's make_tma_copy emits for a box whose SMEM
+// layout is compact): the GMEM layout's flattened modes are the tensor dimensions, mode 0
+// contiguous (stride 1); the SMEM layout is `make_layout(box_shape)` (compact
+// column-major over the same flattened modes, so the box is stored innermost-dimension
+// first), optionally swizzled as `Sw<B,4,3> o smem_ptr[Nb](unset) o L` with B = 1, 2, 3
+// for the 32-, 64- and 128-byte swizzle modes (the swizzle acts on byte addresses).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layout.hpp"
+#include "value.hpp"
+
+namespace cuteref {
+
+enum class TmaSwizzle { None = 0, Bytes32 = 1, Bytes64 = 2, Bytes128 = 3 };
+
+struct TmaParams {
+  int rank = 0;                             // 1..5
+  int element_bytes = 0;                    // 1, 2, 4, 8
+  std::array<std::uint64_t, 5> global_dim{};          // elements, innermost first
+  std::array<std::uint64_t, 5> global_stride_bytes{};  // [0] = element_bytes; [i] stride of dim i
+  std::array<std::uint32_t, 5> box_dim{};              // elements
+  std::array<std::uint32_t, 5> element_stride{};       // always 1 here
+  TmaSwizzle swizzle = TmaSwizzle::None;
+  int interleave = 0;                       // none
+  Value smem_layout = Value(IntTuple());    // the SMEM layout the image follows
+  std::string to_string() const;
+};
+
+// Derives the tensor map of a TMA copy between GMEM layout `gmem` (strides in elements)
+// and SMEM box layout `smem` (a Layout or an smem_ptr-swizzled ComposedLayout).
+// Diagnostics for what the hardware forbids: rank > 5, a non-contiguous innermost
+// dimension, global strides not multiples of 16 bytes or >= 2^40, box dims > 256, inner
+// box bytes not a multiple of 16, a swizzled box whose inner bytes differ from the swizzle
+// width (the copy engine then pads rows to that width: seen on an H100, gpu/RESULTS.md),
+// an SMEM layout that is not the compact box layout, a swizzle that is not a TMA mode.
+TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits);
+
+enum class TmaDirection { Load, Store };
+
+// Checks one copy of the box at `origin` (per-dimension element coordinates, innermost
+// first) against the rules the copy engine enforces or that the model does not describe;
+// throws Error naming the rule. Each rule was seen on an H100 (gpu/RESULTS.md):
+//   - the innermost start coordinate times the element size must be a multiple of 16
+//     bytes (else the copy faults with an illegal instruction);
+//   - a store must not start before the tensor (negative coordinates fault);
+//   - a store whose box hangs over the end of an innermost dimension that is not a
+//     multiple of 16 bytes writes whole 16-byte granules past that end.
+void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origin, TmaDirection direction);
+
+// The predicted SMEM image of a load of the box at `origin` (per-dimension element
+// coordinates, innermost first, may be negative or past the end): entry p holds the GMEM
+// element offset gmem(coord) of the element stored at SMEM element position p, or -1 where
+// the box element is out of bounds (the copy engine writes zeros there).
+std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& gmem,
+                                              const std::array<std::int64_t, 5>& origin);
+
+}  // namespace cuteref

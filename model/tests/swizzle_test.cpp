@@ -1,0 +1,128 @@
+// Swizzle<B,M,S> and ComposedLayout size/cosize. Expected values: hand derivations in the
+// comments, vendor oracle output (CuTe 4.2 headers compiled on the host), and an
+// exhaustive comparison with a bit-by-bit restatement of CuTe's definition.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "error.hpp"
+#include "evaluate.hpp"
+#include "notation.hpp"
+#include "swizzle.hpp"
+
+using namespace cuteref;
+
+namespace {
+
+// CuTe's Swizzle<B,M,S> bit by bit: the destination field is the B bits starting at
+// M + max(0,-S); destination bit i is XOR-ed with bit i + S (the source field starts at
+// M + max(0,S)). Every other bit passes through.
+std::int64_t reference_swizzle(int b, int m, int s, std::int64_t x) {
+  const int dest = m + (s < 0 ? -s : 0);
+  std::int64_t out = x;
+  for (int i = dest; i < dest + b; ++i) out ^= ((x >> (i + s)) & 1) << i;
+  return out;
+}
+
+ComposedLayout composed(const char* text) {
+  Value v = parse_and_evaluate(text, nullptr);
+  return std::get<ComposedLayout>(v.data);
+}
+
+}  // namespace
+
+// 896 = 0b11'1000'0000: bits 7..9 = 0b111 are XOR-ed into bits 4..6: 896 + 112 = 1008.
+// Vendor: Swizzle<3,4,3>{}(896) = 1008.
+TEST(Swizzle, HandDerivedValues) {
+  const Swizzle sw(3, 4, 3);
+  EXPECT_EQ(sw(896), 1008);
+  EXPECT_EQ(sw(1008), 896);
+  // 128 = bit 7 -> bit 4: 144. 64 = bit 6 only (a destination bit, no source bit): 64.
+  EXPECT_EQ(sw(128), 144);
+  EXPECT_EQ(sw(64), 64);
+  // Offsets below 128 have no source bit set: unchanged (the seed claims 0x18 -> 0x28).
+  EXPECT_EQ(sw(0x18), 0x18);
+  // Source field [7,10) = 896, destination field [4,7) = 112.
+  EXPECT_EQ(sw.source_mask(), 896);
+  EXPECT_EQ(sw.destination_mask(), 112);
+}
+
+// Negative S: the source field is at M, the destination at M + |S|.
+// Swizzle<2,3,-3>: source bits [3,5) = 24, destination bits [6,8) = 192.
+// 24 = 0b11000: 0b11 -> bits 6,7: 24 ^ 192 = 216. 96 = 0b1100000 has bits 5,6 only: no
+// source bit set, unchanged. Vendor: Swizzle<2,3,-3>{}(24) = 216, (96) = 96.
+TEST(Swizzle, NegativeShift) {
+  const Swizzle sw(2, 3, -3);
+  EXPECT_EQ(sw.source_mask(), 24);
+  EXPECT_EQ(sw.destination_mask(), 192);
+  EXPECT_EQ(sw(24), 216);
+  EXPECT_EQ(sw(96), 96);
+  EXPECT_EQ(sw(216), 24);
+  // Swizzle<1,0,-4>: bit 0 into bit 4: 1 -> 17, 16 -> 16.
+  EXPECT_EQ(Swizzle(1, 0, -4)(1), 17);
+  EXPECT_EQ(Swizzle(1, 0, -4)(16), 16);
+}
+
+// All legal (B,M,S) with B, M <= 4 and |S| <= 6, every offset in [0, 2^12): the swizzle
+// agrees with the bit-by-bit definition and is an involution.
+TEST(Swizzle, ExhaustiveInvolutionAndDefinition) {
+  long long checked = 0;
+  int swizzles = 0;
+  for (int b = 0; b <= 4; ++b)
+    for (int m = 0; m <= 4; ++m)
+      for (int s = -6; s <= 6; ++s) {
+        if (std::abs(s) < b) continue;
+        const Swizzle sw(b, m, s);
+        ++swizzles;
+        for (std::int64_t x = 0; x < (1 << 12); ++x, ++checked) {
+          const std::int64_t y = sw(x);
+          ASSERT_EQ(y, reference_swizzle(b, m, s, x)) << sw.to_string() << " at " << x;
+          ASSERT_EQ(sw(y), x) << sw.to_string() << " is not an involution at " << x;
+        }
+      }
+  // Legal S per B: 13, 12, 10, 8, 6 values; times 5 values of M.
+  EXPECT_EQ(swizzles, (13 + 12 + 10 + 8 + 6) * 5);
+  std::cout << "[ swizzle ] " << swizzles << " swizzles x 4096 offsets = " << checked << " cases checked\n";
+}
+
+// |S| < B makes the fields overlap; CuTe's static_assert rejects it.
+TEST(Swizzle, IllegalParametersAreRejected) {
+  int checked = 0;
+  for (int b = 1; b <= 4; ++b)
+    for (int s = -(b - 1); s <= b - 1; ++s, ++checked) {
+      try {
+        Swizzle sw(b, 4, s);
+        ADD_FAILURE() << "Sw<" << b << ",4," << s << "> was accepted";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("|S| must be >= B"), std::string::npos) << e.what();
+      }
+    }
+  std::cout << "[ swizzle ] " << checked << " illegal (B,S) pairs rejected\n";
+  EXPECT_THROW(Swizzle(-1, 0, 0), Error);
+  EXPECT_THROW(Swizzle(0, -1, 0), Error);
+  EXPECT_THROW(Swizzle(3, 60, 3), Error);      // source field beyond bit 62
+  EXPECT_THROW(Swizzle(1, 0, -2147483647 - 1), Error);  // no overflow in |S|
+  EXPECT_THROW(Swizzle(3, 4, 3)(-1), Error);   // offsets are non-negative
+  EXPECT_THROW(parse_and_evaluate("Sw<3,4,2>", nullptr), ParseError);
+}
+
+// Sw<0,M,S> (B = 0) moves no bit: the identity (the seed's "no swizzle" Sw<0,0,0>).
+TEST(Swizzle, ZeroBitsIsIdentity) {
+  for (std::int64_t x = 0; x < 256; ++x) EXPECT_EQ(Swizzle(0, 0, 0)(x), x);
+}
+
+// CuTe: size and cosize of a ComposedLayout are those of its inner layout.
+// Vendor: Sw<3,4,3> o _0 o (_8,_64):(_64,_1): size _512, cosize _512.
+TEST(ComposedLayout, SizeAndCosizeAreTheInnerLayouts) {
+  const ComposedLayout c = composed("Sw<3,4,3> o (8,64):(64,1)");
+  EXPECT_EQ(size(c).value(), 512);
+  EXPECT_EQ(cosize(c).value(), 512);
+  // The offset does not enter cosize: cosize(8:1) = 8.
+  EXPECT_EQ(cosize(composed("Sw<3,4,3> o 32 o 8:1")).value(), 8);
+  // cosize is CuTe's, not the extent of the image: 129:1 has cosize 129, yet index 128
+  // maps to Sw<3,4,3>(128) = 144 (bit 7 into bit 4).
+  const ComposedLayout d = composed("Sw<3,4,3> o 129:1");
+  EXPECT_EQ(cosize(d).value(), 129);
+  EXPECT_EQ(apply_composed(d, 128), 144);
+}
