@@ -16,7 +16,8 @@ namespace {
 using Args = std::vector<Value>;
 
 // Registers `name(A, tiler)` for a layout or composed-layout A and any tiler.
-template <Layout (*OnLayout)(const Layout&, const Value&), ComposedLayout (*OnComposed)(const ComposedLayout&, const Value&)>
+template <Layout (*OnLayout)(const Layout&, const Value&),
+          ComposedLayout (*OnComposed)(const ComposedLayout&, const Value&)>
 void add_tiler_function(FunctionTable& t, const std::string& name) {
   t.add(name, {2, 2, name + "(L, tiler)", [name](const Args& a) {
                  if (a[0].is_composed()) return Value(OnComposed(std::get<ComposedLayout>(a[0].data), a[1]));
@@ -25,7 +26,8 @@ void add_tiler_function(FunctionTable& t, const std::string& name) {
 }
 
 // Registers `name(A, B)` for a layout or composed-layout A and a layout B.
-template <Layout (*OnLayout)(const Layout&, const Layout&), ComposedLayout (*OnComposed)(const ComposedLayout&, const Layout&)>
+template <Layout (*OnLayout)(const Layout&, const Layout&),
+          ComposedLayout (*OnComposed)(const ComposedLayout&, const Layout&)>
 void add_layout_function(FunctionTable& t, const std::string& name) {
   t.add(name, {2, 2, name + "(L, B)", [name](const Args& a) {
                  const Layout& b = layout_arg(a, 1, name);
