@@ -199,7 +199,9 @@ CaseOutcome run_case(const WgmmaCase& c) {
   CUDA_CHECK(cudaMemset(d_out, 0xEE, out_words * 4));  // poison: no accumulator value looks like it
   WgmmaArgs args{d_a, static_cast<std::uint32_t>(a_bytes), d_b, static_cast<std::uint32_t>(op_b.image.size()),
                  desc_a, desc_b, d_frag, d_out};
-  const std::size_t smem = a_bytes + op_b.image.size() + 1024;
+  // A negative control's wrong descriptor reads elsewhere in shared memory; give it a large
+  // allocation so that it reads wrong values (a reported mismatch) rather than faulting.
+  const std::size_t smem = c.control == Control::None ? a_bytes + op_b.image.size() + 1024 : 200 * 1024;
   CUDA_CHECK(cudaFuncSetAttribute(inst.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
   inst.kernel<<<1, 128, smem>>>(args);
   CUDA_CHECK_LAUNCH();
