@@ -6,6 +6,8 @@
 // CuTe's slice uses filter_tuple) and Layout::operator() with `_` drops the offset.
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -15,27 +17,8 @@
 #include "notation.hpp"
 
 using namespace cuteref;
+using namespace cuteref::test;
 
-namespace {
-
-IntTuple I(std::int64_t v) { return IntTuple::integer(v); }
-IntTuple S(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
-IntTuple U() { return IntTuple::underscore(); }
-Layout L(const char* text) { return parse_layout(text); }
-IntTuple C(const char* text) { return parse_int_tuple(text); }
-
-template <class F>
-void expect_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an Error containing '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
 
 TEST(Crd2Idx, TupleCoordinate) {
   // (4,3):(1,4) at (2,1): 2*1 + 1*4 = 6 (seed 001's worked example, correct).

@@ -4,6 +4,8 @@
 // rank counts top-level modes, depth is the nesting depth of the shape.
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -12,26 +14,8 @@
 #include "notation.hpp"
 
 using namespace cuteref;
+using namespace cuteref::test;
 
-namespace {
-
-IntTuple I(std::int64_t v) { return IntTuple::integer(v); }
-IntTuple S(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
-Layout L(const char* text) { return parse_layout(text); }
-
-// Runs `f`, expecting an Error whose message contains `needle`.
-template <class F>
-void expect_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an Error containing '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
 
 TEST(Layout, ConstructionRequiresCongruence) {
   expect_error([] { Layout(T({I(2), I(3)}), T({I(1)})); }, "not congruent");

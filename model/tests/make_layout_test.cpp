@@ -6,6 +6,8 @@
 // stride is always _1 (e.g. CuTe prints make_layout(make_shape(4,3)) as (4,3):(_1,4)).
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <string>
 
 #include "error.hpp"
@@ -13,22 +15,8 @@
 #include "notation.hpp"
 
 using namespace cuteref;
+using namespace cuteref::test;
 
-namespace {
-
-IntTuple C(const char* text) { return parse_int_tuple(text); }
-
-template <class F>
-void expect_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an Error containing '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
 
 TEST(MakeLayout, ColumnMajor) {
   // (4,3): strides (_1, 1*4) = (_1,4); the 4 is dynamic because the shape 4 is.

@@ -1,0 +1,35 @@
+// Shorthands shared by the model's unit tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "error.hpp"
+#include "int_tuple.hpp"
+#include "layout.hpp"
+#include "notation.hpp"
+
+namespace cuteref::test {
+
+inline IntTuple I(std::int64_t v) { return IntTuple::integer(v); }
+inline IntTuple S(std::int64_t v) { return IntTuple::static_int(v); }
+inline IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+inline IntTuple U() { return IntTuple::underscore(); }
+inline Layout L(const char* text) { return parse_layout(text); }
+inline IntTuple C(const char* text) { return parse_int_tuple(text); }
+
+// Runs `f`, expecting an Error whose message contains `needle`.
+template <class F>
+void expect_error(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an Error containing '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace cuteref::test
