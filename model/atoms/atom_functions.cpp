@@ -1,6 +1,7 @@
 // Registers the hardware-atom functions of the expression language: MMA atom layouts, GMMA
 // shared-memory layout atoms and GMMA descriptors. Atom names and enum words are bare
 // identifiers (Symbol values), e.g. mma_layout(SM90_64x128x16_F32F16F16_SS, C).
+#include "atoms/copy_atom.hpp"
 #include "atoms/gmma_descriptor.hpp"
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/mma_atom.hpp"
@@ -108,6 +109,19 @@ Value partition_call(const Args& a, const std::string& fn) {
   return Value(F(tiled_arg(a, 0, fn), integer_arg(a, 1, fn), tensor_layout_arg(a, 2, fn)).layout);
 }
 
+CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
+  return copy_atom(symbol_arg(a, i, fn, "a copy atom name such as SM75_U32x4_LDSM_N"));
+}
+
+Value copy_layout_call(const Args& a) {
+  const CopyAtom atom = copy_atom_arg(a, 0, "copy_layout");
+  const std::string& which = symbol_arg(a, 1, "copy_layout", "Src, Dst or Ref");
+  if (which == "Src") return Value(atom.src_layout);
+  if (which == "Dst") return Value(atom.dst_layout);
+  if (which == "Ref") return Value(atom.ref_layout);
+  throw Error("copy_layout: argument 2 must be Src, Dst or Ref, got `" + which + "`");
+}
+
 }  // namespace
 
 void register_atom_functions(FunctionTable& table) {
@@ -147,6 +161,12 @@ void register_atom_functions(FunctionTable& table) {
                                 [](const Args& a) {
                                   return Value(make_fragment_A(tiled_arg(a, 0, "make_fragment_A"), layout_arg(a, 1, "make_fragment_A")));
                                 }});
+  table.add("copy_layout", {2, 2,
+                            "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
+                            "copy_layout(SM75_U16x8_LDSM_T, Dst); recast(..., 1, 16) counts 16-bit values",
+                            copy_layout_call});
+  table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
+                           [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
                                 [](const Args& a) {
                                   return Value(make_fragment_B(tiled_arg(a, 0, "make_fragment_B"), layout_arg(a, 1, "make_fragment_B")));
