@@ -6,6 +6,7 @@
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/mma_atom.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "atoms/tma.hpp"
 #include "make_layout.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -122,6 +123,24 @@ Value copy_layout_call(const Args& a) {
   throw Error("copy_layout: argument 2 must be Src, Dst or Ref, got `" + which + "`");
 }
 
+// The arguments of cuTensorMapEncodeTiled, in its order: (rank, globalDim, globalStrides,
+// boxDim, elementStrides, interleave, swizzle). globalStrides are in bytes for dimensions
+// 1..rank-1 (dimension 0 is implicitly the element); interleave and swizzle are the driver's
+// enum values (interleave 0 = NONE; swizzle 0 NONE, 1 32B, 2 64B, 3 128B).
+Value tma_params_call(const Args& a) {
+  const std::int64_t bits = integer_arg(a, 2, "tma_params");
+  if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
+  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits));
+  auto list = [&](const auto& v, int from) {
+    std::vector<IntTuple> e;
+    for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
+    return IntTuple::tuple(std::move(e));
+  };
+  return Value(IntTuple::tuple({IntTuple::integer(p.rank), list(p.global_dim, 0), list(p.global_stride_bytes, 1),
+                                list(p.box_dim, 0), list(p.element_stride, 0), IntTuple::integer(p.interleave),
+                                IntTuple::integer(static_cast<std::int64_t>(p.swizzle))}));
+}
+
 }  // namespace
 
 void register_atom_functions(FunctionTable& table) {
@@ -140,6 +159,10 @@ void register_atom_functions(FunctionTable& table) {
                           "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
                           "base_offset, layout_type) of an (MN,K) SMEM tile",
                           gmma_desc_call});
+  table.add("tma_params", {3, 3,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
+                           "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
+                           tma_params_call});
   table.add("make_tiled_mma", {1, 2,
                                "make_tiled_mma(ATOM [, atom_layout_MNK])  the tiled MMA (ATOM, AtomLayoutMNK), e.g. "
                                "make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2))",
