@@ -38,12 +38,39 @@ IntTuple leaf_tuple(const std::vector<Leaf>& ls, bool shapes) {
 
 Layout to_layout(const std::vector<Leaf>& ls) { return Layout(leaf_tuple(ls, true), leaf_tuple(ls, false)); }
 
-// B o (e : s) for a flat layout B, by CuTe's composition of a single mode: divide the stride s
-// out of B's leading modes, then take e elements from the modes that remain; the last mode of B
-// is unbounded. Precondition (checked): each step divides evenly (CuTe's static asserts).
-std::vector<Leaf> compose_leaf(const std::vector<Leaf>& b, std::int64_t e, std::int64_t s, bool static_e, bool static_s,
+// CuTe's coalesce_x, which composition applies to its left operand first: from the back, static
+// unit modes are dropped and a mode merges into the next when, statically, shape * stride equals
+// the next stride; the last mode is kept (a static unit last mode counts as extent 2 so that the
+// function outside the domain is kept). Without it the result has the same values but a finer
+// profile than CuTe's (((8,8),16) where CuTe has (64,16) for a K-major SW128 operand).
+std::vector<Leaf> coalesce_x(const std::vector<Leaf>& b) {
+  if (b.empty()) return b;
+  std::vector<Leaf> out{b.back()};
+  if (out[0].static_shape && out[0].shape == 1) out[0].shape = 2;
+  for (std::size_t j = b.size() - 1; j-- > 0;) {
+    const Leaf& l = b[j];
+    Leaf& front = out.front();
+    if (l.static_shape && l.shape == 1) continue;
+    if (front.static_shape && front.shape == 1) {
+      front = l;
+    } else if (front.static_shape && l.static_shape && l.static_stride && front.static_stride &&
+               checked_mul(l.shape, l.stride) == front.stride) {
+      front = {checked_mul(l.shape, front.shape), l.stride, true, true};
+    } else {
+      out.insert(out.begin(), l);
+    }
+  }
+  return out;
+}
+
+// B o (e : s) for a flat layout B, by CuTe's composition of a single mode: coalesce B
+// (coalesce_x), divide the stride s out of its leading modes, then take e elements from the
+// modes that remain; the last mode of B is unbounded. Precondition (checked): each step divides
+// evenly (CuTe's static asserts).
+std::vector<Leaf> compose_leaf(const std::vector<Leaf>& b_in, std::int64_t e, std::int64_t s, bool static_e, bool static_s,
                                const std::string& what) {
   if (e == 1) return {{1, 0, static_e, true}};
+  const std::vector<Leaf> b = coalesce_x(b_in);
   std::vector<Leaf> out;
   std::int64_t rest_shape = e, rest_stride = s;
   for (std::size_t i = 0; i + 1 < b.size() && rest_shape > 1; ++i) {

@@ -73,6 +73,19 @@ TEST(TiledMma, VendorPartitions) {
                                Value(parse_layout("((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)"))).holds);
 }
 
+// CuTe composes with a coalesced left operand: the K-major SW128 stage tiling's M mode
+// (_8,_16):(_64,_512) is one contiguous run 128:64, so the atom's 64 rows print as _64:_64, not
+// (_8,_8):(_64,_512) (vendor: ((_64,_16),_2,_4,(_1,_2)):((_64,_1),_4096,_16,(_0,_8192))).
+TEST(TiledMma, PartitionProfileFollowsCoalescedComposition) {
+  const TiledMma t = tiled("SM90_64x128x16_F32BF16BF16_SS<K,K>", "(1,1,1):(0,0,0)");
+  const Layout sa = parse_layout("((_8,_16),(_64,_1),(_1,_2)):((_64,_512),(_1,_0),(_0,_8192))");
+  expect_partition(partition_A(t, 7, sa), "((_64,_16),_2,_4,(_1,_2)):((_64,_1),_4096,_16,(_0,_8192))", 0, "K-major A");
+  // A dynamic stride never merges (CuTe merges only what it proves statically).
+  const Layout c = parse_layout("(_128,_128):(_1,512)");
+  expect_partition(partition_C(tiled("SM90_64x64x16_F16F16F16_SS<MN,MN>", "(1,1,1):(0,0,0)"), 0, c),
+                   "((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)", 0, "dynamic ldC");
+}
+
 // SM70 quadpairs tiled 2 x 2: the second M atom takes the lanes the ThrID (4,2):(1,16) does not
 // reach (vendor: thr_layout_vmnk ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0); layouts and offsets below).
 TEST(TiledMma, Sm70MultipleAtoms) {
