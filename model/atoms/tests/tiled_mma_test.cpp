@@ -11,6 +11,7 @@
 #include "coordinates.hpp"
 #include "equality.hpp"
 #include "error.hpp"
+#include "function_table.hpp"
 #include "notation.hpp"
 
 using namespace cuteref;
@@ -86,6 +87,27 @@ TEST(TiledMma, PartitionProfileFollowsCoalescedComposition) {
                    "((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)", 0, "dynamic ldC");
 }
 
+// Permutations reorder the operand before the atoms tile it (CuTe's logical_divide by
+// (PermM, PermN) in thrfrg_C). Vendor values (vendor/atoms dump): thread 69 of SM80 16x8x16 on
+// 2 x 2 warps, N permuted by (8,2,2):(1,16,8); thread 1 of SM80 16x8x8 with M permuted by
+// (2,16):(16,1); and the rank-2 atom layout padded with _1:_0 as CuTe pads it.
+TEST(TiledMma, Permutations) {
+  const Layout c = parse_layout("(_64,_64):(_1,_64)");
+  const TiledMma n = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2,1):(2,1,0)"),
+                                    parse_and_evaluate("(_,(8,2,2):(1,16,8),_)", nullptr));
+  expect_partition(partition_C(n, 69, c), "((_2,_2),_2,(_2,_2)):((_64,_8),_32,(_512,_2048))", 145, "PermN t69");
+  const TiledMma m = make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN"), parse_layout("(1,2,1):(0,1,0)"),
+                                    parse_and_evaluate("((2,16):(16,1),32,16)", nullptr));
+  expect_partition(partition_C(m, 1, parse_layout("(_64,_32):(_1,_64)")), "((_2,_2),(_2,_2),_2):((_64,_4),(_8,_32),_1024)", 128,
+                   "PermM t1");
+  const TiledMma r2 = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2):(2,1)"));
+  EXPECT_EQ(tiled_mma_size(r2), 128);
+  expect_partition(partition_C(r2, 37, c), "((_2,_2),_2,_4):((_64,_8),_32,_1024)", 641, "rank-2 atom layout");
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2,1):(2,1,0)"),
+                              parse_and_evaluate("(_,_,_,_)", nullptr)),
+               Error);
+}
+
 // SM70 quadpairs tiled 2 x 2: the second M atom takes the lanes the ThrID (4,2):(1,16) does not
 // reach (vendor: thr_layout_vmnk ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0); layouts and offsets below).
 TEST(TiledMma, Sm70MultipleAtoms) {
@@ -150,5 +172,5 @@ TEST(TiledMma, Diagnostics) {
   EXPECT_NO_THROW(partition_C(sm70x2, 23, parse_layout("(_16,_8):(_1,_16)")));
   EXPECT_THROW(partition_C(sm70x2, 8, parse_layout("(_16,_8):(_1,_16)")), Error);
   EXPECT_THROW(partition_C(sm70x2, 24, parse_layout("(_16,_8):(_1,_16)")), Error);
-  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1):(1,2)")), Error);
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1,1,1):(1,2,2,2)")), Error);
 }
