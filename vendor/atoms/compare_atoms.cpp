@@ -6,7 +6,7 @@
 //
 // Dump lines (tab-separated; other lines, e.g. CuTe's host warnings, are ignored):
 //   KIND  EXPR  VALUE                     EXPR evaluated by the model's expression language
-//   partition  A|B|C  ATOM  ATOM_LAYOUT  THREAD  TENSOR  LAYOUT  OFFSET
+//   partition  A|B|C  ATOM  ATOM_LAYOUT  THREAD  TENSOR  LAYOUT  OFFSET  PERMUTATION
 //                                         thread THREAD's partition_X with its pointer offset
 // RECORDED_DISAGREEMENTS is a corpus file: each case's EXPR is a known, recorded difference from
 // CuTe (with its verdict written there); those are counted apart, not as agreements.
@@ -83,7 +83,7 @@ std::set<std::string> recorded_exprs(const std::string& path) {
 
 // The model's side of a `partition` line: "" on agreement, else what differs.
 std::string check_partition(const std::vector<std::string>& f) {
-  const TiledMma t = make_tiled_mma(mma_atom(f[2]), parse_layout(f[3]));
+  const TiledMma t = make_tiled_mma(mma_atom(f[2]), parse_layout(f[3]), eval(f[8]));
   const std::int64_t thread = std::stoll(f[4]);
   const Value tensor = eval(f[5]);
   const Layout* l = layout_part(tensor);
@@ -118,8 +118,8 @@ int main(int argc, char** argv) {
       while (std::getline(lines, line)) {
         const auto f = split_tabs(line);
         const bool part = f[0] == "partition";
-        if (part ? f.size() != 8 : f.size() != 3) continue;
-        const std::string expr = part ? "partition_" + f[1] + "(make_tiled_mma(" + f[2] + ", " + f[3] + "), " + f[4] +
+        if (part ? f.size() != 9 : f.size() != 3) continue;
+        const std::string expr = part ? "partition_" + f[1] + "(make_tiled_mma(" + f[2] + ", " + f[3] + ", " + f[8] + "), " + f[4] +
                                             ", " + f[5] + ")"
                                       : f[1];
         std::string d;
