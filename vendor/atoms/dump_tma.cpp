@@ -82,6 +82,31 @@ int main() {
   tma_case<half_t>(make_layout(make_shape(64, 1, 8), make_stride(_1{}, 64, 64)), make_layout(make_shape(_64{}, _1{}, _2{})));
   tma_case<uint8_t>(make_layout(make_shape(32, 2, 2, 2, 2, 2), make_stride(_1{}, 32, 64, 128, 256, 512)),
                     make_layout(make_shape(_32{}, _2{}, _1{}, _1{}, _1{}, _1{})));
+  // Every GMMA atom and a tiling of it, over runtime GMEM extents and leading dimensions, in both
+  // majors (MN-major atoms over column-major GMEM, K-major atoms over row-major GMEM).
+  for (int64_t ld : {256, 264, 1024, 4160}) {
+    for (int64_t other : {64, 200}) {
+      const auto col = make_layout(make_shape(ld, other), make_stride(_1{}, ld));
+      const auto row = make_layout(make_shape(other, ld), make_stride(ld, _1{}));
+      tma_case<half_t>(col, GMMA::Layout_MN_SW128_Atom<half_t>{});
+      tma_case<half_t>(col, tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, make_shape(_64{}, _32{})));
+      if (ld % 16 == 0) {  // 8-bit rows of 264 bytes are not 16-byte multiples (see below)
+        tma_case<uint8_t>(col, GMMA::Layout_MN_SW32_Atom<uint8_t>{});
+        tma_case<uint8_t>(col, tile_to_shape(GMMA::Layout_MN_SW128_Atom<uint8_t>{}, make_shape(_128{}, _64{})));
+        tma_case<uint8_t>(row, tile_to_shape(GMMA::Layout_K_SW64_Atom<uint8_t>{}, make_shape(_64{}, _64{})));
+      }
+      tma_case<float>(col, GMMA::Layout_MN_INTER_Atom<float>{});
+      tma_case<float>(col, tile_to_shape(GMMA::Layout_MN_SW128_Atom<float>{}, make_shape(_64{}, _16{})));
+      tma_case<half_t>(row, GMMA::Layout_K_SW32_Atom<half_t>{});
+      tma_case<half_t>(row, tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_64{}, _64{})));
+      tma_case<float>(row, tile_to_shape(GMMA::Layout_K_INTER_Atom<float>{}, make_shape(_32{}, _16{})));
+      tma_case<float>(row, tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, make_shape(_64{}, _32{})));
+    }
+  }
+  // A GMEM stride of 264 bytes: the driver refuses it and CuTe's make_tma_copy_desc asserts it
+  // (strides must be 16-byte multiples), but that assertion lies past what this host program runs,
+  // so CuTe's side prints parameters here; the model refuses (corpus/vendor/atoms_disagreements.txt).
+  tma_case<uint8_t>(make_layout(make_shape(264, 64), make_stride(_1{}, 264)), GMMA::Layout_MN_SW32_Atom<uint8_t>{});
   // Whole GMMA tilings of a CTA tile (several boxes per tile).
   tma_case<half_t>(make_layout(make_shape(512, 256), make_stride(_1{}, 512)),
                    tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})));
