@@ -133,6 +133,12 @@ Value tma_params_call(const Args& a) {
                                 IntTuple::integer(static_cast<std::int64_t>(p.swizzle))}));
 }
 
+TmaCopies tma_copies_call(const Args& a, const std::string& fn) {
+  const std::int64_t bits = integer_arg(a, 2, fn);
+  if (bits < 1 || bits > 1024) throw Error(fn + ": element width " + std::to_string(bits) + " is out of range");
+  return tma_copies(layout_arg(a, 0, fn), a.at(1), static_cast<int>(bits));
+}
+
 }  // namespace
 
 void register_atom_functions(FunctionTable& table) {
@@ -155,6 +161,14 @@ void register_atom_functions(FunctionTable& table) {
                            "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
                            "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
                            tma_params_call});
+  table.add("tma_box_offsets", {3, 3,
+                                "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "
+                                "of the tile (before the swizzle)",
+                                [](const Args& a) { return Value(tma_copies_call(a, "tma_box_offsets").smem_offsets); }});
+  table.add("tma_box_coords", {3, 3,
+                               "tma_box_coords(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> TMA coordinates of each box "
+                               "relative to the tile's (k@i: k along TMA dimension i)",
+                               [](const Args& a) { return Value(tma_copies_call(a, "tma_box_coords").coordinates); }});
   table.add("make_tiled_mma", {1, 3,
                                "make_tiled_mma(ATOM [, atom_layout_MNK [, permutation_MNK]])  the tiled MMA (ATOM, AtomLayoutMNK"
                                "[, PermutationMNK]), e.g. make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2)), "

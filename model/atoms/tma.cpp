@@ -284,4 +284,56 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
   return image;
 }
 
+TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
+  const TmaParams p = make_tma_params(gmem, smem, element_bits);
+  const std::string what = "tma_copies(" + gmem.to_string() + ", " + smem.to_string() + ", " + std::to_string(element_bits) + ")";
+  const Layout& l = layout_part(smem);
+  std::vector<std::int64_t> tile;
+  for (std::size_t d = 0; d < rank(l); ++d) tile.push_back(size_value(mode(l, d)));
+  const std::vector<StorageRun> runs = storage_runs(l, tile);
+  const auto gstride = leaves(gmem.stride());
+
+  // The TMA dimension of each GMEM mode, and the coordinate step of one step of that mode (1,
+  // or its stride over the gcd of a merged dimension's strides).
+  std::vector<int> tma_dim(tile.size(), -1);
+  std::vector<std::int64_t> scale(tile.size(), 1);
+  for (int j = 0; j < p.rank; ++j) {
+    const auto& group = p.tma_modes[static_cast<std::size_t>(j)];
+    std::int64_t g = 0;
+    for (int d : group) g = gcd64(g, gstride[static_cast<std::size_t>(d)].value());
+    for (int d : group) {
+      tma_dim[static_cast<std::size_t>(d)] = j;
+      if (group.size() > 1) scale[static_cast<std::size_t>(d)] = gstride[static_cast<std::size_t>(d)].value() / g;
+    }
+  }
+  std::int64_t box_elems = 1;
+  for (int j = 0; j < p.rank; ++j) box_elems = checked_mul(box_elems, p.box_dim[j]);
+
+  // The runs past the box enumerate the copies in SMEM order.
+  std::vector<IntTuple> shape, offset, coord;
+  std::int64_t covered = 1;
+  for (const StorageRun& r : runs) {
+    if (covered < box_elems) {
+      covered = checked_mul(covered, r.extent);
+      continue;
+    }
+    if (r.dim < 0 || tma_dim[static_cast<std::size_t>(r.dim)] < 0)
+      throw Error(what + ": the SMEM layout " + l.to_string() + " orders its boxes along no single GMEM mode");
+    shape.push_back(IntTuple::static_int(r.extent));
+    offset.push_back(IntTuple::static_int(covered));
+    coord.push_back(IntTuple::basis(checked_mul(r.step, scale[static_cast<std::size_t>(r.dim)]),
+                                    {tma_dim[static_cast<std::size_t>(r.dim)]}, true));
+    covered = checked_mul(covered, r.extent);
+  }
+  if (covered != size_value(l))
+    throw Error(what + ": the SMEM layout " + l.to_string() + " is not a whole number of boxes stored one after another");
+  if (shape.empty()) {
+    const Layout one(IntTuple::static_int(1), IntTuple::static_int(0));
+    return {one, one};
+  }
+  const IntTuple sh = shape.size() == 1 ? shape[0] : IntTuple::tuple(shape);
+  return {Layout(sh, shape.size() == 1 ? offset[0] : IntTuple::tuple(offset)),
+          Layout(sh, shape.size() == 1 ? coord[0] : IntTuple::tuple(coord))};
+}
+
 }  // namespace cuteref

@@ -67,4 +67,17 @@ void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origi
 std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& gmem,
                                               const std::array<std::int64_t, 5>& origin);
 
+// The copies that move one CTA tile (the whole SMEM layout) with the tensor map of
+// make_tma_params, in SMEM order: CuTe's tma_partition for one CTA, its iteration over boxes.
+// Both layouts map a copy index to where that copy's box goes: its first SMEM element (before
+// the swizzle) and its TMA coordinates relative to the tile's first element, as basis strides
+// k@i for TMA dimension i. A tile of one box gives _1:_0 for both.
+// Precondition (checked): as make_tma_params; the SMEM layout holds whole boxes one after
+// another, each further run of boxes along one GMEM mode.
+struct TmaCopies {
+  Layout smem_offsets;
+  Layout coordinates;
+};
+TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits);
+
 }  // namespace cuteref

@@ -7,6 +7,7 @@
 
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/tma.hpp"
+#include "equality.hpp"
 #include "function_table.hpp"
 #include "test_support.hpp"
 
@@ -101,6 +102,22 @@ TEST(Tma, BoxFollowsTheSmemStorageOrder) {
   EXPECT_EQ(f.global_stride_bytes[4], 256u);
   // The image prediction is for one box in GMEM mode order.
   expect_error([&] { tma_predicted_image(k, L("(256,512):(512,1)"), {0, 0, 0, 0, 0}); }, "GMEM mode i");
+}
+
+// The copies of a whole tile, by hand. MN-major SW128 f16 (128,64): (64,8) boxes; box (i,j)
+// starts at M = 64 i, K = 8 j, at SMEM element 512 i + 1024 j. K-major SW32 f16 (128,64): boxes
+// of 16 K by all 128 rows, 4 along K, 2048 elements apart. A one-box tile: _1:_0.
+TEST(Tma, CopiesOfATile) {
+  const TmaCopies mn = tma_copies(L("(512,256):(1,512)"), smem("tile_to_shape(gmma_atom(MN, SW128, 16), (_128,_64))"), 16);
+  EXPECT_TRUE(functional_equal(Value(mn.smem_offsets), Value(L("(2,8):(512,1024)"))).holds) << mn.smem_offsets.to_string();
+  EXPECT_TRUE(functional_equal(Value(mn.coordinates), Value(L("(2,8):(64@0,8@1)"))).holds) << mn.coordinates.to_string();
+  const TmaCopies k = tma_copies(L("(256,512):(512,1)"), smem("tile_to_shape(gmma_atom(K, SW32, 16), (_128,_64))"), 16);
+  EXPECT_TRUE(functional_equal(Value(k.smem_offsets), Value(L("4:2048"))).holds) << k.smem_offsets.to_string();
+  EXPECT_TRUE(functional_equal(Value(k.coordinates), Value(L("4:16@0"))).holds) << k.coordinates.to_string();
+  const TmaCopies one = tma_copies(L("(512,256):(1,512)"), Value(gmma_smem_atom(GmmaMajor::MN, GmmaSwizzle::SW128, 16)), 16);
+  EXPECT_EQ(size_value(one.smem_offsets), 1);
+  // A tile whose boxes interleave with another mode's elements is not a run of whole boxes.
+  expect_error([] { tma_copies(L("(512,256):(1,512)"), Value(L("(64,8):(8,1)")), 16); }, "must be contiguous");
 }
 
 TEST(Tma, CopyRules) {
