@@ -2,6 +2,9 @@
 // SMEM layout, printed as `tma\ttma_params(GMEM, SMEM, BITS)\t(rank,(globalDim),(globalStrides),
 // (boxDim),(elementStrides),interleave,swizzle)` for compare_atoms.
 //
+// With it, `tma_copies\ttma_box_offsets|tma_box_coords(...)\tLAYOUT`: the boxes that copy one CTA
+// tile, from CuTe's make_tma_copy and tma_partition run on the host.
+//
 // make_tma_copy hands its arguments to the driver's cuTensorMapEncodeTiled only when compiled by
 // nvcc (`__CUDACC_VER_MAJOR__ >= 12`); with g++ that call is compiled out, so a stand-in
 // definition of it would never be reached. This program therefore calls the steps make_tma_copy
@@ -19,9 +22,33 @@ using namespace cute;
 namespace {
 
 alignas(128) uint8_t gmem_buffer[1 << 20];
+alignas(1024) uint8_t smem_buffer[1 << 17];
+
+// The copies of one CTA tile at the origin: CuTe's make_tma_copy and tma_partition on the host
+// (the descriptor stays zero there), the iteration mode of the partitioned SMEM and coordinates.
+template <class T, class GLayout, class SLayout>
+void copies_case(GLayout const& glayout, SLayout const& slayout) {
+  auto gtensor = make_tensor(make_gmem_ptr(reinterpret_cast<T*>(gmem_buffer)), glayout);
+  auto tma = make_tma_copy(SM90_TMA_LOAD{}, gtensor, slayout);
+  constexpr int R = decltype(rank(slayout))::value;
+  auto coords = local_tile(tma.get_tma_tensor(shape(gtensor)), product_each(shape(slayout)), repeat<R>(Int<0>{}));
+  auto stensor = make_tensor(make_smem_ptr(reinterpret_cast<T*>(smem_buffer)), slayout);
+  auto [tAgA, tAsA] = tma_partition(tma, Int<0>{}, Layout<_1>{}, group_modes<0, R>(stensor), group_modes<0, R>(coords));
+  for (int which = 0; which < 2; ++which) {
+    std::printf("tma_copies\t%s(", which == 0 ? "tma_box_offsets" : "tma_box_coords");
+    print(glayout);
+    std::printf(", ");
+    print(slayout);
+    std::printf(", %d)\t", int(sizeof_bits<T>::value));
+    if (which == 0) print(layout<0, 1>(tAsA.layout()));
+    else print(layout<0, 1>(tAgA.layout()));
+    std::printf("\n");
+  }
+}
 
 template <class T, class GLayout, class SLayout>
-void tma_case(GLayout const& glayout, SLayout const& slayout) {
+void tma_case(GLayout const& glayout, SLayout const& slayout, bool copies = true) {
+  if (copies) copies_case<T>(glayout, slayout);
   auto gtensor = make_tensor(make_gmem_ptr(reinterpret_cast<T*>(gmem_buffer)), glayout);
   // make_tma_copy(op, gtensor, slayout): the CTA tile is the SMEM layout's shape.
   auto cta_v_map = make_identity_layout(shape(gtensor)).compose(product_each(shape(slayout)));
@@ -106,7 +133,7 @@ int main() {
   // A GMEM stride of 264 bytes: the driver refuses it and CuTe's make_tma_copy_desc asserts it
   // (strides must be 16-byte multiples), but that assertion lies past what this host program runs,
   // so CuTe's side prints parameters here; the model refuses (corpus/vendor/atoms_disagreements.txt).
-  tma_case<uint8_t>(make_layout(make_shape(264, 64), make_stride(_1{}, 264)), GMMA::Layout_MN_SW32_Atom<uint8_t>{});
+  tma_case<uint8_t>(make_layout(make_shape(264, 64), make_stride(_1{}, 264)), GMMA::Layout_MN_SW32_Atom<uint8_t>{}, false);
   // Whole GMMA tilings of a CTA tile (several boxes per tile).
   tma_case<half_t>(make_layout(make_shape(512, 256), make_stride(_1{}, 512)),
                    tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})));
