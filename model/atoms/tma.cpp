@@ -146,13 +146,13 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
   std::vector<std::int64_t> box;
   {
     // CuTe merges box dimensions that are provably (statically) contiguous in GMEM, up to 256.
-    bool last_static = false;
+    const bool static_box = tile_layout->shape().all_static();
     for (const StorageRun& r : runs) {
       if (r.dim < 0 || r.step != 1) break;
       const GmemMode& m = g[static_cast<std::size_t>(r.dim)];
       if (!tma_modes.empty()) {
         const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().back())];
-        if (last_static && prev.static_stride && m.static_stride && box.back() * prev.stride == m.stride &&
+        if (static_box && prev.static_stride && m.static_stride && box.back() * prev.stride == m.stride &&
             box.back() * r.extent <= 256) {
           tma_modes.back().push_back(r.dim);
           box.back() *= r.extent;
@@ -161,7 +161,6 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
       }
       tma_modes.push_back({r.dim});
       box.push_back(r.extent);
-      last_static = true;
     }
   }
   if (tma_modes.empty())
