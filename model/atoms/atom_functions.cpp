@@ -81,6 +81,8 @@ TiledMma tiled_arg(const Args& a, std::size_t i, const std::string& fn) {
     const auto& e = std::get<MixedTuple>(a[i].data).elements;
     if (e.size() == 2 && e[0].is_symbol() && e[1].is_layout())
       return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data));
+    if (e.size() == 3 && e[0].is_symbol() && e[1].is_layout())
+      return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data), e[2]);
   }
   throw Error(fn + ": argument " + std::to_string(i + 1) + " must be an MMA atom name or make_tiled_mma(...), got " +
               a[i].kind_name() + " `" + a[i].to_string() + "`");
@@ -91,8 +93,12 @@ Value make_tiled_mma_call(const Args& a) {
   const Layout al = a.size() > 1 ? layout_arg(a, 1, "make_tiled_mma")
                                  : make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1),
                                                                 IntTuple::static_int(1)}));
-  const TiledMma t = make_tiled_mma(atom, al);
-  return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk)}});
+  if (a.size() < 3) {
+    const TiledMma t = make_tiled_mma(atom, al);
+    return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk)}});
+  }
+  const TiledMma t = make_tiled_mma(atom, al, a[2]);
+  return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk), t.permutation_mnk}});
 }
 
 // A layout argument that may be a GMMA-style `Sw o smem_ptr[Nb](unset) o L`: as CuTe's
@@ -141,6 +147,12 @@ Value tma_params_call(const Args& a) {
                                 IntTuple::integer(static_cast<std::int64_t>(p.swizzle))}));
 }
 
+TmaCopies tma_copies_call(const Args& a, const std::string& fn) {
+  const std::int64_t bits = integer_arg(a, 2, fn);
+  if (bits < 1 || bits > 1024) throw Error(fn + ": element width " + std::to_string(bits) + " is out of range");
+  return tma_copies(layout_arg(a, 0, fn), a.at(1), static_cast<int>(bits));
+}
+
 }  // namespace
 
 void register_atom_functions(FunctionTable& table) {
@@ -163,9 +175,18 @@ void register_atom_functions(FunctionTable& table) {
                            "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
                            "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
                            tma_params_call});
-  table.add("make_tiled_mma", {1, 2,
-                               "make_tiled_mma(ATOM [, atom_layout_MNK])  the tiled MMA (ATOM, AtomLayoutMNK), e.g. "
-                               "make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2))",
+  table.add("tma_box_offsets", {3, 3,
+                                "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "
+                                "of the tile (before the swizzle)",
+                                [](const Args& a) { return Value(tma_copies_call(a, "tma_box_offsets").smem_offsets); }});
+  table.add("tma_box_coords", {3, 3,
+                               "tma_box_coords(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> TMA coordinates of each box "
+                               "relative to the tile's (k@i: k along TMA dimension i)",
+                               [](const Args& a) { return Value(tma_copies_call(a, "tma_box_coords").coordinates); }});
+  table.add("make_tiled_mma", {1, 3,
+                               "make_tiled_mma(ATOM [, atom_layout_MNK [, permutation_MNK]])  the tiled MMA (ATOM, AtomLayoutMNK"
+                               "[, PermutationMNK]), e.g. make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2)), "
+                               "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(2,1,0), (_,(8,2,2):(1,16,8),_))",
                                make_tiled_mma_call});
   table.add("partition_A", {3, 3, "partition_A(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestK, ...) view of an (M,K,...) layout",
                             [](const Args& a) { return partition_call<partition_A>(a, "partition_A"); }});

@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
+#include "divide.hpp"
 
 namespace cuteref {
 
@@ -38,12 +39,39 @@ IntTuple leaf_tuple(const std::vector<Leaf>& ls, bool shapes) {
 
 Layout to_layout(const std::vector<Leaf>& ls) { return Layout(leaf_tuple(ls, true), leaf_tuple(ls, false)); }
 
-// B o (e : s) for a flat layout B, by CuTe's composition of a single mode: divide the stride s
-// out of B's leading modes, then take e elements from the modes that remain; the last mode of B
-// is unbounded. Precondition (checked): each step divides evenly (CuTe's static asserts).
-std::vector<Leaf> compose_leaf(const std::vector<Leaf>& b, std::int64_t e, std::int64_t s, bool static_e, bool static_s,
+// CuTe's coalesce_x, which composition applies to its left operand first: from the back, static
+// unit modes are dropped and a mode merges into the next when, statically, shape * stride equals
+// the next stride; the last mode is kept (a static unit last mode counts as extent 2 so that the
+// function outside the domain is kept). Without it the result has the same values but a finer
+// profile than CuTe's (((8,8),16) where CuTe has (64,16) for a K-major SW128 operand).
+std::vector<Leaf> coalesce_x(const std::vector<Leaf>& b) {
+  if (b.empty()) return b;
+  std::vector<Leaf> out{b.back()};
+  if (out[0].static_shape && out[0].shape == 1) out[0].shape = 2;
+  for (std::size_t j = b.size() - 1; j-- > 0;) {
+    const Leaf& l = b[j];
+    Leaf& front = out.front();
+    if (l.static_shape && l.shape == 1) continue;
+    if (front.static_shape && front.shape == 1) {
+      front = l;
+    } else if (front.static_shape && l.static_shape && l.static_stride && front.static_stride &&
+               checked_mul(l.shape, l.stride) == front.stride) {
+      front = {checked_mul(l.shape, front.shape), l.stride, true, true};
+    } else {
+      out.insert(out.begin(), l);
+    }
+  }
+  return out;
+}
+
+// B o (e : s) for a flat layout B, by CuTe's composition of a single mode: coalesce B
+// (coalesce_x), divide the stride s out of its leading modes, then take e elements from the
+// modes that remain; the last mode of B is unbounded. Precondition (checked): each step divides
+// evenly (CuTe's static asserts).
+std::vector<Leaf> compose_leaf(const std::vector<Leaf>& b_in, std::int64_t e, std::int64_t s, bool static_e, bool static_s,
                                const std::string& what) {
   if (e == 1) return {{1, 0, static_e, true}};
+  const std::vector<Leaf> b = coalesce_x(b_in);
   std::vector<Leaf> out;
   std::int64_t rest_shape = e, rest_stride = s;
   for (std::size_t i = 0; i + 1 < b.size() && rest_shape > 1; ++i) {
@@ -147,6 +175,31 @@ ThreadCoord thread_coord(const TiledMma& t, std::int64_t thread, const std::stri
 
 enum class Operand { A, B, C };
 
+bool is_underscore_tiler(const Value& v) { return v.is_int_tuple() && std::get<IntTuple>(v.data).is_underscore(); }
+
+// Element i of the permutation tiler (`_` past its rank).
+Value permutation_element(const TiledMma& t, std::size_t i) {
+  const Value& p = t.permutation_mnk;
+  if (p.is_mixed_tuple()) return std::get<MixedTuple>(p.data).elements.at(i);
+  const IntTuple& it = std::get<IntTuple>(p.data);
+  return Value(it.is_tuple() ? it[i] : it);
+}
+
+// CuTe's reordering of the operand before tiling it by the atom: logical_divide by the
+// operand's two permutation tilers (C: M, N; A: M, K; B: N, K).
+Layout permute(const TiledMma& t, const Layout& l, Operand op, const std::string& fn) {
+  const Value x = permutation_element(t, op == Operand::B ? 1 : 0);
+  const Value y = permutation_element(t, op == Operand::C ? 1 : 2);
+  if (is_underscore_tiler(x) && is_underscore_tiler(y)) return l;
+  std::vector<Value> e{x, y};
+  try {
+    return logical_divide(l, Value(MixedTuple{e}));
+  } catch (const Error& err) {
+    throw Error(fn + ": the permutation " + t.permutation_mnk.to_string() + " does not apply to " + l.to_string() + ": " +
+                err.what());
+  }
+}
+
 Partition partition(const TiledMma& t, std::int64_t thread, const Layout& l, Operand op) {
   const std::string fn = op == Operand::A ? "partition_A" : op == Operand::B ? "partition_B" : "partition_C";
   if (rank(l) < 2) throw Error(fn + ": the layout must have rank >= 2, got " + l.to_string());
@@ -161,7 +214,8 @@ Partition partition(const TiledMma& t, std::int64_t thread, const Layout& l, Ope
   const std::int64_t cx = op == Operand::B ? tc.n : tc.m;
   const std::int64_t cy = op == Operand::C ? tc.n : tc.k;
 
-  const Layout lx = mode(l, 0), ly = mode(l, 1);
+  const Layout permuted = permute(t, l, op, fn);
+  const Layout lx = mode(permuted, 0), ly = mode(permuted, 1);
   const std::int64_t sx = size_value(lx), sy = size_value(ly);
   if (sx % (x * tx) != 0 || sy % (y * ty) != 0)
     throw Error(fn + ": the tile " + l.to_string() + " of size (" + std::to_string(sx) + "," + std::to_string(sy) +
@@ -178,7 +232,7 @@ Partition partition(const TiledMma& t, std::int64_t thread, const Layout& l, Ope
   const Layout rest_y = to_layout(compose_leaf(fy, sy / (y * ty), y * ty, ly.shape().all_static(), true, fn));
   const std::int64_t offset = checked_add(thread_offset, checked_add(apply_index(lx, x * cx), apply_index(ly, y * cy)));
   std::vector<Layout> modes{frg, rest_x, rest_y};
-  for (std::size_t i = 2; i < rank(l); ++i) modes.push_back(mode(l, i));
+  for (std::size_t i = 2; i < rank(permuted); ++i) modes.push_back(mode(permuted, i));
   return {make_layout_from_modes(modes), offset};
 }
 
@@ -254,13 +308,41 @@ Layout make_fragment(const Layout& p, int bits, bool smem_operand, const std::st
 }  // namespace
 
 TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al) {
-  if (rank(al) != 3 || !al.shape()[0].is_integer() || !al.shape()[1].is_integer() || !al.shape()[2].is_integer())
+  return make_tiled_mma(atom, al, Value(IntTuple::tuple({IntTuple::underscore(), IntTuple::underscore(), IntTuple::underscore()})));
+}
+
+TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al_in, const Value& perm_in) {
+  if (rank(al_in) > 3)
+    throw Error("make_tiled_mma: the atom layout must have rank <= 3 (M,N,K), got " + al_in.to_string());
+  // CuTe pads the atom layout with _1:_0 modes and the permutation with `_` to rank 3.
+  std::vector<Layout> modes;
+  for (std::size_t i = 0; i < 3; ++i)
+    modes.push_back(i < rank(al_in) ? mode(al_in, i) : Layout(IntTuple::static_int(1), IntTuple::static_int(0)));
+  const Layout al = rank(al_in) == 3 ? al_in : make_layout_from_modes(modes);
+  if (!al.shape()[0].is_integer() || !al.shape()[1].is_integer() || !al.shape()[2].is_integer())
     throw Error("make_tiled_mma: the atom layout must be a rank-3 (M,N,K) layout of integer modes, got " + al.to_string());
   for (std::size_t i = 0; i < 3; ++i)
     if (al.shape()[i].value() > 1 && (!al.stride()[i].is_integer() || al.stride()[i].value() <= 0))
       throw Error("make_tiled_mma: mode " + std::to_string(i) + " of the atom layout " + al.to_string() +
                   " needs a positive stride");
-  return {atom, al};
+  std::vector<Value> perm;
+  if (perm_in.is_mixed_tuple()) {
+    perm = std::get<MixedTuple>(perm_in.data).elements;
+  } else if (perm_in.is_int_tuple() && std::get<IntTuple>(perm_in.data).is_tuple()) {
+    for (const auto& e : std::get<IntTuple>(perm_in.data).elements()) perm.push_back(Value(e));
+  } else if (perm_in.is_layout() || perm_in.is_int_tuple()) {
+    perm.push_back(perm_in);
+  } else {
+    throw Error("make_tiled_mma: the permutation must be a tiler (PermM, PermN, PermK), got " + perm_in.kind_name() + " `" +
+                perm_in.to_string() + "`");
+  }
+  if (perm.size() > 3) throw Error("make_tiled_mma: the permutation has rank " + std::to_string(perm.size()) + "; at most 3 (M,N,K)");
+  while (perm.size() < 3) perm.push_back(Value(IntTuple::underscore()));
+  for (const Value& p : perm)
+    if (!p.is_layout() && !p.is_int_tuple())
+      throw Error("make_tiled_mma: a permutation element must be a layout, an integer or `_`, got " + p.kind_name() + " `" +
+                  p.to_string() + "`");
+  return {atom, al, Value(MixedTuple{perm})};
 }
 
 std::int64_t tiled_mma_size(const TiledMma& t) { return checked_mul(size_value(t.atom.thr_id), size_value(t.atom_layout_mnk)); }

@@ -1,5 +1,6 @@
 // TiledMMA partitioning (CuTe's make_tiled_mma, ThrMMA::partition_A/B/C, partition_fragment_C,
-// make_fragment_A/B), for an atom tiled by an atom layout over (M, N, K) without permutation.
+// make_fragment_A/B), for an atom tiled by an atom layout over (M, N, K) and an optional
+// permutation tiler (PermM, PermN, PermK).
 //
 // For thread t of the tiled MMA, partition_C of an (M, N, ...) layout C is
 //   (FrgV, RestM, RestN, ...) with
@@ -8,6 +9,9 @@
 //           this thread's atom-layout coordinate owns), likewise RestN; extra modes unchanged;
 // and an offset C(origin of the thread's first value) that CuTe keeps in the tensor's pointer
 // (the layout CuTe prints has no offset). partition_A/B do the same with (M, K) / (N, K).
+// With a permutation, the operand is first reordered as CuTe's thrfrg_C/A/B do:
+// logical_divide(C, (PermM, PermN)), logical_divide(A, (PermM, PermK)), logical_divide(B, (PermN,
+// PermK)) (a `_` element leaves that mode as it is; an integer n stands for n:_1).
 // The thread index is decomposed as CuTe's get_flat_coord on the thread layout
 // tiled_product(ThrID, AtomLayoutMNK): further atoms take the thread indices the atom's ThrID
 // does not reach (SM70's quadpairs (4,2):(1,16) tiled 2 x 2 fill lanes 0..31).
@@ -17,17 +21,21 @@
 
 #include "atoms/mma_atom.hpp"
 #include "layout.hpp"
+#include "value.hpp"
 
 namespace cuteref {
 
 struct TiledMma {
   MmaAtom atom;
   Layout atom_layout_mnk;  // (AtomsM, AtomsN, AtomsK) : strides, CuTe's AtomLayoutMNK
+  Value permutation_mnk;   // a tiler (PermM, PermN, PermK); `(_,_,_)` for none
 };
 
-// Precondition (checked): atom_layout_mnk has rank 3 with integer modes, positive strides on
-// modes of size > 1.
+// The atom layout and the permutation are padded to rank 3 as CuTe does (with _1:_0 and `_`).
+// Precondition (checked): atom_layout_mnk has rank <= 3 with integer modes, positive strides on
+// modes of size > 1; the permutation is a tiler of rank <= 3 (tiler.hpp).
 TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout_mnk);
+TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout_mnk, const Value& permutation_mnk);
 
 // Number of threads: size(ThrID) * size(AtomLayoutMNK) (CuTe's size(TiledMMA)). The thread
 // indices are the image of the thread layout, which for a non-compact ThrID is not [0, size).

@@ -4,6 +4,8 @@
 #include "equality.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "inverse.hpp"
+#include "checked_math.hpp"
 #include "make_layout.hpp"
 
 namespace cuteref {
@@ -31,6 +33,69 @@ std::string TmaParams::to_string() const {
          names[static_cast<int>(swizzle)] + " interleave=none";
 }
 
+namespace {
+
+const Layout& layout_part(const Value& v) {
+  return v.is_composed() ? std::get<ComposedLayout>(v.data).layout : std::get<Layout>(v.data);
+}
+
+// One GMEM mode, flattened, with CuTe's static flags.
+struct GmemMode {
+  std::int64_t shape, stride;
+  bool static_shape, static_stride;
+};
+
+// A run of the SMEM storage order: `extent` consecutive SMEM elements that step tile
+// coordinate `dim` by `step` each.
+struct StorageRun {
+  std::int64_t extent;
+  int dim;  // -1 when the run does not walk a single tile coordinate
+  std::int64_t step;
+};
+
+// The SMEM storage order of the tile: the right inverse of L (SMEM offset -> tile index) read as
+// runs over the tile's coordinates, adjacent runs of one coordinate merged when the second
+// continues the first (CuTe coalesces the inverse the same way).
+std::vector<StorageRun> storage_runs(const Layout& l, const std::vector<std::int64_t>& tile) {
+  const Layout inv = right_inverse(l);
+  std::vector<IntTuple> sh, st;
+  flatten_into(inv.shape(), sh);
+  flatten_into(inv.stride(), st);
+  std::vector<StorageRun> runs;
+  const auto add = [&](const StorageRun& r) {
+    if (!runs.empty() && r.dim >= 0 && runs.back().dim == r.dim && r.step == runs.back().extent * runs.back().step)
+      runs.back().extent *= r.extent;
+    else
+      runs.push_back(r);
+  };
+  for (std::size_t k = 0; k < sh.size(); ++k) {
+    std::int64_t extent = sh[k].value(), u = st[k].value();
+    // A run of step 1 through a whole coordinate carries into the next one (the inverse of a
+    // compact (64,8):(1,64) is 512:1, which is 64 along coordinate 0, then 8 along coordinate 1).
+    while (extent > 1) {
+      std::int64_t prefix = 1;  // tile index stride of coordinate d
+      std::size_t d = 0;
+      while (d < tile.size() && !(u % prefix == 0 && u / prefix < tile[d])) prefix = checked_mul(prefix, tile[d++]);
+      if (d == tile.size() || u == 0) {
+        add({extent, -1, 0});
+        break;
+      }
+      const std::int64_t c = u / prefix;
+      if (c == 1 && extent > tile[d] && extent % tile[d] == 0) {
+        add({tile[d], static_cast<int>(d), 1});
+        extent /= tile[d];
+        u = checked_mul(prefix, tile[d]);
+        continue;
+      }
+      add({extent, c * (extent - 1) < tile[d] ? static_cast<int>(d) : -1, c});
+      break;
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
 TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits) {
   const std::string what = "tma_params(" + gmem.to_string() + ", " + smem.to_string() + ", " +
                            std::to_string(element_bits) + ")";
@@ -40,12 +105,12 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
   p.element_bytes = element_bits / 8;
   p.smem_layout = smem;
 
-  const Layout* box = nullptr;
+  const Layout* tile_layout = nullptr;
   if (smem.is_layout()) {
-    box = &std::get<Layout>(smem.data);
+    tile_layout = &std::get<Layout>(smem.data);
   } else if (smem.is_composed()) {
     const auto& c = std::get<ComposedLayout>(smem.data);
-    box = &c.layout;
+    tile_layout = &c.layout;
     if (!c.offset || c.offset->value || c.offset->pointer_element_bits != element_bits)
       throw Error(what + ": a swizzled SMEM layout must be `Sw<B,4,3> o smem_ptr[" + std::to_string(element_bits) +
                   "b](unset) o L` (the swizzle acts on byte addresses)");
@@ -57,31 +122,96 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
     throw Error(what + ": the SMEM layout must be a layout or a composed layout, got " + smem.kind_name());
   }
 
-  const auto gshape = leaves(gmem.shape()), gstride = leaves(gmem.stride());
-  const auto bshape = leaves(box->shape());
-  if (gshape.size() > 5) throw Error(what + ": " + std::to_string(gshape.size()) + " dimensions; TMA allows at most 5");
-  if (bshape.size() != gshape.size())
-    throw Error(what + ": the SMEM box has " + std::to_string(bshape.size()) + " modes but the GMEM tensor has " +
-                std::to_string(gshape.size()));
-  if (!functional_equal(Value(*box), Value(make_layout(box->shape()))).holds)
-    throw Error(what + ": the SMEM layout " + box->to_string() +
-                " is not the compact column-major box layout (innermost dimension contiguous)");
-  p.rank = static_cast<int>(gshape.size());
+  // GMEM modes (flattened) and the tile: mode d of the SMEM layout covers GMEM mode d.
+  std::vector<GmemMode> g;
+  {
+    const auto gshape = leaves(gmem.shape()), gstride = leaves(gmem.stride());
+    for (std::size_t j = 0; j < gshape.size(); ++j) {
+      if (!gstride[j].is_integer()) throw Error(what + ": GMEM stride " + gstride[j].to_string() + " is not an integer");
+      if (gstride[j].value() < 0) throw Error(what + ": GMEM stride " + gstride[j].to_string() + " is negative");
+      g.push_back({gshape[j].value(), gstride[j].value(), gshape[j].is_static(), gstride[j].is_static()});
+    }
+  }
+  if (rank(*tile_layout) != g.size())
+    throw Error(what + ": the SMEM box has " + std::to_string(rank(*tile_layout)) + " modes but the GMEM tensor has " +
+                std::to_string(g.size()) + " (mode d of the SMEM layout tiles GMEM mode d)");
+  std::vector<std::int64_t> tile;
+  for (std::size_t d = 0; d < g.size(); ++d) tile.push_back(size_value(mode(*tile_layout, d)));
+
+  // The box: the SMEM storage order's leading runs that step one GMEM coordinate by 1 each (a
+  // copy writes its box to SMEM innermost dimension first). A tile of several boxes is copied
+  // box by box; the tensor map describes one.
+  const std::vector<StorageRun> runs = storage_runs(*tile_layout, tile);
+  std::vector<std::vector<int>> tma_modes;  // GMEM modes of each TMA dimension
+  std::vector<std::int64_t> box;
+  {
+    // CuTe merges box dimensions that are provably (statically) contiguous in GMEM, up to 256.
+    const bool static_box = tile_layout->shape().all_static();
+    for (const StorageRun& r : runs) {
+      if (r.dim < 0 || r.step != 1) break;
+      const GmemMode& m = g[static_cast<std::size_t>(r.dim)];
+      if (!tma_modes.empty()) {
+        const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().back())];
+        if (static_box && prev.static_stride && m.static_stride && box.back() * prev.stride == m.stride &&
+            box.back() * r.extent <= 256) {
+          tma_modes.back().push_back(r.dim);
+          box.back() *= r.extent;
+          continue;
+        }
+      }
+      tma_modes.push_back({r.dim});
+      box.push_back(r.extent);
+    }
+  }
+  if (tma_modes.empty())
+    throw Error(what + ": the SMEM layout " + tile_layout->to_string() +
+                " does not start with a run of consecutive elements of one GMEM mode (no TMA box)");
+  // GMEM modes the box does not walk follow as box extent 1 (static extent-1 or stride-0 modes
+  // contribute nothing and are left out, as CuTe does).
+  for (std::size_t j = 0; j < g.size(); ++j) {
+    bool used = false;
+    for (const auto& t : tma_modes)
+      for (int d : t) used = used || d == static_cast<int>(j);
+    if (used || (g[j].static_shape && g[j].shape == 1) || (g[j].static_stride && g[j].stride == 0)) continue;
+    tma_modes.push_back({static_cast<int>(j)});
+    box.push_back(1);
+  }
+  // More than 5: the trailing dimensions fold into the fifth, as CuTe groups them (its extent
+  // then spans their offsets with the gcd of their strides, below).
+  if (tma_modes.size() > 5) {
+    for (std::size_t i = 5; i < tma_modes.size(); ++i) {
+      tma_modes[4].insert(tma_modes[4].end(), tma_modes[i].begin(), tma_modes[i].end());
+      box[4] = checked_mul(box[4], box[i]);
+    }
+    tma_modes.resize(5);
+    box.resize(5);
+  }
+  p.rank = static_cast<int>(tma_modes.size());
+  p.tma_modes = tma_modes;
+
   for (int i = 0; i < p.rank; ++i) {
-    if (!gstride[i].is_integer()) throw Error(what + ": GMEM stride " + gstride[i].to_string() + " is not an integer");
-    const std::int64_t stride = gstride[i].value();
+    // A TMA dimension over several GMEM modes spans their offsets with the gcd of their strides.
+    std::int64_t dim = 1, stride = 0;
+    for (int d : tma_modes[static_cast<std::size_t>(i)]) {
+      const GmemMode& m = g[static_cast<std::size_t>(d)];
+      const std::int64_t old = stride;
+      stride = gcd64(stride, m.stride);
+      dim = stride == 0 ? m.shape
+                        : checked_add(checked_add(checked_mul(dim - 1, old / stride), checked_mul(m.shape - 1, m.stride / stride)), 1);
+    }
     if (i == 0 && stride != 1)
-      throw Error(what + ": the innermost GMEM dimension must be contiguous (stride 1), got stride " + std::to_string(stride));
-    if (stride < 0) throw Error(what + ": GMEM stride " + std::to_string(stride) + " is negative");
-    const std::int64_t bytes = stride * p.element_bytes;
+      throw Error(what + ": the innermost box dimension (GMEM mode " + std::to_string(tma_modes[0][0]) +
+                  ") must be contiguous in GMEM (stride 1), got stride " + std::to_string(stride));
+    const std::int64_t bytes = checked_mul(stride, p.element_bytes);
     if (i > 0 && (bytes % 16 != 0 || bytes >= (std::int64_t{1} << 40)))
       throw Error(what + ": GMEM stride of dimension " + std::to_string(i) + " is " + std::to_string(bytes) +
                   " bytes; TMA needs a multiple of 16 below 2^40");
-    p.global_dim[i] = static_cast<std::uint64_t>(gshape[i].value());
-    if (p.global_dim[i] > (std::uint64_t{1} << 32))
-      throw Error(what + ": GMEM dimension " + std::to_string(i) + " exceeds 2^32 elements");
+    if (dim < 1 || dim > (std::int64_t{1} << 32))
+      throw Error(what + ": GMEM dimension " + std::to_string(i) + " has " + std::to_string(dim) +
+                  " elements; TMA allows 1 to 2^32");
+    p.global_dim[i] = static_cast<std::uint64_t>(dim);
     p.global_stride_bytes[i] = static_cast<std::uint64_t>(i == 0 ? p.element_bytes : bytes);
-    const std::int64_t b = bshape[i].value();
+    const std::int64_t b = box[static_cast<std::size_t>(i)];
     if (b > 256) throw Error(what + ": box dimension " + std::to_string(i) + " is " + std::to_string(b) + "; TMA allows at most 256");
     p.box_dim[i] = static_cast<std::uint32_t>(b);
     p.element_stride[i] = 1;
@@ -122,8 +252,17 @@ void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origi
 std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& gmem,
                                               const std::array<std::int64_t, 5>& origin) {
   const auto gshape = leaves(gmem.shape()), gstride = leaves(gmem.stride());
+  // Parameters written by hand (no tma_modes) are taken as GMEM mode i for dimension i.
+  bool identity = static_cast<int>(gshape.size()) == p.rank;
+  for (int i = 0; identity && !p.tma_modes.empty() && i < p.rank; ++i)
+    identity = p.tma_modes[static_cast<std::size_t>(i)] == std::vector<int>{i};
+  if (!identity)
+    throw Error("tma image: the prediction needs TMA dimension i to be GMEM mode i (a single box stored innermost "
+                "GMEM mode first); " + p.to_string());
   std::int64_t box_elems = 1;
   for (int i = 0; i < p.rank; ++i) box_elems *= p.box_dim[i];
+  if (box_elems != size_value(layout_part(p.smem_layout)))
+    throw Error("tma image: the SMEM layout " + p.smem_layout.to_string() + " holds several boxes; the prediction is for one");
   std::vector<std::int64_t> image(static_cast<std::size_t>(box_elems), -2);
   for (std::int64_t e = 0; e < box_elems; ++e) {
     // Box coordinate of the e-th box element (colexicographic, innermost first).
@@ -142,6 +281,58 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
     image[static_cast<std::size_t>(pos)] = in_bounds ? gmem_offset : -1;
   }
   return image;
+}
+
+TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
+  const TmaParams p = make_tma_params(gmem, smem, element_bits);
+  const std::string what = "tma_copies(" + gmem.to_string() + ", " + smem.to_string() + ", " + std::to_string(element_bits) + ")";
+  const Layout& l = layout_part(smem);
+  std::vector<std::int64_t> tile;
+  for (std::size_t d = 0; d < rank(l); ++d) tile.push_back(size_value(mode(l, d)));
+  const std::vector<StorageRun> runs = storage_runs(l, tile);
+  const auto gstride = leaves(gmem.stride());
+
+  // The TMA dimension of each GMEM mode, and the coordinate step of one step of that mode (1,
+  // or its stride over the gcd of a merged dimension's strides).
+  std::vector<int> tma_dim(tile.size(), -1);
+  std::vector<std::int64_t> scale(tile.size(), 1);
+  for (int j = 0; j < p.rank; ++j) {
+    const auto& group = p.tma_modes[static_cast<std::size_t>(j)];
+    std::int64_t g = 0;
+    for (int d : group) g = gcd64(g, gstride[static_cast<std::size_t>(d)].value());
+    for (int d : group) {
+      tma_dim[static_cast<std::size_t>(d)] = j;
+      if (group.size() > 1) scale[static_cast<std::size_t>(d)] = gstride[static_cast<std::size_t>(d)].value() / g;
+    }
+  }
+  std::int64_t box_elems = 1;
+  for (int j = 0; j < p.rank; ++j) box_elems = checked_mul(box_elems, p.box_dim[j]);
+
+  // The runs past the box enumerate the copies in SMEM order.
+  std::vector<IntTuple> shape, offset, coord;
+  std::int64_t covered = 1;
+  for (const StorageRun& r : runs) {
+    if (covered < box_elems) {
+      covered = checked_mul(covered, r.extent);
+      continue;
+    }
+    if (r.dim < 0 || tma_dim[static_cast<std::size_t>(r.dim)] < 0)
+      throw Error(what + ": the SMEM layout " + l.to_string() + " orders its boxes along no single GMEM mode");
+    shape.push_back(IntTuple::static_int(r.extent));
+    offset.push_back(IntTuple::static_int(covered));
+    coord.push_back(IntTuple::basis(checked_mul(r.step, scale[static_cast<std::size_t>(r.dim)]),
+                                    {tma_dim[static_cast<std::size_t>(r.dim)]}, true));
+    covered = checked_mul(covered, r.extent);
+  }
+  if (covered != size_value(l))
+    throw Error(what + ": the SMEM layout " + l.to_string() + " is not a whole number of boxes stored one after another");
+  if (shape.empty()) {
+    const Layout one(IntTuple::static_int(1), IntTuple::static_int(0));
+    return {one, one};
+  }
+  const IntTuple sh = shape.size() == 1 ? shape[0] : IntTuple::tuple(shape);
+  return {Layout(sh, shape.size() == 1 ? offset[0] : IntTuple::tuple(offset)),
+          Layout(sh, shape.size() == 1 ? coord[0] : IntTuple::tuple(coord))};
 }
 
 }  // namespace cuteref

@@ -1,12 +1,14 @@
 // TMA (cp.async.bulk.tensor) tensor-map parameters derived from a GMEM layout and an SMEM
 // box layout, and the shared-memory image a copy produces, as the model predicts it.
 //
-// Scope (the tiled, non-interleaved form CuTe's make_tma_copy emits for a box whose SMEM
-// layout is compact): the GMEM layout's flattened modes are the tensor dimensions, mode 0
-// contiguous (stride 1); the SMEM layout is `make_layout(box_shape)` (compact
-// column-major over the same flattened modes, so the box is stored innermost-dimension
-// first), optionally swizzled as `Sw<B,4,3> o smem_ptr[Nb](unset) o L` with B = 1, 2, 3
-// for the 32-, 64- and 128-byte swizzle modes (the swizzle acts on byte addresses).
+// The derivation follows CuTe's make_tma_copy(op, gmem_tensor, smem_layout): mode d of the SMEM
+// layout (a Layout, or `Sw<B,4,3> o smem_ptr[Nb](unset) o L` for the 32/64/128-byte swizzle modes
+// B = 1, 2, 3, the swizzle acting on byte addresses) tiles flattened GMEM mode d. The box is the
+// leading part of the SMEM storage order that walks GMEM coordinates one step at a time: its
+// dimensions are those runs in storage order (so a K-major tile of a row-major GMEM tensor puts K
+// first), a tile of several boxes (a whole GMMA tiling) is copied box by box. Box dimensions that
+// are statically contiguous in GMEM merge (up to 256), the GMEM modes the box does not walk
+// follow with box extent 1 (static unit modes left out), as CuTe does.
 #pragma once
 
 #include <array>
@@ -31,16 +33,18 @@ struct TmaParams {
   TmaSwizzle swizzle = TmaSwizzle::None;
   int interleave = 0;                       // none
   Value smem_layout = Value(IntTuple());    // the SMEM layout the image follows
+  std::vector<std::vector<int>> tma_modes;  // the (flattened) GMEM modes of each TMA dimension
   std::string to_string() const;
 };
 
 // Derives the tensor map of a TMA copy between GMEM layout `gmem` (strides in elements)
 // and SMEM box layout `smem` (a Layout or an smem_ptr-swizzled ComposedLayout).
-// Diagnostics for what the hardware forbids: rank > 5, a non-contiguous innermost
-// dimension, global strides not multiples of 16 bytes or >= 2^40, box dims > 256, inner
-// box bytes not a multiple of 16, a swizzled box whose inner bytes differ from the swizzle
-// width (the copy engine then pads rows to that width: seen on an H100, gpu/RESULTS.md),
-// an SMEM layout that is not the compact box layout, a swizzle that is not a TMA mode.
+// More than 5 dimensions fold the trailing ones into the fifth (as CuTe). Diagnostics for what
+// the hardware forbids: an innermost box dimension not contiguous in GMEM, global strides not multiples of
+// 16 bytes or >= 2^40, box dims > 256, inner box bytes not a multiple of 16, a swizzled box
+// whose inner bytes differ from the swizzle width (the copy engine then pads rows to that
+// width: seen on an H100, gpu/RESULTS.md), an SMEM layout whose storage does not start with a
+// run of one GMEM mode, SMEM and GMEM ranks that differ, a swizzle that is not a TMA mode.
 TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits);
 
 enum class TmaDirection { Load, Store };
@@ -55,11 +59,25 @@ enum class TmaDirection { Load, Store };
 //     multiple of 16 bytes writes whole 16-byte granules past that end.
 void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origin, TmaDirection direction);
 
+// Precondition (checked): TMA dimension i is GMEM mode i and the SMEM layout is one box.
 // The predicted SMEM image of a load of the box at `origin` (per-dimension element
 // coordinates, innermost first, may be negative or past the end): entry p holds the GMEM
 // element offset gmem(coord) of the element stored at SMEM element position p, or -1 where
 // the box element is out of bounds (the copy engine writes zeros there).
 std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& gmem,
                                               const std::array<std::int64_t, 5>& origin);
+
+// The copies that move one CTA tile (the whole SMEM layout) with the tensor map of
+// make_tma_params, in SMEM order: CuTe's tma_partition for one CTA, its iteration over boxes.
+// Both layouts map a copy index to where that copy's box goes: its first SMEM element (before
+// the swizzle) and its TMA coordinates relative to the tile's first element, as basis strides
+// k@i for TMA dimension i. A tile of one box gives _1:_0 for both.
+// Precondition (checked): as make_tma_params; the SMEM layout holds whole boxes one after
+// another, each further run of boxes along one GMEM mode.
+struct TmaCopies {
+  Layout smem_offsets;
+  Layout coordinates;
+};
+TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits);
 
 }  // namespace cuteref

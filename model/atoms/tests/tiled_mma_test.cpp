@@ -11,6 +11,7 @@
 #include "coordinates.hpp"
 #include "equality.hpp"
 #include "error.hpp"
+#include "function_table.hpp"
 #include "notation.hpp"
 
 using namespace cuteref;
@@ -71,6 +72,40 @@ TEST(TiledMma, VendorPartitions) {
   expect_partition(partition_A(rs, 45, a32), "((_2,_2,_2),_1,_2):((_1,_256,_8),_0,_16)", 610, "SM90 RS A t45");
   EXPECT_TRUE(functional_equal(Value(make_fragment_A(rs, partition_A(rs, 45, a32).layout)),
                                Value(parse_layout("((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)"))).holds);
+}
+
+// CuTe composes with a coalesced left operand: the K-major SW128 stage tiling's M mode
+// (_8,_16):(_64,_512) is one contiguous run 128:64, so the atom's 64 rows print as _64:_64, not
+// (_8,_8):(_64,_512) (vendor: ((_64,_16),_2,_4,(_1,_2)):((_64,_1),_4096,_16,(_0,_8192))).
+TEST(TiledMma, PartitionProfileFollowsCoalescedComposition) {
+  const TiledMma t = tiled("SM90_64x128x16_F32BF16BF16_SS<K,K>", "(1,1,1):(0,0,0)");
+  const Layout sa = parse_layout("((_8,_16),(_64,_1),(_1,_2)):((_64,_512),(_1,_0),(_0,_8192))");
+  expect_partition(partition_A(t, 7, sa), "((_64,_16),_2,_4,(_1,_2)):((_64,_1),_4096,_16,(_0,_8192))", 0, "K-major A");
+  // A dynamic stride never merges (CuTe merges only what it proves statically).
+  const Layout c = parse_layout("(_128,_128):(_1,512)");
+  expect_partition(partition_C(tiled("SM90_64x64x16_F16F16F16_SS<MN,MN>", "(1,1,1):(0,0,0)"), 0, c),
+                   "((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)", 0, "dynamic ldC");
+}
+
+// Permutations reorder the operand before the atoms tile it (CuTe's logical_divide by
+// (PermM, PermN) in thrfrg_C). Vendor values (vendor/atoms dump): thread 69 of SM80 16x8x16 on
+// 2 x 2 warps, N permuted by (8,2,2):(1,16,8); thread 1 of SM80 16x8x8 with M permuted by
+// (2,16):(16,1); and the rank-2 atom layout padded with _1:_0 as CuTe pads it.
+TEST(TiledMma, Permutations) {
+  const Layout c = parse_layout("(_64,_64):(_1,_64)");
+  const TiledMma n = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2,1):(2,1,0)"),
+                                    parse_and_evaluate("(_,(8,2,2):(1,16,8),_)", nullptr));
+  expect_partition(partition_C(n, 69, c), "((_2,_2),_2,(_2,_2)):((_64,_8),_32,(_512,_2048))", 145, "PermN t69");
+  const TiledMma m = make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN"), parse_layout("(1,2,1):(0,1,0)"),
+                                    parse_and_evaluate("((2,16):(16,1),32,16)", nullptr));
+  expect_partition(partition_C(m, 1, parse_layout("(_64,_32):(_1,_64)")), "((_2,_2),(_2,_2),_2):((_64,_4),(_8,_32),_1024)", 128,
+                   "PermM t1");
+  const TiledMma r2 = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2):(2,1)"));
+  EXPECT_EQ(tiled_mma_size(r2), 128);
+  expect_partition(partition_C(r2, 37, c), "((_2,_2),_2,_4):((_64,_8),_32,_1024)", 641, "rank-2 atom layout");
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), parse_layout("(2,2,1):(2,1,0)"),
+                              parse_and_evaluate("(_,_,_,_)", nullptr)),
+               Error);
 }
 
 // SM70 quadpairs tiled 2 x 2: the second M atom takes the lanes the ThrID (4,2):(1,16) does not
@@ -137,5 +172,5 @@ TEST(TiledMma, Diagnostics) {
   EXPECT_NO_THROW(partition_C(sm70x2, 23, parse_layout("(_16,_8):(_1,_16)")));
   EXPECT_THROW(partition_C(sm70x2, 8, parse_layout("(_16,_8):(_1,_16)")), Error);
   EXPECT_THROW(partition_C(sm70x2, 24, parse_layout("(_16,_8):(_1,_16)")), Error);
-  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1):(1,2)")), Error);
+  EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1,1,1):(1,2,2,2)")), Error);
 }

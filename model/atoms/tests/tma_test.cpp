@@ -7,6 +7,7 @@
 
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/tma.hpp"
+#include "equality.hpp"
 #include "function_table.hpp"
 #include "test_support.hpp"
 
@@ -63,12 +64,60 @@ TEST(Tma, WhatTheHardwareForbids) {
   expect_error([] { make_tma_params(L("(64,8):(1,1099511627776)"), Value(L("(64,8):(1,64)")), 16); },
                "multiple of 16 below 2^40");
   expect_error([] { make_tma_params(L("(64,8):(2,128)"), Value(L("(64,8):(1,64)")), 16); }, "must be contiguous");
-  expect_error([] { make_tma_params(L("(2,2,2,2,2,2):(1,8,16,32,64,128)"), Value(L("(2,2,2,2,2,2):(1,2,4,8,16,32)")), 8); },
-               "at most 5");
   expect_error([] { make_tma_params(L("(512,256):(1,512)"), smem("Sw<3,4,3> o smem_ptr[16b](unset) o (32,8):(1,32)"), 16); },
                "exactly the 128-byte swizzle width");
-  expect_error([] { make_tma_params(L("(512,256):(1,512)"), Value(L("(8,64):(64,1)")), 16); }, "not the compact");
+  expect_error([] { make_tma_params(L("(512,256):(1,512)"), Value(L("(8,64):(64,1)")), 16); }, "must be contiguous");
+  expect_error([] { make_tma_params(L("(512,256,3):(1,512,131072)"), Value(L("(64,8):(1,64)")), 16); }, "has 2 modes");
+  expect_error([] { make_tma_params(L("(64,8):(1,64)"), Value(L("(64,8):(2,128)")), 16); }, "no TMA box");
   expect_error([] { make_tma_params(L("(512,256):(1,512)"), Value(L("(64,8):(1,64)")), 12); }, "8, 16, 32 or 64 bits");
+}
+
+// As CuTe's make_tma_copy: the box follows the SMEM storage order (by hand, see
+// corpus/atoms/tma_params.txt for the derivations; CuTe agrees in vendor/atoms).
+TEST(Tma, BoxFollowsTheSmemStorageOrder) {
+  // K-major f16 over a row-major (256,512) GMEM tensor: K first.
+  const TmaParams k = make_tma_params(L("(256,512):(512,1)"), Value(gmma_smem_atom(GmmaMajor::K, GmmaSwizzle::SW128, 16)), 16);
+  EXPECT_EQ(k.rank, 2);
+  EXPECT_EQ(k.global_dim[0], 512u);
+  EXPECT_EQ(k.global_dim[1], 256u);
+  EXPECT_EQ(k.global_stride_bytes[1], 1024u);
+  EXPECT_EQ(k.box_dim[0], 64u);
+  EXPECT_EQ(k.box_dim[1], 8u);
+  EXPECT_EQ(k.tma_modes, (std::vector<std::vector<int>>{{1}, {0}}));
+  // A whole K-major tiling (128,64): 64 K by 128 rows.
+  const TmaParams t = make_tma_params(L("(256,512):(512,1)"),
+                                      smem("tile_to_shape(gmma_atom(K, SW128, 16), (_128,_64))"), 16);
+  EXPECT_EQ(t.box_dim[0], 64u);
+  EXPECT_EQ(t.box_dim[1], 128u);
+  // Statically contiguous box dimensions merge up to 256 elements; dynamic ones do not.
+  const TmaParams m = make_tma_params(L("(_64,_128):(_1,_64)"), Value(L("(_64,_2):(_1,_64)")), 16);
+  EXPECT_EQ(m.rank, 1);
+  EXPECT_EQ(m.global_dim[0], 8192u);
+  EXPECT_EQ(m.box_dim[0], 128u);
+  EXPECT_EQ(make_tma_params(L("(64,128):(1,64)"), Value(L("(64,2):(1,64)")), 16).rank, 2);
+  // Six modes fold into five: (2,2) at strides 256 and 512 become one extent 4.
+  const TmaParams f = make_tma_params(L("(32,2,2,2,2,2):(1,32,64,128,256,512)"), Value(L("(32,2,1,1,1,1):(1,32,64,64,64,64)")), 8);
+  EXPECT_EQ(f.rank, 5);
+  EXPECT_EQ(f.global_dim[4], 4u);
+  EXPECT_EQ(f.global_stride_bytes[4], 256u);
+  // The image prediction is for one box in GMEM mode order.
+  expect_error([&] { tma_predicted_image(k, L("(256,512):(512,1)"), {0, 0, 0, 0, 0}); }, "GMEM mode i");
+}
+
+// The copies of a whole tile, by hand. MN-major SW128 f16 (128,64): (64,8) boxes; box (i,j)
+// starts at M = 64 i, K = 8 j, at SMEM element 512 i + 1024 j. K-major SW32 f16 (128,64): boxes
+// of 16 K by all 128 rows, 4 along K, 2048 elements apart. A one-box tile: _1:_0.
+TEST(Tma, CopiesOfATile) {
+  const TmaCopies mn = tma_copies(L("(512,256):(1,512)"), smem("tile_to_shape(gmma_atom(MN, SW128, 16), (_128,_64))"), 16);
+  EXPECT_TRUE(functional_equal(Value(mn.smem_offsets), Value(L("(2,8):(512,1024)"))).holds) << mn.smem_offsets.to_string();
+  EXPECT_TRUE(functional_equal(Value(mn.coordinates), Value(L("(2,8):(64@0,8@1)"))).holds) << mn.coordinates.to_string();
+  const TmaCopies k = tma_copies(L("(256,512):(512,1)"), smem("tile_to_shape(gmma_atom(K, SW32, 16), (_128,_64))"), 16);
+  EXPECT_TRUE(functional_equal(Value(k.smem_offsets), Value(L("4:2048"))).holds) << k.smem_offsets.to_string();
+  EXPECT_TRUE(functional_equal(Value(k.coordinates), Value(L("4:16@0"))).holds) << k.coordinates.to_string();
+  const TmaCopies one = tma_copies(L("(512,256):(1,512)"), Value(gmma_smem_atom(GmmaMajor::MN, GmmaSwizzle::SW128, 16)), 16);
+  EXPECT_EQ(size_value(one.smem_offsets), 1);
+  // A tile whose boxes interleave with another mode's elements is not a run of whole boxes.
+  expect_error([] { tma_copies(L("(512,256):(1,512)"), Value(L("(64,8):(8,1)")), 16); }, "must be contiguous");
 }
 
 TEST(Tma, CopyRules) {
