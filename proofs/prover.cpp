@@ -1,0 +1,96 @@
+#include "prover.hpp"
+
+#include <chrono>
+#include <sstream>
+
+namespace cuteref::proofs {
+
+z3::expr in_range(const z3::expr& v, std::int64_t lo, std::int64_t hi) {
+  return z3::sge(v, v.ctx().bv_val(lo, 64)) && z3::sle(v, v.ctx().bv_val(hi, 64));
+}
+
+namespace {
+std::string answer_name(z3::check_result r) {
+  return r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown";
+}
+}  // namespace
+
+ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
+                   const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
+                   const ProofOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
+  z3::context& ctx = session.ctx();
+  ProofOutcome out;
+  PathExplorer& explorer = session.explorer();
+  explorer.set_domain(domain);
+  do {
+    explorer.begin_run();
+    session.clear_obligations();
+    z3::expr goal = claim();
+    for (const auto& o : session.obligations()) goal = goal && z3::implies(o.guard, o.condition);
+    z3::solver solver(ctx);
+    if (options.timeout_ms) {
+      const double left = options.timeout_ms - elapsed_ms();
+      if (left <= 0) {
+        out.status = ProofStatus::Unknown;
+        out.reason = "timeout after " + std::to_string(out.paths) + " case(s) of the model's branches";
+        out.ms = elapsed_ms();
+        return out;
+      }
+      z3::params p(ctx);
+      p.set("timeout", static_cast<unsigned>(left));
+      solver.set(p);
+    }
+    for (const auto& d : domain) solver.add(d);
+    for (const auto& c : explorer.path_condition()) solver.add(c);
+    solver.add(!goal);
+    const z3::check_result r = solver.check();
+    ++out.paths;
+    if (options.keep_smt2) out.smt2.emplace_back(solver.to_smt2(), answer_name(r));
+    if (r == z3::unknown) {
+      out.status = ProofStatus::Unknown;
+      out.reason = "Z3: " + solver.reason_unknown();
+      out.ms = elapsed_ms();
+      return out;
+    }
+    if (r == z3::sat) {
+      const z3::model m = solver.get_model();
+      for (const auto& v : variables) {
+        std::int64_t x = 0;
+        m.eval(v.value, true).is_numeral_i64(x);
+        out.values[v.name] = x;
+      }
+      for (const auto& o : session.obligations())
+        if (m.eval(o.guard && !o.condition, true).is_true()) {
+          out.failed_side_condition = o.what;
+          break;
+        }
+      out.status = ProofStatus::Refuted;
+      out.ms = elapsed_ms();
+      return out;
+    }
+  } while (explorer.next_path());
+  out.status = ProofStatus::Proved;
+  out.ms = elapsed_ms();
+  return out;
+}
+
+std::string smt2_script(const ProofOutcome& outcome) {
+  std::ostringstream s;
+  s << "(set-logic QF_BV)\n";
+  for (const auto& [query, answer] : outcome.smt2) {
+    // Z3 prints (check-sat) itself; drop its set-info/logic lines that would repeat.
+    s << "; expect: " << answer << "\n(push 1)\n";
+    std::istringstream lines(query);
+    std::string line;
+    while (std::getline(lines, line))
+      if (line.rfind("(set-info", 0) != 0 && line.rfind("(set-logic", 0) != 0 && line.rfind("; benchmark", 0) != 0)
+        s << line << "\n";
+    s << "(pop 1)\n";
+  }
+  return s.str();
+}
+
+}  // namespace cuteref::proofs

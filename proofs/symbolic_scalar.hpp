@@ -1,0 +1,123 @@
+// The proofs' scalar: a 64-bit Z3 bit-vector that stands for the model's CheckedInt.
+//
+// Every operation the model checks (overflow of + - * <<, division by zero, negative
+// shifts, ScalarOps::require) adds a side condition to the current SymbolicSession instead
+// of throwing: a proof must show the model would not have thrown, a counterexample may be
+// "the model rejects this input". Every branch of a generic algorithm
+// (ScalarOps::decide) is a case split recorded by the session's path explorer.
+#pragma once
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scalar.hpp"
+
+namespace cuteref::proofs {
+
+class SymbolicSession;
+
+// The session that symbolic operations report to (one at a time per thread).
+SymbolicSession& current_session();
+
+struct SymInt {
+  z3::expr e;
+  explicit SymInt(z3::expr x) : e(std::move(x)) {}
+};
+
+SymInt operator+(const SymInt& a, const SymInt& b);
+SymInt operator-(const SymInt& a, const SymInt& b);
+SymInt operator*(const SymInt& a, const SymInt& b);
+SymInt operator/(const SymInt& a, const SymInt& b);  // truncating, as C++
+SymInt operator%(const SymInt& a, const SymInt& b);  // sign of the dividend, as C++
+SymInt operator&(const SymInt& a, const SymInt& b);
+SymInt operator^(const SymInt& a, const SymInt& b);
+z3::expr operator<(const SymInt& a, const SymInt& b);
+z3::expr operator>=(const SymInt& a, const SymInt& b);
+z3::expr operator==(const SymInt& a, const SymInt& b);
+
+// A recorded side condition: `condition` must hold whenever `guard` does.
+struct Obligation {
+  z3::expr guard;
+  z3::expr condition;
+  std::string what;
+};
+
+// Depth-first enumeration of the branch combinations of decide(): each run of the
+// algorithm replays the recorded prefix and extends it; infeasible branches (under the
+// domain and the path so far) are never entered.
+class PathExplorer {
+ public:
+  explicit PathExplorer(z3::context& ctx) : solver_(ctx) {}
+  void set_domain(const std::vector<z3::expr>& domain);
+  void begin_run();
+  bool decide(const z3::expr& condition);
+  // Advance to the next unexplored branch combination; false when all were run.
+  bool next_path();
+  const std::vector<z3::expr>& path_condition() const { return path_; }
+  std::size_t branch_points() const { return branch_points_; }
+
+ private:
+  struct Choice {
+    bool value;
+    bool alternative_open;  // the other value is feasible and not yet explored
+  };
+  z3::solver solver_;
+  std::vector<Choice> choices_;
+  std::vector<z3::expr> path_;
+  std::size_t position_ = 0;
+  std::size_t branch_points_ = 0;
+};
+
+class SymbolicSession {
+ public:
+  SymbolicSession();
+  ~SymbolicSession();
+  SymbolicSession(const SymbolicSession&) = delete;
+  SymbolicSession& operator=(const SymbolicSession&) = delete;
+
+  z3::context& ctx() { return ctx_; }
+  SymInt constant(std::int64_t v) { return SymInt(ctx_.bv_val(v, 64)); }
+  SymInt variable(const std::string& name) { return SymInt(ctx_.bv_const(name.c_str(), 64)); }
+
+  void add_obligation(const z3::expr& condition, std::string what);
+  const std::vector<Obligation>& obligations() const { return obligations_; }
+  void clear_obligations() { obligations_.clear(); }
+  // Obligations recorded inside a guard hold only where the guard does (e.g. evaluation
+  // at an index i is only required to be defined for i < size).
+  void push_guard(const z3::expr& g) { guards_.push_back(g); }
+  void pop_guard() { guards_.pop_back(); }
+
+  PathExplorer& explorer() { return explorer_; }
+
+ private:
+  z3::context ctx_;
+  std::vector<Obligation> obligations_;
+  std::vector<z3::expr> guards_;
+  PathExplorer explorer_;
+  SymbolicSession* previous_;
+};
+
+}  // namespace cuteref::proofs
+
+namespace cuteref {
+
+template <>
+struct ScalarOps<proofs::SymInt> {
+  using Bool = z3::expr;
+  using SymInt = proofs::SymInt;
+  static SymInt constant(std::int64_t v) { return proofs::current_session().constant(v); }
+  static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) { return SymInt(z3::ite(c, a.e, b.e)); }
+  static SymInt shl(const SymInt& a, const SymInt& n);
+  static SymInt lshr(const SymInt& a, const SymInt& n);
+  template <class Message>
+  static void require(const z3::expr& c, Message&& what) {
+    proofs::current_session().add_obligation(c, what());
+  }
+  static bool decide(const z3::expr& c) { return proofs::current_session().explorer().decide(c); }
+  static z3::expr both(const z3::expr& a, const z3::expr& b) { return a && b; }
+};
+
+}  // namespace cuteref
