@@ -1,6 +1,7 @@
 #include "laws.hpp"
 
 #include <cstdlib>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -37,6 +38,9 @@ ProofOutcome run_one(LawResult& r, SymbolicSession& s, const std::vector<z3::exp
   ProofOptions o = options;
   o.keep_smt2 = r.smt2.size() < kSmt2Sample;
   ProofOutcome out = prove(s, domain, vars, claim, o);
+  if (std::getenv("CUTEREF_PROOF_TRACE"))
+    std::cerr << "  proof " << r.proofs << ": " << status_name(out.status) << " " << out.ms << " ms, " << out.paths
+              << " paths\n";
   r.ms += out.ms;
   r.paths += out.paths;
   ++r.proofs;
@@ -246,13 +250,6 @@ std::vector<IntTuple> profiles(bool nested) {
 
 constexpr std::int64_t kShapeMax = 4096, kStrideMax = 4096;
 
-std::vector<z3::expr> coalesce_domain(const std::vector<SymInt>& shapes, const std::vector<SymInt>& strides) {
-  std::vector<z3::expr> d;
-  for (const auto& v : shapes) d.push_back(in_range(v.e, 1, kShapeMax));
-  for (const auto& v : strides) d.push_back(in_range(v.e, -kStrideMax, kStrideMax));
-  return d;
-}
-
 std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
                                  const char* pb) {
   std::vector<ProofVariable> v;
@@ -315,11 +312,12 @@ LawResult coalesce_law(bool nested, bool idempotence, const ProofOptions& opt) {
   SymbolicSession s;
   for (const IntTuple& p : profiles(nested)) {
     std::vector<SymInt> shapes, strides;
-    const SymLayout l = variable_layout(s, p, shapes, strides);
+    std::vector<z3::expr> domain;
+    const SymLayout l = variable_layout(s, p, {1, kShapeMax}, {-kStrideMax, kStrideMax}, domain, shapes, strides);
     const SymInt index = s.variable("index");
     auto vars = named(shapes, strides, "s", "d");
     vars.push_back({"index", index.e});
-    const auto out = run_one(r, s, coalesce_domain(shapes, strides), vars, [&]() -> z3::expr {
+    const auto out = run_one(r, s, domain, vars, [&]() -> z3::expr {
       const SymLayout c = sym_coalesce(l);
       if (!idempotence) return functions_equal(c, l, index);
       const SymLayout cc = sym_coalesce(c);

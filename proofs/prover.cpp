@@ -1,6 +1,8 @@
 #include "prover.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 
 namespace cuteref::proofs {
@@ -46,7 +48,13 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
     for (const auto& d : domain) solver.add(d);
     for (const auto& c : explorer.path_condition()) solver.add(c);
     solver.add(!goal);
+    const auto t0 = clock::now();
     const z3::check_result r = solver.check();
+    if (std::getenv("CUTEREF_PROOF_TRACE"))
+      std::cerr << "    path " << out.paths << ": final check "
+                << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms, "
+                << explorer.path_condition().size() << " decisions, " << session.obligations().size()
+                << " side conditions\n";
     ++out.paths;
     if (options.keep_smt2) out.smt2.emplace_back(solver.to_smt2(), answer_name(r));
     if (r == z3::unknown) {

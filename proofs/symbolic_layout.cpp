@@ -33,22 +33,23 @@ z3::expr structurally_equal(const SymTuple& a, const SymTuple& b) {
 }
 
 namespace {
-SymTuple variable_tree(SymbolicSession& s, const IntTuple& profile, const std::string& prefix,
-                       std::vector<SymInt>& out) {
+SymTuple variable_tree(SymbolicSession& s, const IntTuple& profile, const std::string& prefix, Range range,
+                       std::vector<z3::expr>& domain, std::vector<SymInt>& out) {
   if (!profile.is_tuple()) {
-    out.push_back(s.variable(prefix + std::to_string(out.size())));
+    out.push_back(s.ranged_variable(prefix + std::to_string(out.size()), range.first, range.second, domain));
     return SymTuple::of(out.back());
   }
   std::vector<SymTuple> e;
-  for (const auto& p : profile.elements()) e.push_back(variable_tree(s, p, prefix, out));
+  for (const auto& p : profile.elements()) e.push_back(variable_tree(s, p, prefix, range, domain, out));
   return SymTuple::tuple(std::move(e));
 }
 }  // namespace
 
-SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, std::vector<SymInt>& shapes,
-                          std::vector<SymInt>& strides) {
-  SymLayout l{variable_tree(s, profile, "s", shapes), variable_tree(s, profile, "d", strides)};
-  return l;
+SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, Range shape_range, Range stride_range,
+                          std::vector<z3::expr>& domain, std::vector<SymInt>& shapes, std::vector<SymInt>& strides) {
+  SymTuple shape = variable_tree(s, profile, "s", shape_range, domain, shapes);
+  SymTuple stride = variable_tree(s, profile, "d", stride_range, domain, strides);
+  return {std::move(shape), std::move(stride)};
 }
 
 }  // namespace cuteref::proofs

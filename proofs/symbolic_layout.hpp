@@ -39,10 +39,12 @@ z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& i
 // Same structure (rank at every level) and equal leaves.
 z3::expr structurally_equal(const SymTuple& a, const SymTuple& b);
 
-// The layout built from a shape and stride tree of fresh variables named prefix_k: a tree
-// given as a profile (an IntTuple whose leaves are ignored, e.g. ((_,_),_)). Returns the
-// layout and appends the shape and stride variables to `shapes` / `strides`.
-SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, std::vector<SymInt>& shapes,
-                          std::vector<SymInt>& strides);
+// The layout built from a shape and stride tree of fresh variables s<k> / d<k>, ranging
+// over shape_range / stride_range (appended to `domain`): the tree is given as a profile
+// (an IntTuple whose leaf values are ignored, e.g. ((0,0),0)). Appends the variables to
+// `shapes` / `strides` (names count on from their sizes).
+using Range = std::pair<std::int64_t, std::int64_t>;
+SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, Range shape_range, Range stride_range,
+                          std::vector<z3::expr>& domain, std::vector<SymInt>& shapes, std::vector<SymInt>& strides);
 
 }  // namespace cuteref::proofs

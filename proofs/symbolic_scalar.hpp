@@ -22,9 +22,17 @@ class SymbolicSession;
 // The session that symbolic operations report to (one at a time per thread).
 SymbolicSession& current_session();
 
+// A bit-vector with an interval [lo, hi] known to contain its value (given the domain and
+// the side conditions recorded before it). Side conditions that the intervals already
+// establish (e.g. no overflow in a product of bounded extents) are not handed to Z3: this
+// is sound interval arithmetic, and it keeps the bit-blasted queries small. Values
+// computed under a guard (SymbolicSession::push_guard) are used only under that guard.
 struct SymInt {
+  using Bound = __int128;
   z3::expr e;
+  Bound lo = INT64_MIN, hi = INT64_MAX;
   explicit SymInt(z3::expr x) : e(std::move(x)) {}
+  SymInt(z3::expr x, Bound l, Bound h) : e(std::move(x)), lo(l), hi(h) {}
 };
 
 SymInt operator+(const SymInt& a, const SymInt& b);
@@ -64,7 +72,8 @@ class PathExplorer {
     bool value;
     bool alternative_open;  // the other value is feasible and not yet explored
   };
-  z3::solver solver_;
+  z3::solver solver_;  // incremental: the domain, then the path under push/pop
+  std::vector<std::pair<z3::expr, bool>> known_;  // the path's conditions, with their values
   std::vector<Choice> choices_;
   std::vector<z3::expr> path_;
   std::size_t position_ = 0;
@@ -79,8 +88,12 @@ class SymbolicSession {
   SymbolicSession& operator=(const SymbolicSession&) = delete;
 
   z3::context& ctx() { return ctx_; }
-  SymInt constant(std::int64_t v) { return SymInt(ctx_.bv_val(v, 64)); }
+  SymInt constant(std::int64_t v) { return SymInt(ctx_.bv_val(v, 64), v, v); }
   SymInt variable(const std::string& name) { return SymInt(ctx_.bv_const(name.c_str(), 64)); }
+  // A variable ranging over [lo, hi]: declared with the fewest bits that hold the range and
+  // sign- or zero-extended to 64 bits (so Z3 sees the constant high bits), with the range
+  // appended to `domain`. Still a 64-bit value for all of the model's arithmetic.
+  SymInt ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi, std::vector<z3::expr>& domain);
 
   void add_obligation(const z3::expr& condition, std::string what);
   const std::vector<Obligation>& obligations() const { return obligations_; }
@@ -109,7 +122,11 @@ struct ScalarOps<proofs::SymInt> {
   using Bool = z3::expr;
   using SymInt = proofs::SymInt;
   static SymInt constant(std::int64_t v) { return proofs::current_session().constant(v); }
-  static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) { return SymInt(z3::ite(c, a.e, b.e)); }
+  static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) {
+    if (c.is_true()) return a;
+    if (c.is_false()) return b;
+    return SymInt(z3::ite(c, a.e, b.e), a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);
+  }
   static SymInt shl(const SymInt& a, const SymInt& n);
   static SymInt lshr(const SymInt& a, const SymInt& n);
   template <class Message>
