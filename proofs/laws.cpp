@@ -306,15 +306,19 @@ void coalesce_corner(LawResult& r, const IntTuple& profile, bool idempotence) {
   }
 }
 
-LawResult coalesce_law(bool nested, bool idempotence, const ProofOptions& opt) {
+LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  // Integer encoding: crd2idx divides by symbolic extents (see Encoding).
+  SymbolicSession s(Encoding::Int64Range);
   for (const IntTuple& p : profiles(nested)) {
+    std::vector<IntTuple> leaves;
+    flatten_into(p, leaves);
+    if (leaves.size() > max_leaves) continue;
     std::vector<SymInt> shapes, strides;
     std::vector<z3::expr> domain;
     const SymLayout l = variable_layout(s, p, {1, kShapeMax}, {-kStrideMax, kStrideMax}, domain, shapes, strides);
-    const SymInt index = s.variable("index");
+    const SymInt index = s.ranged_variable("index", 0, INT64_MAX, domain);  // < size: functions_equal
     auto vars = named(shapes, strides, "s", "d");
     vars.push_back({"index", index.e});
     const auto out = run_one(r, s, domain, vars, [&]() -> z3::expr {
@@ -433,17 +437,18 @@ const std::vector<Law>& named_laws() {
                  "seed 000's formula x ^ (((x >> S) & (2^B-1)) << M) with (3,4,3) is not an involution",
                  ProofStatus::Refuted, seed000_swizzle_refuted});
     v.push_back({"coalesce_preserves_flat",
-                 "coalesce(L)(i) == L(i), equal sizes: flat L of rank <= 4, shapes in [1,2^12], strides in [-2^12,2^12]",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, false, o); }});
+                 "coalesce(L)(i) == L(i), equal sizes: flat L of rank <= 2, shapes in [1,2^12], strides in [-2^12,2^12]"
+                 " (rank 3 and 4: not proved, Z3 finds no answer in minutes)",
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, false, 2, o); }});
     v.push_back({"coalesce_preserves_nested",
-                 "coalesce(L)(i) == L(i), equal sizes: depth-2 L with <= 4 leaves, same ranges",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, false, o); }});
+                 "coalesce(L)(i) == L(i), equal sizes: depth-2 L with <= 2 leaves, same ranges (3 and 4 leaves: not proved)",
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, false, 2, o); }});
     v.push_back({"coalesce_idempotent_flat",
                  "coalesce(coalesce(L)) is coalesce(L) (same shape and stride): flat L of rank <= 4, same ranges",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, true, o); }});
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, true, 4, o); }});
     v.push_back({"coalesce_idempotent_nested",
                  "coalesce(coalesce(L)) is coalesce(L): depth-2 L with <= 4 leaves, same ranges",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, true, o); }});
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, true, 4, o); }});
     v.push_back({"composition_huge",
                  "(A o B)(i) == A(B(i)) for every i < size(B), layouts of 2^40 and more elements",
                  ProofStatus::Proved, [](const ProofOptions& o) {

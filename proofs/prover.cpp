@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 namespace cuteref::proofs {
 
 z3::expr in_range(const z3::expr& v, std::int64_t lo, std::int64_t hi) {
+  if (v.is_int()) return v >= v.ctx().int_val(lo) && v <= v.ctx().int_val(hi);
   return z3::sge(v, v.ctx().bv_val(lo, 64)) && z3::sle(v, v.ctx().bv_val(hi, 64));
 }
 
@@ -26,13 +28,16 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
   z3::context& ctx = session.ctx();
   ProofOutcome out;
   PathExplorer& explorer = session.explorer();
-  explorer.set_domain(domain);
+  std::vector<z3::expr> full_domain = domain;
+  for (const auto& r : session.variable_ranges()) full_domain.push_back(r);
+  explorer.set_domain(full_domain);
   do {
     explorer.begin_run();
     session.clear_obligations();
+    session.clear_definitions();
     z3::expr goal = claim();
     for (const auto& o : session.obligations()) goal = goal && z3::implies(o.guard, o.condition);
-    z3::solver solver(ctx);
+    z3::solver solver = session.make_solver();
     if (options.timeout_ms) {
       const double left = options.timeout_ms - elapsed_ms();
       if (left <= 0) {
@@ -45,9 +50,12 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
       p.set("timeout", static_cast<unsigned>(left));
       solver.set(p);
     }
-    for (const auto& d : domain) solver.add(d);
+    for (const auto& d : full_domain) solver.add(d);
     for (const auto& c : explorer.path_condition()) solver.add(c);
+    for (const auto& d : session.definitions()) solver.add(d);
     solver.add(!goal);
+    if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
+      std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + ".smt2") << solver.to_smt2();
     const auto t0 = clock::now();
     const z3::check_result r = solver.check();
     if (std::getenv("CUTEREF_PROOF_TRACE"))
@@ -67,7 +75,9 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
       const z3::model m = solver.get_model();
       for (const auto& v : variables) {
         std::int64_t x = 0;
-        m.eval(v.value, true).is_numeral_i64(x);
+        const z3::expr val = m.eval(v.value, true);
+        if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
+        else val.is_numeral_i64(x);
         out.values[v.name] = x;
       }
       for (const auto& o : session.obligations())

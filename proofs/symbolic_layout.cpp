@@ -18,7 +18,11 @@ z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& i
   const SymInt size_a = sym_size(a), size_b = sym_size(b);
   const z3::expr in_domain = index >= s.constant(0) && index < size_a;
   s.push_guard(in_domain);
-  const SymInt va = apply_at(a, index), vb = apply_at(b, index);
+  // Under the guard, index lies in [0, size_a): its interval narrows accordingly.
+  SymInt i = index;
+  if (i.lo < 0) i.lo = 0;
+  if (i.hi > size_a.hi - 1) i.hi = size_a.hi - 1;
+  const SymInt va = apply_at(a, i), vb = apply_at(b, i);
   s.pop_guard();
   return size_a == size_b && z3::implies(in_domain, va == vb);
 }

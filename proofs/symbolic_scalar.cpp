@@ -27,11 +27,26 @@ SymbolicSession& current_session() {
   return *g_current;
 }
 
-SymbolicSession::SymbolicSession() : explorer_(ctx_), previous_(g_current) { g_current = this; }
+SymbolicSession::SymbolicSession(Encoding encoding)
+    : encoding_(encoding), explorer_(ctx_), previous_(g_current) {
+  g_current = this;
+}
+
+SymInt SymbolicSession::variable(const std::string& name) {
+  if (encoding_ == Encoding::BitVector64) return SymInt(ctx_.bv_const(name.c_str(), 64));
+  const z3::expr v = ctx_.int_const(name.c_str());
+  ranges_.push_back(v >= ctx_.int_val(INT64_MIN) && v <= ctx_.int_val(INT64_MAX));
+  return SymInt(v);
+}
 SymbolicSession::~SymbolicSession() { g_current = previous_; }
 
 SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi,
                                        std::vector<z3::expr>& domain) {
+  if (encoding_ == Encoding::Int64Range) {
+    const z3::expr v = ctx_.int_const(name.c_str());
+    domain.push_back(v >= ctx_.int_val(lo) && v <= ctx_.int_val(hi));
+    return SymInt(v, lo, hi);
+  }
   unsigned bits = 1;
   if (lo >= 0) {
     while (bits < 64 && (static_cast<std::uint64_t>(hi) >> bits) != 0) ++bits;
@@ -47,6 +62,33 @@ SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo
   const z3::expr wide = bits == 64 ? narrow : lo >= 0 ? z3::zext(narrow, 64 - bits) : z3::sext(narrow, 64 - bits);
   domain.push_back(z3::sge(wide, ctx_.bv_val(lo, 64)) && z3::sle(wide, ctx_.bv_val(hi, 64)));
   return SymInt(wide, lo, hi);
+}
+
+z3::solver SymbolicSession::make_solver() {
+  if (encoding_ == Encoding::BitVector64) return z3::solver(ctx_);
+  z3::params som(ctx_);
+  som.set("som", true);
+  const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
+                       z3::tactic(ctx_, "solve-eqs") & z3::with(z3::tactic(ctx_, "simplify"), som) &
+                       z3::tactic(ctx_, "smt");
+  return t.mk_solver();
+}
+
+std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b, bool natural) {
+  for (const auto& d : divisions_)
+    if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
+  const std::string n = std::to_string(divisions_.size());
+  const z3::expr q = ctx_.int_const(("div!q" + n).c_str()), r = ctx_.int_const(("div!r" + n).c_str());
+  const z3::expr zero = ctx_.int_val(0);
+  if (natural) {
+    define(a == b * q + r && r >= zero && r < b && q >= zero);
+    divisions_.push_back({a, b, q, r});
+    return {q, r};
+  }
+  const z3::expr abs_r = z3::ite(r >= zero, r, -r), abs_b = z3::ite(b >= zero, b, -b);
+  define(z3::implies(b != zero, a == b * q + r && abs_r < abs_b && (r == zero || ((r > zero) == (a > zero)))));
+  divisions_.push_back({a, b, q, r});
+  return {q, r};
 }
 
 void SymbolicSession::add_obligation(const z3::expr& condition, std::string what) {
@@ -65,13 +107,37 @@ Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }
 bool excludes(const SymInt& a, Bound v) { return a.lo > v || a.hi < v; }
 }  // namespace
 
+// Int64Range: the exact result must be an int64.
+z3::expr in_int64(const z3::expr& r) {
+  return r >= r.ctx().int_val(INT64_MIN) && r <= r.ctx().int_val(INT64_MAX);
+}
+bool integer(const SymInt& a) { return a.e.is_int(); }
+void no_bits(const SymInt& a, const char* op) {
+  if (integer(a))
+    throw Error(std::string("the integer encoding has no bit operation ") + op + " (use the bit-vector encoding)");
+}
+// C++'s truncating division on integers: fresh quotient and remainder variables defined by
+// a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicSession::division).
+// Variables instead of SMT-LIB's div/mod terms let Z3 eliminate them by substitution and
+// normalize the polynomials that crd2idx builds, which its div/mod reasoning does not do.
+z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).first; }
+z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).second; }
+
 SymInt operator+(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo + b.lo, hi = a.hi + b.hi;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e + b.e), "+");
+    return ranged(a.e + b.e, lo, hi);
+  }
   if (!fits(lo, hi)) oblige(add_ok(a.e, b.e), "+");
   return ranged(a.e + b.e, lo, hi);
 }
 SymInt operator-(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo - b.hi, hi = a.hi - b.lo;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e - b.e), "-");
+    return ranged(a.e - b.e, lo, hi);
+  }
   if (!fits(lo, hi)) oblige(sub_ok(a.e, b.e), "-");
   return ranged(a.e - b.e, lo, hi);
 }
@@ -79,10 +145,22 @@ SymInt operator*(const SymInt& a, const SymInt& b) {
   const Bound p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   Bound lo = p[0], hi = p[0];
   for (Bound x : p) lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e * b.e), "*");
+    return ranged(a.e * b.e, lo, hi);
+  }
   if (!fits(lo, hi)) oblige(mul_ok(a.e, b.e), "*");
   return ranged(a.e * b.e, lo, hi);
 }
 SymInt operator/(const SymInt& a, const SymInt& b) {
+  if (integer(a)) {
+    const z3::expr q = trunc_div(a, b);
+    if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
+      oblige(b.e != a.e.ctx().int_val(0) && in_int64(q), "/");
+    if (a.lo >= 0 && b.lo > 0) return ranged(q, a.lo / b.hi, a.hi / b.lo);
+    const Bound m = abs_max(a);
+    return ranged(q, -m, m);
+  }
   const z3::expr zero = a.e.ctx().bv_val(0, 64);
   if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
     oblige(b.e != zero && !(a.e == a.e.ctx().bv_val(INT64_MIN, 64) && b.e == a.e.ctx().bv_val(-1, 64)), "/");
@@ -92,20 +170,26 @@ SymInt operator/(const SymInt& a, const SymInt& b) {
   return ranged(q, -m, m);
 }
 SymInt operator%(const SymInt& a, const SymInt& b) {
-  const z3::expr zero = a.e.ctx().bv_val(0, 64);
-  if (!excludes(b, 0)) oblige(b.e != zero, "%");
   const Bound m = abs_max(b) - 1;  // |a % b| < |b|, with the sign of a
   const Bound lo = a.lo >= 0 ? 0 : (a.lo > -m ? a.lo : -m);
   const Bound hi = a.hi <= 0 ? 0 : (a.hi < m ? a.hi : m);
+  if (integer(a)) {
+    if (!excludes(b, 0)) oblige(b.e != a.e.ctx().int_val(0), "%");
+    return ranged(trunc_rem(a, b), lo, hi);
+  }
+  const z3::expr zero = a.e.ctx().bv_val(0, 64);
+  if (!excludes(b, 0)) oblige(b.e != zero, "%");
   return ranged(z3::srem(a.e, b.e), lo, hi);
 }
 SymInt operator&(const SymInt& a, const SymInt& b) {
+  no_bits(a, "&");
   if (a.lo >= 0 && b.lo >= 0) return ranged(a.e & b.e, 0, a.hi < b.hi ? a.hi : b.hi);
   if (a.lo >= 0) return ranged(a.e & b.e, 0, a.hi);
   if (b.lo >= 0) return ranged(a.e & b.e, 0, b.hi);
   return SymInt(a.e & b.e);
 }
 SymInt operator^(const SymInt& a, const SymInt& b) {
+  no_bits(a, "^");
   if (a.lo >= 0 && b.lo >= 0) {
     Bound top = 1;
     while (top <= a.hi || top <= b.hi) top *= 2;
@@ -117,12 +201,12 @@ SymInt operator^(const SymInt& a, const SymInt& b) {
 z3::expr operator<(const SymInt& a, const SymInt& b) {
   if (a.hi < b.lo) return a.e.ctx().bool_val(true);
   if (a.lo >= b.hi) return a.e.ctx().bool_val(false);
-  return z3::slt(a.e, b.e);
+  return integer(a) ? a.e < b.e : z3::slt(a.e, b.e);
 }
 z3::expr operator>=(const SymInt& a, const SymInt& b) {
   if (a.lo >= b.hi) return a.e.ctx().bool_val(true);
   if (a.hi < b.lo) return a.e.ctx().bool_val(false);
-  return z3::sge(a.e, b.e);
+  return integer(a) ? a.e >= b.e : z3::sge(a.e, b.e);
 }
 z3::expr operator==(const SymInt& a, const SymInt& b) {
   if (a.hi < b.lo || b.hi < a.lo) return a.e.ctx().bool_val(false);
@@ -135,6 +219,7 @@ z3::expr operator==(const SymInt& a, const SymInt& b) {
 void PathExplorer::set_domain(const std::vector<z3::expr>& domain) {
   solver_.reset();
   for (const auto& d : domain) solver_.add(d);
+  domain_ = domain;
   choices_.clear();
   branch_points_ = 0;
 }
@@ -167,8 +252,18 @@ bool PathExplorer::decide(const z3::expr& condition) {
       return value;
     }
   auto feasible = [&](const z3::expr& e) {
+    SymbolicSession& session = current_session();
+    if (session.encoding() == Encoding::Int64Range) {
+      z3::solver s = session.make_solver();
+      for (const auto& d : domain_) s.add(d);
+      for (const auto& p : path_) s.add(p);
+      for (const auto& d : session.definitions()) s.add(d);
+      s.add(e);
+      return s.check() != z3::unsat;
+    }
     solver_.push();
     for (const auto& p : path_) solver_.add(p);
+    for (const auto& d : session.definitions()) solver_.add(d);
     solver_.add(e);
     const z3::check_result r = solver_.check();
     solver_.pop();
@@ -198,6 +293,7 @@ namespace cuteref {
 
 proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) {
   using Bound = SymInt::Bound;
+  if (a.e.is_int()) throw Error("the integer encoding has no bit operation << (use the bit-vector encoding)");
   auto& ctx = a.e.ctx();
   const z3::expr zero = ctx.bv_val(0, 64);
   const bool counts_ok = n.lo >= 0 && n.hi <= 63;
@@ -214,6 +310,7 @@ proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) 
 }
 
 proofs::SymInt ScalarOps<proofs::SymInt>::lshr(const SymInt& a, const SymInt& n) {
+  if (a.e.is_int()) throw Error("the integer encoding has no bit operation >> (use the bit-vector encoding)");
   auto& ctx = a.e.ctx();
   if (n.lo >= 0 && n.hi <= 63) {
     if (a.lo >= 0) return SymInt(z3::lshr(a.e, n.e), a.lo >> static_cast<int>(n.hi), a.hi >> static_cast<int>(n.lo));

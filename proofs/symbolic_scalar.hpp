@@ -72,6 +72,7 @@ class PathExplorer {
     bool value;
     bool alternative_open;  // the other value is feasible and not yet explored
   };
+  std::vector<z3::expr> domain_;
   z3::solver solver_;  // incremental: the domain, then the path under push/pop
   std::vector<std::pair<z3::expr, bool>> known_;  // the path's conditions, with their values
   std::vector<Choice> choices_;
@@ -80,16 +81,32 @@ class PathExplorer {
   std::size_t branch_points_ = 0;
 };
 
+// How SymInt represents the model's checked int64:
+//   BitVector64: a 64-bit bit-vector, each checked operation with its no-overflow side
+//     condition. Needed for the bit operations (& ^ << >>) of swizzles.
+//   Int64Range: an unbounded integer, each checked operation with the side condition that
+//     its exact result lies in [-2^63, 2^63). CheckedInt computes the exact result or
+//     throws, so this is the same function; Z3's arithmetic solver handles division by a
+//     symbolic divisor (crd2idx on symbolic shapes), which bit-blasted 64-bit division does
+//     not finish (measured: a rank-2 coalesce proof did not end in 200 s). Bit operations
+//     are refused (an Error) in this encoding.
+enum class Encoding { BitVector64, Int64Range };
+
 class SymbolicSession {
  public:
-  SymbolicSession();
+  explicit SymbolicSession(Encoding encoding = Encoding::BitVector64);
+  Encoding encoding() const { return encoding_; }
   ~SymbolicSession();
   SymbolicSession(const SymbolicSession&) = delete;
   SymbolicSession& operator=(const SymbolicSession&) = delete;
 
   z3::context& ctx() { return ctx_; }
-  SymInt constant(std::int64_t v) { return SymInt(ctx_.bv_val(v, 64), v, v); }
-  SymInt variable(const std::string& name) { return SymInt(ctx_.bv_const(name.c_str(), 64)); }
+  SymInt constant(std::int64_t v) {
+    return SymInt(encoding_ == Encoding::BitVector64 ? ctx_.bv_val(v, 64) : ctx_.int_val(v), v, v);
+  }
+  // An unconstrained int64 variable (in Int64Range, its range is part of every query's
+  // domain through variable_range()).
+  SymInt variable(const std::string& name);
   // A variable ranging over [lo, hi]: declared with the fewest bits that hold the range and
   // sign- or zero-extended to 64 bits (so Z3 sees the constant high bits), with the range
   // appended to `domain`. Still a 64-bit value for all of the model's arithmetic.
@@ -104,11 +121,33 @@ class SymbolicSession {
   void pop_guard() { guards_.pop_back(); }
 
   PathExplorer& explorer() { return explorer_; }
+  // A solver suited to the encoding: for Int64Range, Z3's preprocessing (equations solved
+  // and substituted, polynomials normalized) before its SMT core; measured: the queries of
+  // crd2idx on symbolic shapes go from "no answer in minutes" to milliseconds.
+  z3::solver make_solver();
+  // Definitions of auxiliary variables (the quotient and remainder of an integer division):
+  // facts that hold for some value of the new variables whatever the others are, so adding
+  // them to a query changes no verdict about the original variables.
+  void define(const z3::expr& fact) { definitions_.push_back(fact); }
+  const std::vector<z3::expr>& definitions() const { return definitions_; }
+  void clear_definitions() { definitions_.clear(); divisions_.clear(); }
+  // The (quotient, remainder) variables of a / b, shared by / and % of the same operands.
+  // `natural`: a >= 0 and b > 0 are known (the remainder is then in [0, b)).
+  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, bool natural);
+  // Range facts of the Int64Range variables made by variable(): every int64 is in range.
+  const std::vector<z3::expr>& variable_ranges() const { return ranges_; }
 
  private:
   z3::context ctx_;
+  Encoding encoding_;
   std::vector<Obligation> obligations_;
   std::vector<z3::expr> guards_;
+  std::vector<z3::expr> ranges_;
+  std::vector<z3::expr> definitions_;
+  struct Division {
+    z3::expr a, b, q, r;
+  };
+  std::vector<Division> divisions_;
   PathExplorer explorer_;
   SymbolicSession* previous_;
 };
