@@ -97,7 +97,7 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
 
 std::string smt2_script(const ProofOutcome& outcome) {
   std::ostringstream s;
-  s << "(set-logic QF_BV)\n";
+  s << "(set-logic ALL)\n";
   for (const auto& [query, answer] : outcome.smt2) {
     // Z3 prints (check-sat) itself; drop its set-info/logic lines that would repeat.
     s << "; expect: " << answer << "\n(push 1)\n";
