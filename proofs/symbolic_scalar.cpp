@@ -243,8 +243,9 @@ bool PathExplorer::decide(const z3::expr& condition) {
   // A new decision. A condition already decided on this path (the same term: Z3 shares
   // equal terms) has its value; otherwise ask which values are feasible under the domain
   // and the path so far (one incremental solver: much faster here than fresh ones).
-  for (const auto& [term, value] : known_)
-    if (z3::eq(term, c)) {
+  for (std::size_t k = 0; k < known_.size(); ++k)
+    if (z3::eq(known_[k].first, c)) {
+      const bool value = known_[k].second;  // a copy: emplace_back below may reallocate
       choices_.push_back({value, false});
       ++position_;
       path_.push_back(value ? c : !c);
