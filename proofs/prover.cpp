@@ -53,7 +53,7 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
     for (const auto& d : full_domain) solver.add(d);
     for (const auto& c : explorer.path_condition()) solver.add(c);
     for (const auto& d : session.definitions()) solver.add(d);
-    solver.add(!goal);
+    solver.add((!goal).simplify());  // constant parameters fold away before bit-blasting
     if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
       std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + ".smt2") << solver.to_smt2();
     const auto t0 = clock::now();
@@ -98,6 +98,16 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
 std::string smt2_script(const ProofOutcome& outcome) {
   std::ostringstream s;
   s << "(set-logic ALL)\n";
+  // Z3 prints its signed-multiplication overflow predicates under its own names; define them
+  // in standard terms (the exact 128-bit product must fit in 64 bits) for other solvers.
+  bool uses_overflow_predicates = false;
+  for (const auto& q : outcome.smt2)
+    uses_overflow_predicates = uses_overflow_predicates || q.first.find("bvsmul_no") != std::string::npos;
+  if (uses_overflow_predicates)
+    s << "(define-fun bvsmul_noovfl ((a (_ BitVec 64)) (b (_ BitVec 64))) Bool\n"
+         "  (bvsle (bvmul ((_ sign_extend 64) a) ((_ sign_extend 64) b)) ((_ sign_extend 64) #x7fffffffffffffff)))\n"
+         "(define-fun bvsmul_noudfl ((a (_ BitVec 64)) (b (_ BitVec 64))) Bool\n"
+         "  (bvsge (bvmul ((_ sign_extend 64) a) ((_ sign_extend 64) b)) ((_ sign_extend 64) #x8000000000000000)))\n";
   for (const auto& [query, answer] : outcome.smt2) {
     // Z3 prints (check-sat) itself; drop its set-info/logic lines that would repeat.
     s << "; expect: " << answer << "\n(push 1)\n";

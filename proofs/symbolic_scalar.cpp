@@ -65,7 +65,7 @@ SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo
 }
 
 z3::solver SymbolicSession::make_solver() {
-  if (encoding_ == Encoding::BitVector64) return z3::solver(ctx_);
+  if (encoding_ == Encoding::BitVector64) return z3::solver(ctx_, "QF_BV");
   z3::params som(ctx_);
   som.set("som", true);
   const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
