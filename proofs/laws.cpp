@@ -1,5 +1,6 @@
 #include "laws.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -315,6 +316,16 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
     std::vector<IntTuple> leaves;
     flatten_into(p, leaves);
     if (leaves.size() > max_leaves) continue;
+    // A tuple mode of >= 2 leaves that is not the last mode needs (x % (a*b)) / a ==
+    // (x / a) % b, which Z3 does not prove (minutes, no answer): such profiles are left out
+    // of the function-preservation law and listed in its detail, not counted as proved.
+    bool inner_split = false;
+    for (std::size_t k = 0; k + 1 < p.rank(); ++k) inner_split = inner_split || (p[k].is_tuple() && p[k].rank() >= 2);
+    if (inner_split && !idempotence) {
+      r.detail += (r.detail.empty() ? "not proved (left out): " : ", ") + p.to_string();
+      continue;
+    }
+    if (std::getenv("CUTEREF_PROOF_TRACE")) std::cerr << "  profile " << p.to_string() << "\n";
     std::vector<SymInt> shapes, strides;
     std::vector<z3::expr> domain;
     const SymLayout l = variable_layout(s, p, {1, kShapeMax}, {-kStrideMax, kStrideMax}, domain, shapes, strides);
@@ -413,6 +424,41 @@ LawResult right_inverse_law(const std::vector<std::string>& cases, const ProofOp
   return r;
 }
 
+// The two facts the integer encoding states for Z3 (SymbolicSession::division): for x >= 0 and
+// a, b > 0, (x / a) / b == x / (a * b); and equal divisors of one dividend give one quotient
+// and remainder. Proved here over all integers with Z3's own integer division (which is
+// C++'s on these signs), so the coalesce proofs rest on proved lemmas only.
+LawResult division_lemmas(const ProofOptions&) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  z3::context ctx;
+  const z3::expr x = ctx.int_const("x"), a = ctx.int_const("a"), b = ctx.int_const("b");
+  const z3::expr q1 = ctx.int_const("q1"), q2 = ctx.int_const("q2"), r1 = ctx.int_const("r1"), r2 = ctx.int_const("r2");
+  const std::vector<z3::expr> negated = {
+      x >= 0 && a >= 1 && b >= 1 && (x / a) / b != x / (a * b),
+      b >= 1 && x == b * q1 + r1 && x == b * q2 + r2 && r1 >= 0 && r1 < b && r2 >= 0 && r2 < b &&
+          !(q1 == q2 && r1 == r2)};
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& n : negated) {
+    z3::solver solver(ctx);
+    solver.add(n);
+    const z3::check_result c = solver.check();
+    ++r.proofs;
+    ++r.paths;
+    if (r.smt2.size() < kSmt2Sample) r.smt2.emplace_back(solver.to_smt2(), c == z3::unsat ? "unsat" : c == z3::sat ? "sat" : "unknown");
+    if (c != z3::unsat && r.status == ProofStatus::Proved) {
+      r.status = c == z3::sat ? ProofStatus::Refuted : ProofStatus::Unknown;
+      r.detail = "lemma " + std::to_string(r.proofs);
+    }
+  }
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (std::int64_t xv = 0; xv < 300; ++xv)
+    for (std::int64_t av = 1; av <= 12; ++av)
+      for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
+        if ((xv / av) / bv != xv / (av * bv) && r.corner_failure.empty()) r.corner_failure = std::to_string(xv);
+  return r;
+}
+
 }  // namespace
 
 const std::vector<Law>& named_laws() {
@@ -436,13 +482,17 @@ const std::vector<Law>& named_laws() {
     v.push_back({"seed000_swizzle_refuted",
                  "seed 000's formula x ^ (((x >> S) & (2^B-1)) << M) with (3,4,3) is not an involution",
                  ProofStatus::Refuted, seed000_swizzle_refuted});
+    v.push_back({"division_lemmas",
+                 "(x/a)/b == x/(a*b) for x >= 0, a, b >= 1; x = b*q + r with 0 <= r < b determines q and r "
+                 "(the facts the integer encoding gives Z3)",
+                 ProofStatus::Proved, division_lemmas});
     v.push_back({"coalesce_preserves_flat",
-                 "coalesce(L)(i) == L(i), equal sizes: flat L of rank <= 2, shapes in [1,2^12], strides in [-2^12,2^12]"
-                 " (rank 3 and 4: not proved, Z3 finds no answer in minutes)",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, false, 2, o); }});
+                 "coalesce(L)(i) == L(i), equal sizes: flat L of rank <= 4, shapes in [1,2^12], strides in [-2^12,2^12]",
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, false, 4, o); }});
     v.push_back({"coalesce_preserves_nested",
-                 "coalesce(L)(i) == L(i), equal sizes: depth-2 L with <= 2 leaves, same ranges (3 and 4 leaves: not proved)",
-                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, false, 2, o); }});
+                 "coalesce(L)(i) == L(i), equal sizes: depth-2 L with <= 4 leaves, same ranges, except where a tuple "
+                 "mode of >= 2 leaves precedes another mode (listed as not proved)",
+                 ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, false, 4, o); }});
     v.push_back({"coalesce_idempotent_flat",
                  "coalesce(coalesce(L)) is coalesce(L) (same shape and stride): flat L of rank <= 4, same ranges",
                  ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, true, 4, o); }});

@@ -1,5 +1,7 @@
 #include "symbolic_scalar.hpp"
 
+#include <algorithm>
+
 namespace cuteref::proofs {
 
 namespace {
@@ -74,20 +76,61 @@ z3::solver SymbolicSession::make_solver() {
   return t.mk_solver();
 }
 
-std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b, bool natural) {
+namespace {
+// A product term with its factors flattened and ordered by term id, so that equal products
+// built in different association orders ((a*b)*c, a*(b*c)) become the same term.
+void collect_factors(const z3::expr& e, std::vector<z3::expr>& out) {
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_MUL) {
+    for (unsigned k = 0; k < e.num_args(); ++k) collect_factors(e.arg(k), out);
+    return;
+  }
+  out.push_back(e);
+}
+z3::expr normalized_product(const z3::expr& e) {
+  std::vector<z3::expr> f;
+  collect_factors(e, f);
+  if (f.size() == 1) return e;
+  std::sort(f.begin(), f.end(), [](const z3::expr& x, const z3::expr& y) { return x.id() < y.id(); });
+  z3::expr p = f[0];
+  for (std::size_t k = 1; k < f.size(); ++k) p = p * f[k];
+  return p;
+}
+}  // namespace
+
+std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
+  const z3::expr b = natural ? normalized_product(b_in) : b_in;
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
-  const std::string n = std::to_string(divisions_.size());
-  const z3::expr q = ctx_.int_const(("div!q" + n).c_str()), r = ctx_.int_const(("div!r" + n).c_str());
+  // Fresh names from a counter (the nested case below recurses before it records).
+  const std::string n = std::to_string(fresh_names_++);
+  const z3::expr r = ctx_.int_const(("div!r" + n).c_str());
   const z3::expr zero = ctx_.int_val(0);
   if (natural) {
+    // (x / c) / b is x / (c * b) for x >= 0, c, b > 0 (the law division_nesting proves it
+    // for every int64): the quotient of a nested division is that of the index divided by
+    // the product, so that crd2idx on nested and merged modes shares its quotients.
+    for (std::size_t k = 0; k < divisions_.size(); ++k) {
+      if (!divisions_[k].natural || !z3::eq(divisions_[k].q, a)) continue;
+      const z3::expr x = divisions_[k].a, c = divisions_[k].b;
+      const z3::expr q = division(x, c * b, true).first;
+      define(a == b * q + r && r >= zero && r < b);
+      divisions_.push_back({a, b, q, r, true});
+      nesting_used_ = true;
+      return {q, r};
+    }
+    const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
     define(a == b * q + r && r >= zero && r < b && q >= zero);
-    divisions_.push_back({a, b, q, r});
+    // Uniqueness of division, stated for Z3 (which would need nonlinear reasoning to find
+    // it): the same dividend over equal divisors has the same quotient and remainder.
+    for (const auto& d : divisions_)
+      if (d.natural && z3::eq(d.a, a)) define(z3::implies(d.b == b, d.q == q && d.r == r));
+    divisions_.push_back({a, b, q, r, true});
     return {q, r};
   }
+  const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
   const z3::expr abs_r = z3::ite(r >= zero, r, -r), abs_b = z3::ite(b >= zero, b, -b);
   define(z3::implies(b != zero, a == b * q + r && abs_r < abs_b && (r == zero || ((r > zero) == (a > zero)))));
-  divisions_.push_back({a, b, q, r});
+  divisions_.push_back({a, b, q, r, false});
   return {q, r};
 }
 
