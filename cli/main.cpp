@@ -12,6 +12,8 @@
 #include "function_table.hpp"
 #include "identity_layout.hpp"
 #include "notation.hpp"
+#include "claim.hpp"
+#include "laws.hpp"
 
 #ifndef CUTEREF_SOURCE_DIR
 #define CUTEREF_SOURCE_DIR "."
@@ -34,7 +36,13 @@ void print_help(std::ostream& out) {
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
          "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
-         "  cuteref verify             the main job: the corpus and the model's built-in checks, as a report\n"
+         "  cuteref verify             the main job: the corpus, the model's built-in checks and the proof suite's\n"
+         "                             named laws with their times, as a report\n"
+         "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n"
+         "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
+         "                             free lower-case variables) for all values with Z3, or refute it with a\n"
+         "                             counterexample replayed on the model; a variable without --where ranges over\n"
+         "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
          "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -118,9 +126,31 @@ int check_command(std::vector<std::string> paths, bool verbose) {
   }
 }
 
+// The proof suite's named laws, each with its verdict and time.
+int verify_proofs() {
+  using namespace cuteref::proofs;
+  std::cout << "\n[proofs] named laws (Z3)\n";
+  int rc = 0;
+  for (const Law& law : named_laws()) {
+    LawResult r;
+    try {
+      r = law.run(ProofOptions{});
+    } catch (const Error& e) {
+      r.detail = std::string("error: ") + e.what();
+    }
+    const bool ok = law_passed(law, r);
+    if (!ok) rc = 1;
+    std::cout << "  " << (ok ? "PASS " : "FAIL ") << law.name << ": " << status_name(r.status) << " ("
+              << static_cast<long long>(r.ms + 0.5) << " ms, " << r.proofs << " proofs, " << r.corner_cases
+              << " concrete corner cases)\n";
+  }
+  return rc;
+}
+
 int verify_command() {
   std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
   int rc = check_command({}, false);
+  if (verify_proofs() != 0) rc = 1;
   std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
   return rc;
 }
@@ -185,6 +215,35 @@ int main(int argc, char** argv) {
     return check_command(paths, verbose);
   }
   if (cmd == "verify") return verify_command();
+  if (cmd == "prove") {
+    cuteref::proofs::ProveRequest req;
+    bool have_claim = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      const bool has_value = i + 1 < args.size();
+      if (a == "--where" && has_value) req.where.push_back(args[++i]);
+      else if (a == "--timeout" && has_value) {
+        try {
+          req.timeout_s = std::stod(args[++i]);
+        } catch (const std::exception&) {
+          std::cerr << "error: --timeout expects seconds, got '" << args[i] << "'\n";
+          return 2;
+        }
+      } else if (a == "--smt2" && has_value) req.smt2_file = args[++i];
+      else if (!have_claim && a.rfind("--", 0) != 0) {
+        req.claim = a;
+        have_claim = true;
+      } else {
+        std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+        return 2;
+      }
+    }
+    if (!have_claim) {
+      std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+      return 2;
+    }
+    return cuteref::proofs::prove_command(req, std::cout, std::cerr);
+  }
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
   return 2;

@@ -52,12 +52,13 @@ struct ScalarOps<CheckedInt> {
   using Bool = bool;
   static CheckedInt constant(std::int64_t v) { return v; }
   static CheckedInt select(bool c, CheckedInt a, CheckedInt b) { return c ? a : b; }
-  // a << n; a shifted past bit 62 (or a negative a) is an overflow, as for *.
+  // a << n for 0 <= n <= 63; a negative a, or a bit shifted into or past bit 63, is an
+  // overflow, as for *.
   static CheckedInt shl(CheckedInt a, CheckedInt n) {
-    if (n.v < 0 || n.v > 62) throw Error("shift by " + std::to_string(n.v) + " bits");
+    if (n.v < 0 || n.v > 63) throw Error("shift by " + std::to_string(n.v) + " bits");
     if (a.v < 0 || (n.v > 0 && (a.v >> (63 - n.v)) != 0))
       throw Error("arithmetic overflow: " + std::to_string(a.v) + " << " + std::to_string(n.v));
-    return a.v << n.v;
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a.v) << n.v);
   }
   // Logical right shift of a 64-bit pattern.
   static CheckedInt lshr(CheckedInt a, CheckedInt n) {

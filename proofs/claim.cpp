@@ -1,0 +1,670 @@
+#include "claim.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "coalesce_generic.hpp"
+#include "composed_eval.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+#include "layout_eval.hpp"
+#include "notation.hpp"
+#include "prover.hpp"
+#include "swizzle_eval.hpp"
+#include "symbolic_layout.hpp"
+#include "symbolic_scalar.hpp"
+
+namespace cuteref::proofs {
+
+namespace {
+
+// A claim the evaluator cannot state symbolically: the verdict is `unknown`.
+struct Unsupported : Error {
+  using Error::Error;
+};
+
+// ---- scalar helpers, for both the symbolic and the concrete (replay) evaluation ------
+
+std::optional<std::int64_t> concrete_of(const CheckedInt& v) { return v.v; }
+std::optional<std::int64_t> concrete_of(const SymInt& v) {
+  if (v.lo == v.hi) return static_cast<std::int64_t>(v.lo);
+  return std::nullopt;
+}
+
+template <class Scalar>
+Scalar bit_or(const Scalar& a, const Scalar& b) {
+  return (a ^ b) ^ (a & b);  // a | b from the scalar interface's & and ^
+}
+
+// ---- values ------------------------------------------------------------------------
+
+template <class Scalar>
+struct Val {
+  enum class Kind { Int, Tuple, Layout, Swizzle, Model } kind = Kind::Int;
+  std::optional<Scalar> i;
+  ScalarTuple<Scalar> t, stride;  // Tuple: t; Layout: t is the shape
+  int b = 0, m = 0, s = 0;        // Swizzle (not checked for legality: claims may be false)
+  std::optional<Value> model;     // anything else, concrete
+  bool grouped = false;           // an arithmetic expression (for `(a*b)` as a grouping)
+};
+
+template <class Scalar>
+std::optional<IntTuple> lower_tuple(const ScalarTuple<Scalar>& t) {
+  if (!t.is_tuple()) {
+    auto c = concrete_of(*t.leaf);
+    if (!c) return std::nullopt;
+    return IntTuple::integer(*c);
+  }
+  std::vector<IntTuple> e;
+  for (const auto& x : t.elements) {
+    auto l = lower_tuple(x);
+    if (!l) return std::nullopt;
+    e.push_back(*l);
+  }
+  return IntTuple::tuple(std::move(e));
+}
+
+// The model's Value of a concrete Val (nullopt if some leaf is symbolic).
+template <class Scalar>
+std::optional<Value> lower(const Val<Scalar>& v) {
+  using K = typename Val<Scalar>::Kind;
+  switch (v.kind) {
+    case K::Int: {
+      auto c = concrete_of(*v.i);
+      if (!c) return std::nullopt;
+      return Value(IntTuple::integer(*c));
+    }
+    case K::Tuple: {
+      auto t = lower_tuple(v.t);
+      if (!t) return std::nullopt;
+      return Value(*t);
+    }
+    case K::Layout: {
+      auto sh = lower_tuple(v.t), st = lower_tuple(v.stride);
+      if (!sh || !st) return std::nullopt;
+      return Value(Layout(*sh, *st));
+    }
+    case K::Swizzle: return Value(Swizzle(v.b, v.m, v.s));
+    case K::Model: return *v.model;
+  }
+  return std::nullopt;
+}
+
+template <class Scalar>
+Val<Scalar> lift(const Value& value) {
+  using K = typename Val<Scalar>::Kind;
+  Val<Scalar> v;
+  if (value.is_int_tuple()) {
+    const IntTuple& t = std::get<IntTuple>(value.data);
+    if (t.is_integer()) {
+      v.kind = K::Int;
+      v.i = ScalarOps<Scalar>::constant(t.value());
+      return v;
+    }
+    if (!t.has_basis() && !t.has_underscore() && t.is_tuple()) {
+      v.kind = K::Tuple;
+      v.t = to_scalar_tuple<Scalar>(t);
+      return v;
+    }
+  }
+  if (value.is_layout()) {
+    const Layout& l = std::get<Layout>(value.data);
+    if (!l.has_basis_strides()) {
+      v.kind = K::Layout;
+      v.t = to_scalar_tuple<Scalar>(l.shape());
+      v.stride = to_scalar_tuple<Scalar>(l.stride());
+      return v;
+    }
+  }
+  if (value.is_swizzle()) {
+    const Swizzle& sw = std::get<Swizzle>(value.data);
+    v.kind = K::Swizzle;
+    v.b = sw.bits(), v.m = sw.base(), v.s = sw.shift();
+    return v;
+  }
+  v.kind = K::Model;
+  v.model = value;
+  return v;
+}
+
+// ---- the evaluator (parser and evaluation in one pass, as the model's) ------------------
+
+bool is_function(const std::string& name) { return standard_functions().find(name) != nullptr; }
+
+template <class Scalar>
+class Evaluator {
+ public:
+  using V = Val<Scalar>;
+  using K = typename V::Kind;
+  using Ops = ScalarOps<Scalar>;
+
+  Evaluator(std::string_view text, const std::map<std::string, Scalar>& vars) : text_(text), vars_(vars) {}
+
+  V parse_side() {
+    V v = layout_level();
+    skip();
+    if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+    return v;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  const std::map<std::string, Scalar>& vars_;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ParseError(pos_ + 1, what);
+  }
+  void skip() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool accept(std::string_view tok) {
+    skip();
+    if (text_.substr(pos_, tok.size()) == tok) {
+      pos_ += tok.size();
+      return true;
+    }
+    return false;
+  }
+  void expect(char c, const char* where) {
+    if (!accept(std::string_view(&c, 1))) fail(std::string("expected '") + c + "' " + where);
+  }
+  char peek() {
+    skip();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+
+  Scalar as_int(const V& v, const char* what) {
+    if (v.kind != K::Int) fail(std::string(what) + ": expected an integer");
+    return *v.i;
+  }
+  static V of_int(Scalar s, bool grouped = true) {
+    V v;
+    v.kind = K::Int;
+    v.i = std::move(s);
+    v.grouped = grouped;
+    return v;
+  }
+
+  // layout_level ::= expr [":" expr]
+  V layout_level() {
+    V shape = expr();
+    if (!accept(":")) return shape;
+    V stride = expr();
+    auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
+      if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
+      if (v.kind == K::Tuple) return v.t;
+      fail("a layout's shape and stride must be integers or tuples");
+    };
+    V l;
+    l.kind = K::Layout;
+    l.t = tree(shape);
+    l.stride = tree(stride);
+    check_layout(l.t, l.stride);
+    while (peek() == '(') {
+      ++pos_;
+      std::vector<V> args = arguments();
+      if (args.size() != 1 || args[0].kind != K::Int)
+        throw Unsupported("only application to one integer is supported on symbolic values");
+      l = apply(l, *args[0].i);
+    }
+    return l;
+  }
+  // The model's Layout invariants: congruent, every shape leaf >= 1.
+  void check_layout(const ScalarTuple<Scalar>& sh, const ScalarTuple<Scalar>& st) {
+    if (sh.is_tuple() != st.is_tuple() || sh.rank() != st.rank()) fail("shape and stride are not congruent");
+    if (!sh.is_tuple()) {
+      Ops::require(*sh.leaf >= Ops::constant(1), [] { return std::string("a layout's shape leaves must be >= 1"); });
+      return;
+    }
+    for (std::size_t k = 0; k < sh.rank(); ++k) check_layout(sh[k], st[k]);
+  }
+
+  // C++ precedence: | ^ & (<< >>) (+ -) (* / %)
+  V expr() { return bit_or_level(); }
+  V bit_or_level() {
+    V a = bit_xor_level();
+    while (peek() == '|') {
+      ++pos_;
+      V b = bit_xor_level();
+      a = of_int(bit_or(as_int(a, "|"), as_int(b, "|")));
+    }
+    return a;
+  }
+  V bit_xor_level() {
+    V a = bit_and_level();
+    while (peek() == '^') {
+      ++pos_;
+      V b = bit_and_level();
+      a = of_int(as_int(a, "^") ^ as_int(b, "^"));
+    }
+    return a;
+  }
+  V bit_and_level() {
+    V a = shift_level();
+    while (peek() == '&') {
+      ++pos_;
+      V b = shift_level();
+      a = of_int(as_int(a, "&") & as_int(b, "&"));
+    }
+    return a;
+  }
+  V shift_level() {
+    V a = additive();
+    for (;;) {
+      if (accept("<<")) a = of_int(Ops::shl(as_int(a, "<<"), as_int(additive(), "<<")));
+      else if (accept(">>")) {
+        const Scalar x = as_int(a, ">>");
+        Ops::require(x >= Ops::constant(0), [] { return std::string(">> of a negative value"); });
+        a = of_int(Ops::lshr(x, as_int(additive(), ">>")));
+      } else return a;
+    }
+  }
+  V additive() {
+    V a = multiplicative();
+    for (;;) {
+      const char c = peek();
+      if (c != '+' && c != '-') return a;
+      ++pos_;
+      V b = multiplicative();
+      a = of_int(c == '+' ? as_int(a, "+") + as_int(b, "+") : as_int(a, "-") - as_int(b, "-"));
+    }
+  }
+  V multiplicative() {
+    V a = unary();
+    for (;;) {
+      const char c = peek();
+      if (c != '*' && c != '/' && c != '%') return a;
+      ++pos_;
+      V b = unary();
+      const Scalar x = as_int(a, "arithmetic"), y = as_int(b, "arithmetic");
+      a = of_int(c == '*' ? x * y : c == '/' ? x / y : x % y);
+    }
+  }
+  V unary() {
+    skip();
+    if (peek() == '-' && pos_ + 1 < text_.size() && !std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+      ++pos_;
+      return of_int(Ops::constant(0) - as_int(unary(), "-"));
+    }
+    return postfix();
+  }
+  V postfix() {
+    V v = primary();
+    // `S:D(x)` applies the layout: a tuple leaves its '(' to layout_level.
+    while (peek() == '(' && v.kind != K::Tuple) {
+      ++pos_;
+      std::vector<V> args = arguments();
+      if (args.size() != 1 || args[0].kind != K::Int)
+        throw Unsupported("only application to one integer is supported on symbolic values");
+      v = apply(v, *args[0].i);
+    }
+    return v;
+  }
+  std::vector<V> arguments() {  // after '(' up to and including ')'
+    std::vector<V> args;
+    if (accept(")")) return args;
+    for (;;) {
+      args.push_back(layout_level());
+      if (accept(")")) return args;
+      expect(',', "between arguments");
+    }
+  }
+
+  V apply(const V& f, const Scalar& x) {
+    if (f.kind == K::Layout) {
+      Ops::require(x >= Ops::constant(0), [] { return std::string("layout application: the index is negative"); });
+      return of_int(crd2idx_index(x, f.t, f.stride), false);
+    }
+    if (f.kind == K::Swizzle)
+      return of_int(swizzle_value(x, Ops::constant(f.b), Ops::constant(f.m), Ops::constant(f.s)), false);
+    if (f.kind == K::Model && f.model->is_composed()) {
+      Ops::require(x >= Ops::constant(0), [] { return std::string("layout application: the index is negative"); });
+      return of_int(composed_value(std::get<ComposedLayout>(f.model->data), x), false);
+    }
+    fail("this value cannot be applied to an index");
+  }
+
+  V primary() {
+    skip();
+    if (pos_ >= text_.size()) fail("unexpected end of the expression");
+    const char c = text_[pos_];
+    if (c == '(') {
+      ++pos_;
+      std::vector<V> elems = arguments();
+      // `(a*b)`: a grouping of an arithmetic expression; `(x)`, `(4)`: a 1-tuple, as CuTe.
+      if (elems.size() == 1 && elems[0].kind == K::Int && elems[0].grouped) return elems[0];
+      return tuple_of(elems);
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' ||
+        (c == '_' && pos_ + 1 < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '-'))) {
+      if (c == '_') ++pos_;
+      const std::size_t start = pos_;
+      if (text_[pos_] == '-') ++pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      const std::string digits(text_.substr(start, pos_ - start));
+      if (digits == "-" || digits.empty()) fail("expected digits");
+      try {
+        return of_int(Ops::constant(std::stoll(digits)), false);
+      } catch (const std::out_of_range&) {
+        fail("integer " + digits + " does not fit in 64 bits");
+      }
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const std::size_t start = pos_;
+      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+      const std::string name(text_.substr(start, pos_ - start));
+      if (name == "Sw" && peek() == '<') return swizzle();
+      if (peek() == '(' && is_function(name)) {
+        ++pos_;
+        return call(name, arguments());
+      }
+      auto it = vars_.find(name);
+      if (it != vars_.end()) return of_int(it->second, false);
+      pos_ = start;
+      fail("unknown name '" + name + "'");
+    }
+    fail("unexpected '" + std::string(1, c) + "'");
+  }
+
+  V tuple_of(const std::vector<V>& elems) {
+    V v;
+    v.kind = K::Tuple;
+    std::vector<ScalarTuple<Scalar>> e;
+    for (const auto& x : elems) {
+      if (x.kind == K::Int) e.push_back(ScalarTuple<Scalar>::of(*x.i));
+      else if (x.kind == K::Tuple) e.push_back(x.t);
+      else {
+        // A tuple of layouts (a tiler): only as a concrete model value.
+        std::vector<Value> values;
+        for (const auto& y : elems) {
+          auto l = lower(y);
+          if (!l) throw Unsupported("a tuple of layouts with symbolic leaves");
+          values.push_back(*l);
+        }
+        return lift<Scalar>(make_tuple_value(std::move(values)));
+      }
+    }
+    v.t = ScalarTuple<Scalar>::tuple(std::move(e));
+    return v;
+  }
+
+  V swizzle() {
+    expect('<', "after Sw");
+    auto param = [&](const char* what) {
+      V p = expr();
+      auto c = p.kind == K::Int ? concrete_of(*p.i) : std::nullopt;
+      if (!c) throw Unsupported(std::string("a symbolic swizzle parameter ") + what);
+      return static_cast<int>(*c);
+    };
+    V v;
+    v.kind = K::Swizzle;
+    v.b = param("B");
+    expect(',', "between swizzle parameters");
+    v.m = param("M");
+    expect(',', "between swizzle parameters");
+    v.s = param("S");
+    expect('>', "closing the swizzle parameters");
+    // Bounds that keep the generic code's shifts meaningful; legality (|S| >= B) is not
+    // required here, so that illegal swizzles can be refuted.
+    if (v.b < 0 || v.m < 0 || v.b > 63 || v.m > 63 || v.s < -63 || v.s > 63 || v.m + std::abs(v.s) + v.b > 63)
+      fail("swizzle parameters out of range (0 <= B, M and fields within 63 bits)");
+    if (peek() == 'o') throw Unsupported("a composed layout with symbolic parts (write it without variables)");
+    return v;
+  }
+
+  V call(const std::string& name, const std::vector<V>& args) {
+    std::vector<Value> values;
+    bool concrete = true;
+    for (const auto& a : args) {
+      auto l = lower(a);
+      if (!l) {
+        concrete = false;
+        break;
+      }
+      values.push_back(*l);
+    }
+    if (concrete) return lift<Scalar>(standard_functions().find(name)->call(values));
+    if (name == "coalesce" && args.size() == 1 && args[0].kind == K::Layout) {
+      auto [shape, stride] = coalesce_tree(args[0].t, args[0].stride, ScalarCoalesceOps<Scalar>{});
+      V v;
+      v.kind = K::Layout;
+      v.t = std::move(shape);
+      v.stride = std::move(stride);
+      return v;
+    }
+    if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple))
+      return of_int(tuple_product<Scalar>(args[0].t), false);
+    throw Unsupported("`" + name + "` on symbolic arguments (only coalesce(L) and size(L) run symbolically)");
+  }
+};
+
+// ---- equality --------------------------------------------------------------------------
+
+template <class Scalar>
+bool function_like(const Val<Scalar>& v) {
+  return v.kind == Val<Scalar>::Kind::Layout || (v.kind == Val<Scalar>::Kind::Model && v.model->is_composed());
+}
+template <class Scalar>
+Scalar size_of(const Val<Scalar>& v) {
+  if (v.kind == Val<Scalar>::Kind::Layout) return tuple_product<Scalar>(v.t);
+  return tuple_product<Scalar>(std::get<ComposedLayout>(v.model->data).layout.shape());
+}
+template <class Scalar>
+Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
+  if (v.kind == Val<Scalar>::Kind::Layout) return crd2idx_index(i, v.t, v.stride);
+  return composed_value(std::get<ComposedLayout>(v.model->data), i);
+}
+
+std::string describe(const Val<CheckedInt>& v) {
+  auto l = lower(v);
+  return l ? l->to_string() : "?";
+}
+
+// ---- the command -----------------------------------------------------------------------
+
+struct Side {
+  std::string text;
+  bool has_variables;
+};
+
+// Split at the top-level `==`.
+std::pair<std::string, std::string> split_claim(const std::string& claim) {
+  int depth = 0;
+  for (std::size_t k = 0; k + 1 < claim.size(); ++k) {
+    if (claim[k] == '(') ++depth;
+    if (claim[k] == ')') --depth;
+    if (depth == 0 && claim[k] == '=' && claim[k + 1] == '=')
+      return {claim.substr(0, k), claim.substr(k + 2)};
+  }
+  throw Error("the claim must have the form EXPR == EXPR");
+}
+
+// The free variables: lower-case names that are not functions, `o`, or `Sw`, and are not
+// followed by '('.
+std::set<std::string> free_variables(const std::string& text) {
+  std::set<std::string> vars;
+  for (std::size_t k = 0; k < text.size();) {
+    if (std::isalpha(static_cast<unsigned char>(text[k])) || text[k] == '_') {
+      const std::size_t start = k;
+      while (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_')) ++k;
+      const std::string name = text.substr(start, k - start);
+      std::size_t j = k;
+      while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+      const bool called = j < text.size() && text[j] == '(';
+      const bool prev_bracket = start > 0 && (text[start - 1] == '[');  // smem_ptr[16b]
+      if (std::islower(static_cast<unsigned char>(name[0])) && !called && name != "o" && !is_function(name) &&
+          !prev_bracket && name.find_first_not_of("0123456789") != std::string::npos &&
+          !(name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[0]))))
+        vars.insert(name);
+    } else if (std::isdigit(static_cast<unsigned char>(text[k]))) {
+      while (k < text.size() && std::isalnum(static_cast<unsigned char>(text[k]))) ++k;  // 16b
+    } else {
+      ++k;
+    }
+  }
+  return vars;
+}
+
+struct VariableRange {
+  std::int64_t lo = 0, hi = INT64_MAX;
+};
+
+std::map<std::string, VariableRange> parse_where(const std::vector<std::string>& where) {
+  static const std::regex re(R"(^\s*([a-z][A-Za-z0-9_]*)\s+in\s+\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$)");
+  std::map<std::string, VariableRange> out;
+  for (const auto& w : where) {
+    std::smatch m;
+    if (!std::regex_match(w, m, re)) throw Error("--where '" + w + "': expected 'v in [lo,hi]'");
+    VariableRange r;
+    try {
+      r.lo = std::stoll(m[2]);
+      r.hi = std::stoll(m[3]);
+    } catch (const std::out_of_range&) {
+      throw Error("--where '" + w + "': bound does not fit in 64 bits");
+    }
+    if (r.lo > r.hi) throw Error("--where '" + w + "': empty range");
+    out[m[1]] = r;
+  }
+  return out;
+}
+
+template <class Scalar>
+Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>& vars) {
+  if (!side.has_variables) return lift<Scalar>(parse_and_evaluate(side.text, &standard_functions()));
+  return Evaluator<Scalar>(side.text, vars).parse_side();
+}
+
+bool needs_bits(const std::string& claim) {
+  return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
+         claim.find("<<") != std::string::npos || claim.find(">>") != std::string::npos;
+}
+
+}  // namespace
+
+int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+  Side lhs, rhs;
+  std::map<std::string, VariableRange> ranges;
+  std::set<std::string> names;
+  try {
+    auto [l, r] = split_claim(req.claim);
+    names = free_variables(req.claim);
+    lhs = {l, !free_variables(l).empty()};
+    rhs = {r, !free_variables(r).empty()};
+    ranges = parse_where(req.where);
+    for (const auto& [n, _] : ranges)
+      if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return 2;
+  }
+  const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
+  SymbolicSession session(encoding);
+  std::vector<z3::expr> domain;
+  std::map<std::string, SymInt> vars;
+  std::vector<ProofVariable> reported;
+  for (const auto& n : names) {
+    const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
+    vars.emplace(n, session.ranged_variable(n, r.lo, r.hi, domain));
+    reported.push_back({n, vars.at(n).e});
+  }
+  const SymInt index = session.ranged_variable("index", 0, INT64_MAX, domain);
+  reported.push_back({"index", index.e});
+  bool layouts = false;
+  ProofOutcome outcome;
+  try {
+    ProofOptions options;
+    options.timeout_ms = static_cast<unsigned>(req.timeout_s * 1000);
+    options.keep_smt2 = !req.smt2_file.empty();
+    outcome = prove(session, domain, reported, [&]() -> z3::expr {
+      using K = Val<SymInt>::Kind;
+      const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
+      if (function_like(a) && function_like(b)) {
+        layouts = true;
+        const SymInt na = size_of(a), nb = size_of(b);
+        const z3::expr in_domain = index < na;
+        session.push_guard(in_domain);
+        SymInt i = index;
+        if (i.hi > na.hi - 1) i.hi = na.hi - 1;
+        const SymInt va = value_at(a, i), vb = value_at(b, i);
+        session.pop_guard();
+        return na == nb && z3::implies(in_domain, va == vb);
+      }
+      if (a.kind == K::Int && b.kind == K::Int) return *a.i == *b.i;
+      if (a.kind == K::Tuple && b.kind == K::Tuple) {
+        return structurally_equal(a.t, b.t);
+      }
+      throw Unsupported("cannot compare these two kinds of values symbolically");
+    }, options);
+  } catch (const Unsupported& e) {
+    out << "unknown: " << e.what() << "\n";
+    return 2;
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return 2;
+  }
+  if (!req.smt2_file.empty()) {
+    std::ofstream f(req.smt2_file);
+    f << smt2_script(outcome);
+    if (!f) err << "warning: could not write " << req.smt2_file << "\n";
+  }
+  if (outcome.status == ProofStatus::Proved) {
+    out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n";
+    return 0;
+  }
+  if (outcome.status == ProofStatus::Unknown) {
+    out << "unknown: " << outcome.reason << "\n";
+    return 2;
+  }
+  // Refuted: replay on the concrete model before printing anything.
+  std::map<std::string, CheckedInt> concrete;
+  std::ostringstream report;
+  report << "refuted:\n";
+  for (const auto& n : names) {
+    concrete.emplace(n, CheckedInt(outcome.values.at(n)));
+    report << "  " << n << " = " << outcome.values.at(n) << "\n";
+  }
+  try {
+    const Val<CheckedInt> a = evaluate_side(lhs, concrete), b = evaluate_side(rhs, concrete);
+    bool differs = false;
+    if (function_like(a) && function_like(b)) {
+      const std::int64_t na = size_of(a).v, nb = size_of(b).v;
+      report << "  lhs = " << describe(a) << " (size " << na << ")\n  rhs = " << describe(b) << " (size " << nb << ")\n";
+      if (na != nb) {
+        differs = true;
+        report << "  the sizes differ\n";
+      } else {
+        const std::int64_t i = outcome.values.count("index") ? outcome.values.at("index") : 0;
+        if (i >= 0 && i < na) {
+          const std::int64_t va = value_at(a, CheckedInt(i)).v, vb = value_at(b, CheckedInt(i)).v;
+          report << "  index = " << i << ": lhs(" << i << ") = " << va << ", rhs(" << i << ") = " << vb << "\n";
+          differs = va != vb;
+        }
+      }
+    } else {
+      report << "  lhs = " << describe(a) << "\n  rhs = " << describe(b) << "\n";
+      auto la = lower(a), lb = lower(b);
+      differs = !la || !lb || la->to_string() != lb->to_string();
+    }
+    if (!differs) {
+      out << "unknown: Z3's counterexample did not replay on the concrete model (both sides agree there)\n";
+      return 2;
+    }
+  } catch (const Error& e) {
+    // The model rejects the input: a refutation only if the solver said a side condition failed.
+    if (outcome.failed_side_condition.empty()) {
+      out << "unknown: Z3's counterexample did not replay: the model says: " << e.what() << "\n";
+      return 2;
+    }
+    report << "  the model rejects this input: " << e.what() << "\n";
+  }
+  out << report.str();
+  return 1;
+}
+
+}  // namespace cuteref::proofs

@@ -1,0 +1,43 @@
+// The proof suite's named laws (issue 6): each is proved (or, for a false claim, refuted
+// with a counterexample that is replayed on the concrete model), and each bounded proof is
+// also checked by enumeration of a small corner of its domain on the concrete model.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "prover.hpp"
+
+namespace cuteref::proofs {
+
+struct LawResult {
+  ProofStatus status = ProofStatus::Unknown;  // Proved: every proof in the law proved;
+                                              // Refuted: every query refuted and replayed
+  double ms = 0;                  // solver time of the law's proofs
+  std::size_t proofs = 0;         // separate Z3 proofs (e.g. one per (B,M,S))
+  std::size_t paths = 0;          // branch combinations of the model's code covered
+  std::size_t corner_cases = 0;   // cases enumerated on the concrete model
+  std::string corner_failure;     // the first enumerated case that disagreed, if any
+  std::string detail;             // counterexample(s) or why unknown
+  std::vector<std::pair<std::string, std::string>> smt2;  // a sample of queries, with Z3's answers
+};
+
+struct Law {
+  std::string name;
+  std::string statement;
+  ProofStatus expected;
+  std::function<LawResult(const ProofOptions&)> run;
+};
+
+// Every named law, in a fixed order.
+const std::vector<Law>& named_laws();
+
+// "proved", "refuted", "unknown".
+std::string status_name(ProofStatus s);
+
+// A law passes when its status is the expected one and its corner check found no
+// disagreement in at least one case.
+bool law_passed(const Law& law, const LawResult& r);
+
+}  // namespace cuteref::proofs

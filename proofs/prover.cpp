@@ -1,0 +1,124 @@
+#include "prover.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cuteref::proofs {
+
+z3::expr in_range(const z3::expr& v, std::int64_t lo, std::int64_t hi) {
+  if (v.is_int()) return v >= v.ctx().int_val(lo) && v <= v.ctx().int_val(hi);
+  return z3::sge(v, v.ctx().bv_val(lo, 64)) && z3::sle(v, v.ctx().bv_val(hi, 64));
+}
+
+namespace {
+std::string answer_name(z3::check_result r) {
+  return r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown";
+}
+}  // namespace
+
+ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
+                   const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
+                   const ProofOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
+  z3::context& ctx = session.ctx();
+  ProofOutcome out;
+  PathExplorer& explorer = session.explorer();
+  std::vector<z3::expr> full_domain = domain;
+  for (const auto& r : session.variable_ranges()) full_domain.push_back(r);
+  explorer.set_domain(full_domain);
+  do {
+    explorer.begin_run();
+    session.clear_obligations();
+    session.clear_definitions();
+    z3::expr goal = claim();
+    for (const auto& o : session.obligations()) goal = goal && z3::implies(o.guard, o.condition);
+    z3::solver solver = session.make_solver();
+    if (options.timeout_ms) {
+      const double left = options.timeout_ms - elapsed_ms();
+      if (left <= 0) {
+        out.status = ProofStatus::Unknown;
+        out.reason = "timeout after " + std::to_string(out.paths) + " case(s) of the model's branches";
+        out.ms = elapsed_ms();
+        return out;
+      }
+      z3::params p(ctx);
+      p.set("timeout", static_cast<unsigned>(left));
+      solver.set(p);
+    }
+    for (const auto& d : full_domain) solver.add(d);
+    for (const auto& c : explorer.path_condition()) solver.add(c);
+    for (const auto& d : session.definitions()) solver.add(d);
+    solver.add((!goal).simplify());  // constant parameters fold away before bit-blasting
+    if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
+      std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + ".smt2") << solver.to_smt2();
+    const auto t0 = clock::now();
+    const z3::check_result r = solver.check();
+    if (std::getenv("CUTEREF_PROOF_TRACE"))
+      std::cerr << "    path " << out.paths << ": final check "
+                << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms, "
+                << explorer.path_condition().size() << " decisions, " << session.obligations().size()
+                << " side conditions\n";
+    ++out.paths;
+    if (options.keep_smt2) out.smt2.emplace_back(solver.to_smt2(), answer_name(r));
+    if (r == z3::unknown) {
+      out.status = ProofStatus::Unknown;
+      out.reason = "Z3: " + solver.reason_unknown();
+      out.ms = elapsed_ms();
+      return out;
+    }
+    if (r == z3::sat) {
+      const z3::model m = solver.get_model();
+      for (const auto& v : variables) {
+        std::int64_t x = 0;
+        const z3::expr val = m.eval(v.value, true);
+        if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
+        else val.is_numeral_i64(x);
+        out.values[v.name] = x;
+      }
+      for (const auto& o : session.obligations())
+        if (m.eval(o.guard && !o.condition, true).is_true()) {
+          out.failed_side_condition = o.what;
+          break;
+        }
+      out.status = ProofStatus::Refuted;
+      out.ms = elapsed_ms();
+      return out;
+    }
+  } while (explorer.next_path());
+  out.status = ProofStatus::Proved;
+  out.ms = elapsed_ms();
+  return out;
+}
+
+std::string smt2_script(const ProofOutcome& outcome) {
+  std::ostringstream s;
+  s << "(set-logic ALL)\n";
+  // Z3 prints its signed-multiplication overflow predicates under its own names; define them
+  // in standard terms (the exact 128-bit product must fit in 64 bits) for other solvers.
+  bool uses_overflow_predicates = false;
+  for (const auto& q : outcome.smt2)
+    uses_overflow_predicates = uses_overflow_predicates || q.first.find("bvsmul_no") != std::string::npos;
+  if (uses_overflow_predicates)
+    s << "(define-fun bvsmul_noovfl ((a (_ BitVec 64)) (b (_ BitVec 64))) Bool\n"
+         "  (bvsle (bvmul ((_ sign_extend 64) a) ((_ sign_extend 64) b)) ((_ sign_extend 64) #x7fffffffffffffff)))\n"
+         "(define-fun bvsmul_noudfl ((a (_ BitVec 64)) (b (_ BitVec 64))) Bool\n"
+         "  (bvsge (bvmul ((_ sign_extend 64) a) ((_ sign_extend 64) b)) ((_ sign_extend 64) #x8000000000000000)))\n";
+  for (const auto& [query, answer] : outcome.smt2) {
+    // Z3 prints (check-sat) itself; drop its set-info/logic lines that would repeat.
+    s << "; expect: " << answer << "\n(push 1)\n";
+    std::istringstream lines(query);
+    std::string line;
+    while (std::getline(lines, line))
+      if (line.rfind("(set-info", 0) != 0 && line.rfind("(set-logic", 0) != 0 && line.rfind("; benchmark", 0) != 0)
+        s << line << "\n";
+    s << "(pop 1)\n";
+  }
+  return s.str();
+}
+
+}  // namespace cuteref::proofs

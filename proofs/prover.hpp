@@ -1,0 +1,56 @@
+// Proving a claim built by the model's generic code on symbolic values.
+//
+// A claim is a function that, inside a SymbolicSession, evaluates the model's generic
+// code on symbolic variables and returns a Bool. The prover runs it once per branch
+// combination of the model's decisions (PathExplorer) and asks Z3, for each path, whether
+//   domain  and  path condition  and  not (side conditions and claim)
+// is satisfiable. unsat on every path: proved. sat: a counterexample (the variables'
+// values and, if a side condition failed, which). unknown/timeout: unknown.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "symbolic_scalar.hpp"
+
+namespace cuteref::proofs {
+
+enum class ProofStatus { Proved, Refuted, Unknown };
+
+struct ProofVariable {
+  std::string name;
+  z3::expr value;  // a 64-bit bit-vector constant
+};
+
+struct ProofOptions {
+  unsigned timeout_ms = 0;     // 0: none; otherwise for the whole proof
+  bool keep_smt2 = false;      // keep each path's query in SMT-LIB 2
+};
+
+struct ProofOutcome {
+  ProofStatus status = ProofStatus::Unknown;
+  double ms = 0;
+  std::size_t paths = 0;                        // branch combinations proved / examined
+  std::map<std::string, std::int64_t> values;   // counterexample (Refuted)
+  std::string failed_side_condition;            // Refuted by a side condition: which
+  std::string reason;                           // Unknown: why
+  // SMT-LIB 2 of each path's query with Z3's answer ("unsat", "sat", "unknown").
+  std::vector<std::pair<std::string, std::string>> smt2;
+};
+
+// Prove `claim` for all values of `variables` satisfying `domain`.
+ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
+                   const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
+                   const ProofOptions& options = {});
+
+// `lo <= v <= hi` as signed 64-bit bit-vectors.
+z3::expr in_range(const z3::expr& v, std::int64_t lo, std::int64_t hi);
+
+// The queries of an outcome as one SMT-LIB 2 script: each in (push 1) ... (pop 1) with
+// Z3's answer in a comment `; expect: unsat`.
+std::string smt2_script(const ProofOutcome& outcome);
+
+}  // namespace cuteref::proofs

@@ -1,0 +1,368 @@
+#include "symbolic_scalar.hpp"
+
+#include <algorithm>
+
+namespace cuteref::proofs {
+
+namespace {
+thread_local SymbolicSession* g_current = nullptr;
+
+void oblige(const z3::expr& c, const char* op) {
+  current_session().add_obligation(c, std::string("the model's checked arithmetic rejects ") + op +
+                                          " (overflow or a zero divisor)");
+}
+
+// Signed overflow checks of + and - in standard SMT-LIB terms (sign extension): the exact
+// result must fit in 64 bits.
+z3::expr fits64(const z3::expr& wide) { return z3::sext(wide.extract(63, 0), wide.get_sort().bv_size() - 64) == wide; }
+z3::expr add_ok(const z3::expr& a, const z3::expr& b) { return fits64(z3::sext(a, 1) + z3::sext(b, 1)); }
+z3::expr sub_ok(const z3::expr& a, const z3::expr& b) { return fits64(z3::sext(a, 1) - z3::sext(b, 1)); }
+// Z3's own signed-multiplication overflow predicates: far cheaper to bit-blast than a
+// 128-bit product. smt2_script() defines them in standard terms for other solvers.
+z3::expr mul_ok(const z3::expr& a, const z3::expr& b) {
+  return z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b);
+}
+}  // namespace
+
+SymbolicSession& current_session() {
+  if (!g_current) throw Error("internal: symbolic arithmetic outside a SymbolicSession");
+  return *g_current;
+}
+
+SymbolicSession::SymbolicSession(Encoding encoding)
+    : encoding_(encoding), explorer_(ctx_), previous_(g_current) {
+  g_current = this;
+}
+
+SymInt SymbolicSession::variable(const std::string& name) {
+  if (encoding_ == Encoding::BitVector64) return SymInt(ctx_.bv_const(name.c_str(), 64));
+  const z3::expr v = ctx_.int_const(name.c_str());
+  ranges_.push_back(v >= ctx_.int_val(INT64_MIN) && v <= ctx_.int_val(INT64_MAX));
+  return SymInt(v);
+}
+SymbolicSession::~SymbolicSession() { g_current = previous_; }
+
+SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi,
+                                       std::vector<z3::expr>& domain) {
+  if (encoding_ == Encoding::Int64Range) {
+    const z3::expr v = ctx_.int_const(name.c_str());
+    domain.push_back(v >= ctx_.int_val(lo) && v <= ctx_.int_val(hi));
+    return SymInt(v, lo, hi);
+  }
+  unsigned bits = 1;
+  if (lo >= 0) {
+    while (bits < 64 && (static_cast<std::uint64_t>(hi) >> bits) != 0) ++bits;
+  } else {
+    auto fits = [&](unsigned w) {
+      if (w >= 64) return true;
+      const std::int64_t min = -(std::int64_t{1} << (w - 1)), max = (std::int64_t{1} << (w - 1)) - 1;
+      return lo >= min && hi <= max;
+    };
+    while (!fits(bits)) ++bits;
+  }
+  const z3::expr narrow = ctx_.bv_const(name.c_str(), bits);
+  const z3::expr wide = bits == 64 ? narrow : lo >= 0 ? z3::zext(narrow, 64 - bits) : z3::sext(narrow, 64 - bits);
+  domain.push_back(z3::sge(wide, ctx_.bv_val(lo, 64)) && z3::sle(wide, ctx_.bv_val(hi, 64)));
+  return SymInt(wide, lo, hi);
+}
+
+z3::solver SymbolicSession::make_solver() {
+  if (encoding_ == Encoding::BitVector64) return z3::solver(ctx_, "QF_BV");
+  z3::params som(ctx_);
+  som.set("som", true);
+  const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
+                       z3::tactic(ctx_, "solve-eqs") & z3::with(z3::tactic(ctx_, "simplify"), som) &
+                       z3::tactic(ctx_, "smt");
+  return t.mk_solver();
+}
+
+namespace {
+// A product term with its factors flattened and ordered by term id, so that equal products
+// built in different association orders ((a*b)*c, a*(b*c)) become the same term.
+void collect_factors(const z3::expr& e, std::vector<z3::expr>& out) {
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_MUL) {
+    for (unsigned k = 0; k < e.num_args(); ++k) collect_factors(e.arg(k), out);
+    return;
+  }
+  out.push_back(e);
+}
+z3::expr normalized_product(const z3::expr& e) {
+  std::vector<z3::expr> f;
+  collect_factors(e, f);
+  if (f.size() == 1) return e;
+  std::sort(f.begin(), f.end(), [](const z3::expr& x, const z3::expr& y) { return x.id() < y.id(); });
+  z3::expr p = f[0];
+  for (std::size_t k = 1; k < f.size(); ++k) p = p * f[k];
+  return p;
+}
+}  // namespace
+
+std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
+  const z3::expr b = natural ? normalized_product(b_in) : b_in;
+  for (const auto& d : divisions_)
+    if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
+  // Fresh names from a counter (the nested case below recurses before it records).
+  const std::string n = std::to_string(fresh_names_++);
+  const z3::expr r = ctx_.int_const(("div!r" + n).c_str());
+  const z3::expr zero = ctx_.int_val(0);
+  if (natural) {
+    // (x / c) / b is x / (c * b) for x >= 0, c, b > 0 (the law division_nesting proves it
+    // for every int64): the quotient of a nested division is that of the index divided by
+    // the product, so that crd2idx on nested and merged modes shares its quotients.
+    for (std::size_t k = 0; k < divisions_.size(); ++k) {
+      if (!divisions_[k].natural || !z3::eq(divisions_[k].q, a)) continue;
+      const z3::expr x = divisions_[k].a, c = divisions_[k].b;
+      const z3::expr q = division(x, c * b, true).first;
+      define(a == b * q + r && r >= zero && r < b);
+      divisions_.push_back({a, b, q, r, true});
+      nesting_used_ = true;
+      return {q, r};
+    }
+    const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
+    define(a == b * q + r && r >= zero && r < b && q >= zero);
+    // Uniqueness of division, stated for Z3 (which would need nonlinear reasoning to find
+    // it): the same dividend over equal divisors has the same quotient and remainder.
+    for (const auto& d : divisions_)
+      if (d.natural && z3::eq(d.a, a)) define(z3::implies(d.b == b, d.q == q && d.r == r));
+    divisions_.push_back({a, b, q, r, true});
+    return {q, r};
+  }
+  const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
+  const z3::expr abs_r = z3::ite(r >= zero, r, -r), abs_b = z3::ite(b >= zero, b, -b);
+  define(z3::implies(b != zero, a == b * q + r && abs_r < abs_b && (r == zero || ((r > zero) == (a > zero)))));
+  divisions_.push_back({a, b, q, r, false});
+  return {q, r};
+}
+
+void SymbolicSession::add_obligation(const z3::expr& condition, std::string what) {
+  z3::expr g = ctx_.bool_val(true);
+  for (const auto& x : guards_) g = g && x;
+  obligations_.push_back({g, condition, std::move(what)});
+}
+
+namespace {
+using Bound = SymInt::Bound;
+constexpr Bound kMin = INT64_MIN, kMax = INT64_MAX;
+bool fits(Bound lo, Bound hi) { return lo >= kMin && hi <= kMax; }
+Bound clamp(Bound v) { return v < kMin ? kMin : v > kMax ? kMax : v; }
+SymInt ranged(z3::expr e, Bound lo, Bound hi) { return SymInt(std::move(e), clamp(lo), clamp(hi)); }
+Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }
+bool excludes(const SymInt& a, Bound v) { return a.lo > v || a.hi < v; }
+}  // namespace
+
+// Int64Range: the exact result must be an int64.
+z3::expr in_int64(const z3::expr& r) {
+  return r >= r.ctx().int_val(INT64_MIN) && r <= r.ctx().int_val(INT64_MAX);
+}
+bool integer(const SymInt& a) { return a.e.is_int(); }
+void no_bits(const SymInt& a, const char* op) {
+  if (integer(a))
+    throw Error(std::string("the integer encoding has no bit operation ") + op + " (use the bit-vector encoding)");
+}
+// C++'s truncating division on integers: fresh quotient and remainder variables defined by
+// a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicSession::division).
+// Variables instead of SMT-LIB's div/mod terms let Z3 eliminate them by substitution and
+// normalize the polynomials that crd2idx builds, which its div/mod reasoning does not do.
+z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).first; }
+z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).second; }
+
+SymInt operator+(const SymInt& a, const SymInt& b) {
+  const Bound lo = a.lo + b.lo, hi = a.hi + b.hi;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e + b.e), "+");
+    return ranged(a.e + b.e, lo, hi);
+  }
+  if (!fits(lo, hi)) oblige(add_ok(a.e, b.e), "+");
+  return ranged(a.e + b.e, lo, hi);
+}
+SymInt operator-(const SymInt& a, const SymInt& b) {
+  const Bound lo = a.lo - b.hi, hi = a.hi - b.lo;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e - b.e), "-");
+    return ranged(a.e - b.e, lo, hi);
+  }
+  if (!fits(lo, hi)) oblige(sub_ok(a.e, b.e), "-");
+  return ranged(a.e - b.e, lo, hi);
+}
+SymInt operator*(const SymInt& a, const SymInt& b) {
+  const Bound p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  Bound lo = p[0], hi = p[0];
+  for (Bound x : p) lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+  if (integer(a)) {
+    if (!fits(lo, hi)) oblige(in_int64(a.e * b.e), "*");
+    return ranged(a.e * b.e, lo, hi);
+  }
+  if (!fits(lo, hi)) oblige(mul_ok(a.e, b.e), "*");
+  return ranged(a.e * b.e, lo, hi);
+}
+SymInt operator/(const SymInt& a, const SymInt& b) {
+  if (integer(a)) {
+    const z3::expr q = trunc_div(a, b);
+    if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
+      oblige(b.e != a.e.ctx().int_val(0) && in_int64(q), "/");
+    if (a.lo >= 0 && b.lo > 0) return ranged(q, a.lo / b.hi, a.hi / b.lo);
+    const Bound m = abs_max(a);
+    return ranged(q, -m, m);
+  }
+  const z3::expr zero = a.e.ctx().bv_val(0, 64);
+  if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
+    oblige(b.e != zero && !(a.e == a.e.ctx().bv_val(INT64_MIN, 64) && b.e == a.e.ctx().bv_val(-1, 64)), "/");
+  const z3::expr q = z3::to_expr(a.e.ctx(), Z3_mk_bvsdiv(a.e.ctx(), a.e, b.e));
+  if (a.lo >= 0 && b.lo > 0) return ranged(q, a.lo / b.hi, a.hi / b.lo);
+  const Bound m = abs_max(a);
+  return ranged(q, -m, m);
+}
+SymInt operator%(const SymInt& a, const SymInt& b) {
+  const Bound m = abs_max(b) - 1;  // |a % b| < |b|, with the sign of a
+  const Bound lo = a.lo >= 0 ? 0 : (a.lo > -m ? a.lo : -m);
+  const Bound hi = a.hi <= 0 ? 0 : (a.hi < m ? a.hi : m);
+  if (integer(a)) {
+    if (!excludes(b, 0)) oblige(b.e != a.e.ctx().int_val(0), "%");
+    return ranged(trunc_rem(a, b), lo, hi);
+  }
+  const z3::expr zero = a.e.ctx().bv_val(0, 64);
+  if (!excludes(b, 0)) oblige(b.e != zero, "%");
+  return ranged(z3::srem(a.e, b.e), lo, hi);
+}
+SymInt operator&(const SymInt& a, const SymInt& b) {
+  no_bits(a, "&");
+  if (a.lo >= 0 && b.lo >= 0) return ranged(a.e & b.e, 0, a.hi < b.hi ? a.hi : b.hi);
+  if (a.lo >= 0) return ranged(a.e & b.e, 0, a.hi);
+  if (b.lo >= 0) return ranged(a.e & b.e, 0, b.hi);
+  return SymInt(a.e & b.e);
+}
+SymInt operator^(const SymInt& a, const SymInt& b) {
+  no_bits(a, "^");
+  if (a.lo >= 0 && b.lo >= 0) {
+    Bound top = 1;
+    while (top <= a.hi || top <= b.hi) top *= 2;
+    return ranged(a.e ^ b.e, 0, top - 1);
+  }
+  return SymInt(a.e ^ b.e);
+}
+// Comparisons decided by the intervals are constants, so decide() need not branch.
+z3::expr operator<(const SymInt& a, const SymInt& b) {
+  if (a.hi < b.lo) return a.e.ctx().bool_val(true);
+  if (a.lo >= b.hi) return a.e.ctx().bool_val(false);
+  return integer(a) ? a.e < b.e : z3::slt(a.e, b.e);
+}
+z3::expr operator>=(const SymInt& a, const SymInt& b) {
+  if (a.lo >= b.hi) return a.e.ctx().bool_val(true);
+  if (a.hi < b.lo) return a.e.ctx().bool_val(false);
+  return integer(a) ? a.e >= b.e : z3::sge(a.e, b.e);
+}
+z3::expr operator==(const SymInt& a, const SymInt& b) {
+  if (a.hi < b.lo || b.hi < a.lo) return a.e.ctx().bool_val(false);
+  if (a.lo == a.hi && b.lo == b.hi && a.lo == b.lo) return a.e.ctx().bool_val(true);
+  return a.e == b.e;
+}
+
+// PathExplorer ------------------------------------------------------------------------
+
+void PathExplorer::set_domain(const std::vector<z3::expr>& domain) {
+  solver_.reset();
+  for (const auto& d : domain) solver_.add(d);
+  domain_ = domain;
+  choices_.clear();
+  branch_points_ = 0;
+}
+
+void PathExplorer::begin_run() {
+  position_ = 0;
+  path_.clear();
+  known_.clear();
+}
+
+bool PathExplorer::decide(const z3::expr& condition) {
+  const z3::expr c = condition.simplify();
+  if (c.is_true()) return true;
+  if (c.is_false()) return false;
+  if (position_ < choices_.size()) {
+    const bool v = choices_[position_++].value;
+    path_.push_back(v ? c : !c);
+    known_.emplace_back(c, v);
+    return v;
+  }
+  // A new decision. A condition already decided on this path (the same term: Z3 shares
+  // equal terms) has its value; otherwise ask which values are feasible under the domain
+  // and the path so far (one incremental solver: much faster here than fresh ones).
+  for (std::size_t k = 0; k < known_.size(); ++k)
+    if (z3::eq(known_[k].first, c)) {
+      const bool value = known_[k].second;  // a copy: emplace_back below may reallocate
+      choices_.push_back({value, false});
+      ++position_;
+      path_.push_back(value ? c : !c);
+      known_.emplace_back(c, value);
+      return value;
+    }
+  auto feasible = [&](const z3::expr& e) {
+    SymbolicSession& session = current_session();
+    if (session.encoding() == Encoding::Int64Range) {
+      z3::solver s = session.make_solver();
+      for (const auto& d : domain_) s.add(d);
+      for (const auto& p : path_) s.add(p);
+      for (const auto& d : session.definitions()) s.add(d);
+      s.add(e);
+      return s.check() != z3::unsat;
+    }
+    solver_.push();
+    for (const auto& p : path_) solver_.add(p);
+    for (const auto& d : session.definitions()) solver_.add(d);
+    solver_.add(e);
+    const z3::check_result r = solver_.check();
+    solver_.pop();
+    return r != z3::unsat;  // unknown counts as feasible: explored, never skipped
+  };
+  const bool t = feasible(c), f = feasible(!c);
+  const bool v = t;  // true first; if neither is feasible the path itself is, so never here
+  const bool open = t && f;
+  if (open) ++branch_points_;
+  choices_.push_back({v, open});
+  ++position_;
+  path_.push_back(v ? c : !c);
+  known_.emplace_back(c, v);
+  return v;
+}
+
+bool PathExplorer::next_path() {
+  while (!choices_.empty() && !choices_.back().alternative_open) choices_.pop_back();
+  if (choices_.empty()) return false;
+  choices_.back() = {false, false};
+  return true;
+}
+
+}  // namespace cuteref::proofs
+
+namespace cuteref {
+
+proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) {
+  using Bound = SymInt::Bound;
+  if (a.e.is_int()) throw Error("the integer encoding has no bit operation << (use the bit-vector encoding)");
+  auto& ctx = a.e.ctx();
+  const z3::expr zero = ctx.bv_val(0, 64);
+  const bool counts_ok = n.lo >= 0 && n.hi <= 63;
+  const Bound top = counts_ok ? (a.hi << static_cast<int>(n.hi)) : 0;
+  const bool safe = counts_ok && a.lo >= 0 && top <= INT64_MAX;
+  if (!safe) {
+    // As CheckedInt: 0 <= n <= 63, a >= 0 and no bit shifted into or past bit 63.
+    const z3::expr ok = z3::sge(n.e, zero) && z3::sle(n.e, ctx.bv_val(63, 64)) && z3::sge(a.e, zero) &&
+                        z3::lshr(z3::shl(a.e, n.e), n.e) == a.e && z3::sge(z3::shl(a.e, n.e), zero);
+    proofs::current_session().add_obligation(ok, "the model's checked arithmetic rejects << (overflow)");
+    return SymInt(z3::shl(a.e, n.e), a.lo >= 0 ? 0 : INT64_MIN, INT64_MAX);
+  }
+  return SymInt(z3::shl(a.e, n.e), a.lo << static_cast<int>(n.lo), top);
+}
+
+proofs::SymInt ScalarOps<proofs::SymInt>::lshr(const SymInt& a, const SymInt& n) {
+  if (a.e.is_int()) throw Error("the integer encoding has no bit operation >> (use the bit-vector encoding)");
+  auto& ctx = a.e.ctx();
+  if (n.lo >= 0 && n.hi <= 63) {
+    if (a.lo >= 0) return SymInt(z3::lshr(a.e, n.e), a.lo >> static_cast<int>(n.hi), a.hi >> static_cast<int>(n.lo));
+    return SymInt(z3::lshr(a.e, n.e));
+  }
+  const z3::expr ok = z3::sge(n.e, ctx.bv_val(0, 64)) && z3::sle(n.e, ctx.bv_val(63, 64));
+  proofs::current_session().add_obligation(ok, "the model rejects a shift count outside [0, 63]");
+  return SymInt(z3::lshr(a.e, n.e));
+}
+
+}  // namespace cuteref

@@ -1,0 +1,184 @@
+// The proofs' scalar: a 64-bit Z3 bit-vector that stands for the model's CheckedInt.
+//
+// Every operation the model checks (overflow of + - * <<, division by zero, negative
+// shifts, ScalarOps::require) adds a side condition to the current SymbolicSession instead
+// of throwing: a proof must show the model would not have thrown, a counterexample may be
+// "the model rejects this input". Every branch of a generic algorithm
+// (ScalarOps::decide) is a case split recorded by the session's path explorer.
+#pragma once
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scalar.hpp"
+
+namespace cuteref::proofs {
+
+class SymbolicSession;
+
+// The session that symbolic operations report to (one at a time per thread).
+SymbolicSession& current_session();
+
+// A bit-vector with an interval [lo, hi] known to contain its value (given the domain and
+// the side conditions recorded before it). Side conditions that the intervals already
+// establish (e.g. no overflow in a product of bounded extents) are not handed to Z3: this
+// is sound interval arithmetic, and it keeps the bit-blasted queries small. Values
+// computed under a guard (SymbolicSession::push_guard) are used only under that guard.
+struct SymInt {
+  using Bound = __int128;
+  z3::expr e;
+  Bound lo = INT64_MIN, hi = INT64_MAX;
+  explicit SymInt(z3::expr x) : e(std::move(x)) {}
+  SymInt(z3::expr x, Bound l, Bound h) : e(std::move(x)), lo(l), hi(h) {}
+};
+
+SymInt operator+(const SymInt& a, const SymInt& b);
+SymInt operator-(const SymInt& a, const SymInt& b);
+SymInt operator*(const SymInt& a, const SymInt& b);
+SymInt operator/(const SymInt& a, const SymInt& b);  // truncating, as C++
+SymInt operator%(const SymInt& a, const SymInt& b);  // sign of the dividend, as C++
+SymInt operator&(const SymInt& a, const SymInt& b);
+SymInt operator^(const SymInt& a, const SymInt& b);
+z3::expr operator<(const SymInt& a, const SymInt& b);
+z3::expr operator>=(const SymInt& a, const SymInt& b);
+z3::expr operator==(const SymInt& a, const SymInt& b);
+
+// A recorded side condition: `condition` must hold whenever `guard` does.
+struct Obligation {
+  z3::expr guard;
+  z3::expr condition;
+  std::string what;
+};
+
+// Depth-first enumeration of the branch combinations of decide(): each run of the
+// algorithm replays the recorded prefix and extends it; infeasible branches (under the
+// domain and the path so far) are never entered.
+class PathExplorer {
+ public:
+  explicit PathExplorer(z3::context& ctx) : solver_(ctx) {}
+  void set_domain(const std::vector<z3::expr>& domain);
+  void begin_run();
+  bool decide(const z3::expr& condition);
+  // Advance to the next unexplored branch combination; false when all were run.
+  bool next_path();
+  const std::vector<z3::expr>& path_condition() const { return path_; }
+  std::size_t branch_points() const { return branch_points_; }
+
+ private:
+  struct Choice {
+    bool value;
+    bool alternative_open;  // the other value is feasible and not yet explored
+  };
+  std::vector<z3::expr> domain_;
+  z3::solver solver_;  // incremental: the domain, then the path under push/pop
+  std::vector<std::pair<z3::expr, bool>> known_;  // the path's conditions, with their values
+  std::vector<Choice> choices_;
+  std::vector<z3::expr> path_;
+  std::size_t position_ = 0;
+  std::size_t branch_points_ = 0;
+};
+
+// How SymInt represents the model's checked int64:
+//   BitVector64: a 64-bit bit-vector, each checked operation with its no-overflow side
+//     condition. Needed for the bit operations (& ^ << >>) of swizzles.
+//   Int64Range: an unbounded integer, each checked operation with the side condition that
+//     its exact result lies in [-2^63, 2^63). CheckedInt computes the exact result or
+//     throws, so this is the same function; Z3's arithmetic solver handles division by a
+//     symbolic divisor (crd2idx on symbolic shapes), which bit-blasted 64-bit division does
+//     not finish (measured: a rank-2 coalesce proof did not end in 200 s). Bit operations
+//     are refused (an Error) in this encoding.
+enum class Encoding { BitVector64, Int64Range };
+
+class SymbolicSession {
+ public:
+  explicit SymbolicSession(Encoding encoding = Encoding::BitVector64);
+  Encoding encoding() const { return encoding_; }
+  ~SymbolicSession();
+  SymbolicSession(const SymbolicSession&) = delete;
+  SymbolicSession& operator=(const SymbolicSession&) = delete;
+
+  z3::context& ctx() { return ctx_; }
+  SymInt constant(std::int64_t v) {
+    return SymInt(encoding_ == Encoding::BitVector64 ? ctx_.bv_val(v, 64) : ctx_.int_val(v), v, v);
+  }
+  // An unconstrained int64 variable (in Int64Range, its range is part of every query's
+  // domain through variable_range()).
+  SymInt variable(const std::string& name);
+  // A variable ranging over [lo, hi]: declared with the fewest bits that hold the range and
+  // sign- or zero-extended to 64 bits (so Z3 sees the constant high bits), with the range
+  // appended to `domain`. Still a 64-bit value for all of the model's arithmetic.
+  SymInt ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi, std::vector<z3::expr>& domain);
+
+  void add_obligation(const z3::expr& condition, std::string what);
+  const std::vector<Obligation>& obligations() const { return obligations_; }
+  void clear_obligations() { obligations_.clear(); }
+  // Obligations recorded inside a guard hold only where the guard does (e.g. evaluation
+  // at an index i is only required to be defined for i < size).
+  void push_guard(const z3::expr& g) { guards_.push_back(g); }
+  void pop_guard() { guards_.pop_back(); }
+
+  PathExplorer& explorer() { return explorer_; }
+  // A solver suited to the encoding: for Int64Range, Z3's preprocessing (equations solved
+  // and substituted, polynomials normalized) before its SMT core; measured: the queries of
+  // crd2idx on symbolic shapes go from "no answer in minutes" to milliseconds.
+  z3::solver make_solver();
+  // Definitions of auxiliary variables (the quotient and remainder of an integer division):
+  // facts that hold for some value of the new variables whatever the others are, so adding
+  // them to a query changes no verdict about the original variables.
+  void define(const z3::expr& fact) { definitions_.push_back(fact); }
+  const std::vector<z3::expr>& definitions() const { return definitions_; }
+  void clear_definitions() { definitions_.clear(); divisions_.clear(); }
+  // Whether a proof used the division-nesting lemma (proved by the law division_nesting).
+  bool nesting_used() const { return nesting_used_; }
+  // The (quotient, remainder) variables of a / b, shared by / and % of the same operands.
+  // `natural`: a >= 0 and b > 0 are known (the remainder is then in [0, b)).
+  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, bool natural);
+  // Range facts of the Int64Range variables made by variable(): every int64 is in range.
+  const std::vector<z3::expr>& variable_ranges() const { return ranges_; }
+
+ private:
+  z3::context ctx_;
+  Encoding encoding_;
+  std::vector<Obligation> obligations_;
+  std::vector<z3::expr> guards_;
+  std::vector<z3::expr> ranges_;
+  std::vector<z3::expr> definitions_;
+  struct Division {
+    z3::expr a, b, q, r;
+    bool natural;
+  };
+  bool nesting_used_ = false;
+  std::size_t fresh_names_ = 0;
+  std::vector<Division> divisions_;
+  PathExplorer explorer_;
+  SymbolicSession* previous_;
+};
+
+}  // namespace cuteref::proofs
+
+namespace cuteref {
+
+template <>
+struct ScalarOps<proofs::SymInt> {
+  using Bool = z3::expr;
+  using SymInt = proofs::SymInt;
+  static SymInt constant(std::int64_t v) { return proofs::current_session().constant(v); }
+  static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) {
+    if (c.is_true()) return a;
+    if (c.is_false()) return b;
+    return SymInt(z3::ite(c, a.e, b.e), a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);
+  }
+  static SymInt shl(const SymInt& a, const SymInt& n);
+  static SymInt lshr(const SymInt& a, const SymInt& n);
+  template <class Message>
+  static void require(const z3::expr& c, Message&& what) {
+    proofs::current_session().add_obligation(c, what());
+  }
+  static bool decide(const z3::expr& c) { return proofs::current_session().explorer().decide(c); }
+  static z3::expr both(const z3::expr& a, const z3::expr& b) { return a && b; }
+};
+
+}  // namespace cuteref

@@ -1,0 +1,144 @@
+// `cuteref prove` (proofs/claim.cpp), run in-process: verdicts, exit codes, and that a printed
+// counterexample really fails. Expected values are derived by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "claim.hpp"
+
+using cuteref::proofs::ProveRequest;
+using cuteref::proofs::prove_command;
+
+namespace {
+
+struct ProveRun {
+  int rc;
+  std::string out, err;
+};
+
+ProveRun prove(const std::string& claim, std::vector<std::string> where = {}) {
+  ProveRequest r;
+  r.claim = claim;
+  r.where = std::move(where);
+  std::ostringstream out, err;
+  const int rc = prove_command(r, out, err);
+  return {rc, out.str(), err.str()};
+}
+
+std::int64_t value_of(const std::string& out, const std::string& name) {
+  std::smatch m;
+  const std::regex re("  " + name + " = (-?[0-9]+)");
+  if (!std::regex_search(out, m, re)) {
+    ADD_FAILURE() << "no value of " << name << " in:\n" << out;
+    return -1;
+  }
+  return std::stoll(m[1]);
+}
+
+// CuTe's Swizzle<B,M,S> for S >= 0, bit by bit: destination bit i in [M, M+B) XOR= bit i+S.
+std::int64_t swizzle_by_bits(int b, int m, int s, std::int64_t x) {
+  std::int64_t out = x;
+  for (int i = m; i < m + b; ++i) out ^= ((x >> (i + s)) & 1) << i;
+  return out;
+}
+
+std::size_t g_cases = 0;
+
+}  // namespace
+
+TEST(Prove, SwizzleInvolution) {
+  const ProveRun r = prove("Sw<3,4,3>(Sw<3,4,3>(x)) == x");
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("proved (", 0), 0u) << r.out;
+}
+
+// |S| = 1 < B = 2: the fields overlap, so it is no involution; the x printed must fail.
+TEST(Prove, IllegalSwizzleRefutedWithARealCounterexample) {
+  const ProveRun r = prove("Sw<2,4,1>(Sw<2,4,1>(x)) == x");
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("refuted:", 0), 0u) << r.out;
+  const std::int64_t x = value_of(r.out, "x");
+  EXPECT_NE(swizzle_by_bits(2, 4, 1, swizzle_by_bits(2, 4, 1, x)), x) << x;
+}
+
+// Row-major (2^20,2^20) composed with itself: B(i,j) = 2^20 i + j, whose coordinate in A is
+// (j, i), so A(B(i,j)) = 2^20 j + i: the identity on 2^40 indices.
+TEST(Prove, HugeComposition) {
+  const ProveRun r = prove(
+      "composition((1048576,1048576):(1048576,1), (1048576,1048576):(1048576,1)) == 1099511627776:1");
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("proved (", 0), 0u) << r.out;
+}
+
+// (a,b):(1,a) is column-major: L(i) = i, so it coalesces to (a*b):1 for every a, b.
+TEST(Prove, SymbolicCoalesce) {
+  const ProveRun r = prove("coalesce((a,b):(1,a)) == (a*b):1", {"a in [1,4096]", "b in [1,4096]"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("proved (", 0), 0u) << r.out;
+}
+
+// (a,b):(1,b) is (a*b):1 only if b == a or b == 1: otherwise index a has offset b != a.
+TEST(Prove, FalseCoalesceRefutedAndReplayed) {
+  const ProveRun r = prove("coalesce((a,b):(1,b)) == (a*b):1", {"a in [1,4096]", "b in [1,4096]"});
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  const std::int64_t a = value_of(r.out, "a"), b = value_of(r.out, "b");
+  EXPECT_TRUE(b != 1 && a != b) << r.out;
+  // The printed index really differs: L(i) = i % a + (i / a) * b, while (a*b):1 gives i.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("index = ([0-9]+)"))) << r.out;
+  const std::int64_t i = std::stoll(m[1]);
+  EXPECT_LT(i, a * b);
+  EXPECT_NE(i % a + (i / a) * b, i) << r.out;
+}
+
+// Without --where, a variable ranges over [0, 2^63-1]; x + 1 overflows at 2^63 - 1.
+TEST(Prove, DefaultRangeAndOverflow) {
+  const ProveRun r = prove("x + 1 == 1 + x");
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out;
+  EXPECT_EQ(value_of(r.out, "x"), INT64_MAX);
+  EXPECT_NE(r.out.find("overflow"), std::string::npos) << r.out;
+  const ProveRun bounded = prove("x + 1 == 1 + x", {"x in [-5,100]"});
+  ++g_cases;
+  EXPECT_EQ(bounded.rc, 0) << bounded.out;
+}
+
+TEST(Prove, UnknownAndErrors) {
+  const ProveRun u = prove("composition(a:1, 4:1) == 4:1", {"a in [1,8]"});
+  ++g_cases;
+  EXPECT_EQ(u.rc, 2);
+  EXPECT_EQ(u.out.rfind("unknown: ", 0), 0u) << u.out;
+  const ProveRun e = prove("x + 1");
+  ++g_cases;
+  EXPECT_EQ(e.rc, 2);
+  EXPECT_NE(e.err.find("EXPR == EXPR"), std::string::npos) << e.err;
+  const ProveRun w = prove("x == x", {"y in [0,1]"});
+  ++g_cases;
+  EXPECT_EQ(w.rc, 2);
+  EXPECT_NE(w.err.find("'y'"), std::string::npos) << w.err;
+}
+
+// (4,8):(1,4) is the identity on [0,32); (4,8):(8,1) maps 1 to 8.
+TEST(Prove, LayoutApplication) {
+  ++g_cases;
+  EXPECT_EQ(prove("(4,8):(1,4)(x) == x", {"x in [0,31]"}).rc, 0);
+  ++g_cases;
+  const ProveRun r = prove("(4,8):(8,1)(x) == x", {"x in [0,31]"});
+  ASSERT_EQ(r.rc, 1) << r.out;
+  const std::int64_t x = value_of(r.out, "x");
+  EXPECT_NE((x % 4) * 8 + x / 4, x);
+}
+
+TEST(Prove, CountsCases) {
+  std::cout << "[ prove ] " << g_cases << " claims checked\n";
+  EXPECT_GT(g_cases, 0u);
+}
