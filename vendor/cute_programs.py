@@ -116,14 +116,16 @@ class Compiler:
 
         def one(item):
             name, text = item
-            digest = hashlib.sha256((" ".join(self.cpp_args) + text).encode()).hexdigest()[:16]
+            flags = [self.cxx, "-std=c++17", "-O1", "-w", "-I" + self.vendor_dir] + self.cpp_args
+            with open(os.path.join(self.vendor_dir, "value_hash.hpp")) as f:
+                digest = hashlib.sha256((" ".join(flags) + f.read() + text).encode()).hexdigest()[:16]
             binary = os.path.join(self.cache_dir, f"{name}-{digest}")
             if os.path.exists(binary):
                 return name, binary, None, 0
             src = binary + ".cpp"
             with open(src, "w") as f:
                 f.write(text)
-            cmd = [self.cxx, "-std=c++17", "-O1", "-w", "-I" + self.vendor_dir] + self.cpp_args + [src, "-o", binary + ".tmp"]
+            cmd = flags + [src, "-o", binary + ".tmp"]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 return name, None, r.stderr[-6000:], 1

@@ -175,11 +175,19 @@ def assign_strides(rng: random.Random, t: Tree, kind: str, zero_ok: bool = True)
         acc *= l.shape
 
 
-def fill_shapes(rng: random.Random, t: Tree) -> None:
+MAX_SIZE = 512  # keeps enumeration (every index of every result) cheap
+
+
+def fill_shapes(rng: random.Random, t: Tree, max_size: int = MAX_SIZE) -> None:
+    """Draw every dynamic shape; redraw while the layout's size exceeds max_size
+    (static shapes alone may exceed it; then the dynamic ones end up small)."""
     ls = leaves(t)
-    for l in ls:
-        if not l.shape_static:
-            l.shape = draw_shape(rng, len(ls))
+    for attempt in range(20):
+        for l in ls:
+            if not l.shape_static:
+                l.shape = draw_shape(rng, len(ls)) if attempt < 10 else rng.choice([1, 2])
+        if size(t) <= max_size:
+            return
 
 
 def copy_tree(t: Tree) -> Tree:

@@ -30,7 +30,7 @@ def fnv(values) -> int:
 
 def draw_layout(rng: random.Random, kinds=None, max_leaves: int = 6) -> L.Tree:
     t = L.random_nesting(rng, max_leaves=max_leaves)
-    L.fill_shapes(rng, t)
+    L.fill_shapes(rng, t, max_size=128)  # pycute enumerates in pure Python
     L.assign_strides(rng, t, rng.choice(kinds or L.STRIDE_KINDS))
     return t
 
