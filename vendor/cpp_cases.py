@@ -191,7 +191,9 @@ def dyn_pattern(rng: random.Random, key: str) -> CasePattern:
 
 # ---------------------------------------------------------------- semi
 def semi_pattern(rng: random.Random, key: str) -> CasePattern:
-    A = L.random_nesting(rng, max_leaves=5)
+    # A and B are tuples at the top: CuTe's blocked/raked_product do not compile for a
+    # rank-1 tuple against a bare leaf (zip of mismatched ranks).
+    A = _top(L.random_nesting(rng, max_leaves=5))
     L.fill_shapes(rng, A)
     L.assign_strides(rng, A, rng.choice(["compact", "permuted", "gapped", "stride0"]))
     maxes = []
@@ -199,7 +201,7 @@ def semi_pattern(rng: random.Random, key: str) -> CasePattern:
         l.stride_static = True
         l.shape_static = l.shape == 1 or rng.random() < 0.3
         maxes.append(l.shape)
-    B = L.random_nesting(rng, max_rank=3, max_depth=2, max_leaves=4)
+    B = _top(L.random_nesting(rng, max_rank=3, max_depth=2, max_leaves=4))
     for l in L.leaves(B):
         if rng.random() < 0.12:
             l.stride_static, l.stride = True, 0
