@@ -65,7 +65,9 @@ def compare(diff_bin, rows):
 
 
 # ------------------------------------------------------------------ CuTe C++
-def cpp_side(args, tally, rng, pc):
+def cpp_side(args, tally, rng, case_rng, pc):
+    """rng draws what is compiled (patterns, static pairs), case_rng the run-time values,
+    so that a sweep with another --case-seed reuses the compiled programs."""
     t0 = time.time()
     pats = []
     for k in range(args.dyn_patterns):
@@ -75,11 +77,11 @@ def cpp_side(args, tally, rng, pc):
     # cases per pattern, and the model's verdict on each of their ops
     per_dyn = max(1, (args.dyn_cases * args.scale) // max(1, args.dyn_patterns))
     per_semi = max(1, (args.semi_cases * args.scale) // max(1, args.semi_patterns))
+    statics = [cpp_cases.static_pair(rng) for _ in range(args.static_pairs)]
     cases = []  # (pattern index, case id, Case)
     for pi, cp in enumerate(pats):
         for _ in range(per_dyn if pi < args.dyn_patterns else per_semi):
-            cases.append((pi, len(cases), cp.make_case(rng)))
-    statics = [cpp_cases.static_pair(rng) for _ in range(args.static_pairs)]
+            cases.append((pi, len(cases), cp.make_case(case_rng)))
     flat = [(ci, oi, e) for (_, ci, c) in cases for oi, e in c.exprs.items()]
     sflat = [(si, oi, e) for si, (A, B, M) in enumerate(statics) for oi, e in cpp_cases.static_exprs(A, B, M).items()]
     ok = [a is not None for a in model_answers(args.cuteref, [e for _, _, e in flat] + [e for _, _, e in sflat])]
@@ -227,6 +229,9 @@ def main():
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--cache", default=os.path.join(os.getcwd(), "vendor-cache"))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--case-seed", type=int, default=None,
+                    help="seed of the run-time values and the pycute cases (default: --seed); the "
+                         "compiled programs depend on --seed and the pattern counts only")
     ap.add_argument("--scale", type=int, default=1, help="multiply every run-time case count")
     ap.add_argument("--dyn-patterns", type=int, default=20)
     ap.add_argument("--semi-patterns", type=int, default=10)
@@ -252,15 +257,17 @@ def main():
     sys.path.insert(0, args.wheel)
     import pycute as pc
 
+    case_seed = args.seed if args.case_seed is None else args.case_seed
     tally = Tally()
     start = time.time()
     compile_s = cpp_run_s = 0.0
     if not args.no_cpp:
-        compile_s, cpp_run_s = cpp_side(args, tally, random.Random(args.seed), pc)
-    py_s = pycute_side(args, tally, random.Random(args.seed * 7919 + 1), pc)
+        compile_s, cpp_run_s = cpp_side(args, tally, random.Random(args.seed), random.Random(case_seed), pc)
+    py_s = pycute_side(args, tally, random.Random(case_seed * 7919 + 1), pc)
 
     cols = ["cute", "pycute", "refused", "vendor_defect", "DIFF"]
-    print(f"vendor differential, seed {args.seed}, scale {args.scale}")
+    print(f"vendor differential, seed {args.seed}, case seed {case_seed}, scale {args.scale}, "
+          f"{args.static_pairs} static pairs")
     print(f"{'operation':22s} {'CuTe C++':>9s} {'pycute':>8s} {'checked':>8s} {'refused':>8s} {'defects':>8s} {'DIFF':>5s}")
     total = total_diff = 0
     short = []
