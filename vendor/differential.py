@@ -239,7 +239,7 @@ def main():
     ap.add_argument("--dyn-cases", type=int, default=12000, help="cases over all dyn patterns")
     ap.add_argument("--semi-cases", type=int, default=8000, help="cases over all semi patterns")
     ap.add_argument("--pycute-cases", type=int, default=300, help="pycute cases per operation")
-    ap.add_argument("--pycute-extra", type=int, default=6500,
+    ap.add_argument("--pycute-extra", type=int, default=7500,
                     help="pycute cases for the operations CuTe C++ checks on static layouts only "
                          "(inverses) and complement")
     ap.add_argument("--min-per-op-static", type=int, default=700,
