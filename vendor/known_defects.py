@@ -72,6 +72,11 @@ def explain(oracle: str, op: str, expr: str, vendor_text: str, verdict: str, ctx
         # CuTe does not check run-time divisibility; the answer's size breaks the op's own
         # post-condition (size(product) = size(A)*size(B), size(tile_to_shape) = size(target)).
         return "cute-unchecked-precondition-size"
+    if oracle == "cute" and op == "complement" and _negative_shape(vendor_text) and model is not None \
+            and all(v >= 0 for v in _values(model)):
+        # CuTe's run-time complement divides by the strides as they are: a negative stride
+        # (even on a mode of shape 1) yields negative shapes, which is not a layout at all.
+        return "cute-complement-negative-stride"
     if oracle != "pycute" or model is None:
         return None
     if op in ("logical_product", "zipped_product", "tiled_product") and verdict == "vendor raised" \
@@ -120,3 +125,14 @@ def model_limit(op: str, verdict: str):
         # XORs any two's-complement integer. corpus/vendor/model_limits.txt.
         return "swizzle-of-negative-offset"
     return None
+
+
+def _negative_shape(text: str) -> bool:
+    """Whether a printed layout's shape (before the top-level ':') has a negative entry."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if c == ":" and depth == 0:
+            return "-" in text[:i]
+    return False

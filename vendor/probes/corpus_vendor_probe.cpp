@@ -39,6 +39,8 @@ int main() {
   show("upcast<2>((4,5):(1,4))", upcast<2>(make_layout(make_shape(4, 5), make_stride(1, 4))));
   show("upcast<2>((4,5):(_1,4))", upcast<2>(make_layout(make_shape(4, 5), make_stride(_1{}, 4))));
   show("downcast<2>((1,8):(_1,1))", downcast<2>(make_layout(make_shape(1, 8), make_stride(_1{}, 1))));
+  // complement with a negative stride (on a shape-1 mode)
+  show("complement(1:-1, 28)", complement(make_layout(1, -1), 28));
   // complement / products with a mode whose shape is 1 only at run time
   show("complement((2,2,1):(_1,_2,_16), 8)", complement(make_layout(make_shape(2, 2, 1), make_stride(_1{}, _2{}, _16{})), 8));
   show("complement((2,2,_1):(_1,_2,_16), 8)", complement(make_layout(make_shape(2, 2, _1{}), make_stride(_1{}, _2{}, _16{})), 8));
