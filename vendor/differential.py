@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""The vendor differential: the model against CuTe C++ (g++ on the wheel's headers) and
+pycute (the wheel's Python reference), on seeded random cases, compared as functions.
+
+    differential.py --cuteref build/cli/cuteref --diff build/vendor/vendor_diff [--seed S] [--scale K]
+
+Prints, per operation, how many cases each oracle checked, how many the model refused
+(not counted as checked), how many were known vendor defects, and every disagreement.
+Exit 0 when there is no unexplained disagreement and every operation reached --min-per-op
+checked cases; 1 otherwise; 77 (skip) when the wheel is missing.
+--scale multiplies every case count (the long sweep: see README, "Vendor differential").
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import layouts as L  # noqa: E402
+import cpp_cases  # noqa: E402
+import cute_programs  # noqa: E402
+import pycute_cases  # noqa: E402
+import known_defects  # noqa: E402
+
+
+class Tally:
+    def __init__(self):
+        self.n = defaultdict(lambda: defaultdict(int))  # op -> column -> count
+        self.diffs = []
+
+    def add(self, op, column, k=1):
+        self.n[op][column] += k
+
+
+def run_lines(cmd, lines):
+    r = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} exited {r.returncode}: {r.stderr[-2000:]}")
+    out = r.stdout.splitlines()
+    if len(out) != len(lines):
+        raise RuntimeError(f"{cmd[0]} answered {len(out)} lines for {len(lines)}")
+    return out
+
+
+def model_answers(cuteref, exprs):
+    """`cuteref batch` on every expression: the model's printed value, or None where it
+    refuses (`error: ...`)."""
+    if not exprs:
+        return []
+    return [None if o.startswith("error:") else o for o in run_lines([cuteref, "batch"], exprs)]
+
+
+def compare(diff_bin, rows):
+    """rows: (expr, vendor_text, size, hash, check_rank) -> vendor_diff's verdict lines."""
+    if not rows:
+        return []
+    lines = ["\t".join([e, t.replace("\t", " "), str(n), str(h), "1" if r else "0"]) for e, t, n, h, r in rows]
+    return run_lines([diff_bin], lines)
+
+
+# ------------------------------------------------------------------ CuTe C++
+def cpp_side(args, tally, rng, case_rng, pc):
+    """rng draws what is compiled (patterns, static pairs), case_rng the run-time values,
+    so that a sweep with another --case-seed reuses the compiled programs."""
+    t0 = time.time()
+    pats = []
+    for k in range(args.dyn_patterns):
+        pats.append(cpp_cases.dyn_pattern(rng, f"dyn{k}"))
+    for k in range(args.semi_patterns):
+        pats.append(cpp_cases.semi_pattern(rng, f"semi{k}"))
+    # cases per pattern, and the model's verdict on each of their ops
+    per_dyn = max(1, (args.dyn_cases * args.scale) // max(1, args.dyn_patterns))
+    per_semi = max(1, (args.semi_cases * args.scale) // max(1, args.semi_patterns))
+    statics = [cpp_cases.static_pair(rng) for _ in range(args.static_pairs)]
+    cases = []  # (pattern index, case id, Case)
+    for pi, cp in enumerate(pats):
+        for _ in range(per_dyn if pi < args.dyn_patterns else per_semi):
+            cases.append((pi, len(cases), cp.make_case(case_rng)))
+    flat = [(ci, oi, e) for (_, ci, c) in cases for oi, e in c.exprs.items()]
+    sflat = [(si, oi, e) for si, (A, B, M) in enumerate(statics) for oi, e in cpp_cases.static_exprs(A, B, M).items()]
+    ok = [a is not None for a in model_answers(args.cuteref, [e for _, _, e in flat] + [e for _, _, e in sflat])]
+    accepted = defaultdict(set)
+    for (ci, oi, e), a in zip(flat, ok[:len(flat)]):
+        if a:
+            accepted[ci].add(oi)
+        else:
+            tally.add(pats[cases[ci][0]].pattern.ops[oi].name, "refused")
+    s_accepted = defaultdict(list)
+    for (si, oi, e), a in zip(sflat, ok[len(flat):]):
+        if a:
+            s_accepted[si].append(oi)
+        else:
+            tally.add(cpp_cases.STATIC_OPS[oi], "refused")
+    all_patterns = [cp.pattern for cp in pats]
+    static_base = len(all_patterns)
+    for si, (A, B, M) in enumerate(statics):
+        all_patterns.append(cpp_cases.static_pattern(f"static{si}", A, B, M, s_accepted[si]))
+    # translation units: patterns dealt round-robin
+    tus = defaultdict(list)
+    for i, p in enumerate(all_patterns):
+        tus[i % args.tus].append((i, p))
+    sources = {f"cute_tu{k}": cute_programs.translation_unit(v) for k, v in tus.items()}
+    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
+    binaries = compiler.build(sources, jobs=args.jobs)
+    t1 = time.time()
+    # inputs per TU
+    tu_of = {i: k for k, v in tus.items() for i, _ in v}
+    inputs = defaultdict(list)
+    for pi, ci, c in cases:
+        mask = sum(1 << oi for oi in accepted[ci])
+        if mask:
+            inputs[tu_of[pi]].append(" ".join(str(x) for x in [pi, ci, mask, len(c.values)] + c.values))
+    STATIC_ID = 1 << 40  # static pairs use ids above every case id
+    for si in range(len(statics)):
+        mask = sum(1 << oi for oi in s_accepted[si])
+        if mask:
+            inputs[tu_of[static_base + si]].append(f"{static_base + si} {STATIC_ID + si} {mask} 0")
+    case_by_id = {ci: (pi, c) for pi, ci, c in cases}
+    rows = []
+    for k, lines in inputs.items():
+        outs, traps = cute_programs.run_binary(binaries[f"cute_tu{k}"], lines)
+        for line, oi, status in traps:
+            pi, cid = (int(x) for x in line.split(" ")[:2])
+            if cid >= STATIC_ID:
+                continue  # static patterns have no run-time values to trap on
+            tally.diffs.append(("cute", all_patterns[pi].ops[oi].name, case_by_id[cid][1].exprs[oi],
+                                f"CuTe trapped (exit status {status})", "the model answers; CuTe traps"))
+            tally.add(all_patterns[pi].ops[oi].name, "DIFF")
+        for out in outs:
+            cid, oi, text, n, h = out.split("\t")
+            cid, oi = int(cid), int(oi)
+            expected = None
+            if cid >= STATIC_ID:
+                A, B, M = statics[cid - STATIC_ID]
+                expr = cpp_cases.static_exprs(A, B, M)[oi]
+                op = all_patterns[static_base + cid - STATIC_ID].ops[oi]
+            else:
+                pi, c = case_by_id[cid]
+                expr = c.exprs[oi]
+                op = all_patterns[pi].ops[oi]
+                expected = c.expected_size.get(oi)
+            rows.append((expr, text, int(n), int(h), op.check_rank, op.name, expected))
+    verdicts = compare(args.diff, [r[:5] for r in rows])
+    for r, v in zip(rows, verdicts):
+        record(tally, "cute", r[5], r[0], r[1], v, {"pc": pc, "expected_size": r[6], "vendor_size": r[2]})
+    t2 = time.time()
+    return t1 - t0, t2 - t1
+
+
+def record(tally, oracle, op, expr, vendor_text, verdict, ctx):
+    kind = verdict.split("\t", 1)[0]
+    if kind in ("same", "equal"):
+        tally.add(op, oracle)
+        if kind == "same":
+            tally.add(op, oracle + "_same_print")
+    elif kind == "rejected":
+        tally.add(op, "refused")
+        tally.add(op, "refused_vendor_answered")
+        limit = known_defects.model_limit(op, verdict)
+        if limit:
+            tally.add(op, "limit:" + limit)
+        else:
+            tally.diffs.append((oracle, op, expr, vendor_text, "model refuses an input the vendor answered: " + verdict))
+    else:
+        parts = verdict.split("\t")
+        ctx["model_text"] = parts[1] if len(parts) > 2 else ""
+        defect = known_defects.explain(oracle, op, expr, vendor_text, verdict, ctx)
+        if defect:
+            tally.add(op, "vendor_defect")
+            tally.add(op, "defect:" + defect)
+        else:
+            tally.diffs.append((oracle, op, expr, vendor_text, verdict))
+            tally.add(op, "DIFF")
+
+
+# ------------------------------------------------------------------ pycute
+def pycute_side(args, tally, rng, pc):
+    t0 = time.time()
+    todo = []
+    for op in pycute_cases.OPS:
+        n = args.pycute_extra if op in ("right_inverse", "left_inverse", "complement") else args.pycute_cases
+        for _ in range(n * args.scale):
+            todo.append(pycute_cases.draw_case(pc, rng, op))
+    answers = model_answers(args.cuteref, [c.expr for c in todo])
+    rows = []
+    for c, answer in zip(todo, answers):
+        accepted = answer is not None
+        try:
+            res = c.thunk()
+            text, n, h = pycute_cases.evaluate(pc, res)
+            vendor_ok = True
+        except Exception as e:  # pycute signals bad input with assertions and errors
+            vendor_ok, text = False, f"{type(e).__name__}: {e}"
+        if not accepted:
+            tally.add(c.op, "refused")
+            if vendor_ok:
+                tally.add(c.op, "refused_vendor_answered")
+            continue
+        if not vendor_ok:
+            defect = known_defects.explain("pycute", c.op, c.expr, text, "vendor raised",
+                                           {"pc": pc, "A": c.A, "B": c.B, "model_text": answer})
+            if defect:
+                tally.add(c.op, "vendor_defect")
+                tally.add(c.op, "defect:" + defect)
+            else:
+                tally.diffs.append(("pycute", c.op, c.expr, text, "pycute raised, the model answers"))
+                tally.add(c.op, "DIFF")
+            continue
+        rows.append((c, text, n, h, res))
+    verdicts = compare(args.diff, [(c.expr, t, n, h, False) for c, t, n, h, _ in rows])
+    for (c, t, n, h, res), v in zip(rows, verdicts):
+        record(tally, "pycute", c.op, c.expr, t, v,
+               {"pc": pc, "A": c.A, "vendor": res, "cotarget": c.cotarget, "vendor_size": n})
+    return time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cuteref", required=True)
+    ap.add_argument("--diff", required=True)
+    ap.add_argument("--wheel", default=os.path.join(HERE, "..", ".vendor", "wheel"))
+    ap.add_argument("--cpp-arg", action="append", default=[], help="compiler argument for CuTe (repeat)")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cache", default=os.path.join(os.getcwd(), "vendor-cache"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--case-seed", type=int, default=None,
+                    help="seed of the run-time values and the pycute cases (default: --seed); the "
+                         "compiled programs depend on --seed and the pattern counts only")
+    ap.add_argument("--scale", type=int, default=1, help="multiply every run-time case count")
+    ap.add_argument("--dyn-patterns", type=int, default=20)
+    ap.add_argument("--semi-patterns", type=int, default=10)
+    ap.add_argument("--static-pairs", type=int, default=800)
+    ap.add_argument("--dyn-cases", type=int, default=12000, help="cases over all dyn patterns")
+    ap.add_argument("--semi-cases", type=int, default=8000, help="cases over all semi patterns")
+    ap.add_argument("--pycute-cases", type=int, default=300, help="pycute cases per operation")
+    ap.add_argument("--pycute-extra", type=int, default=7500,
+                    help="pycute cases for the operations CuTe C++ checks on static layouts only "
+                         "(inverses) and complement")
+    ap.add_argument("--min-per-op-static", type=int, default=700,
+                    help="minimum for max_common_* (CuTe C++ on fully static pairs only: compile-bound)")
+    ap.add_argument("--tus", type=int, default=4)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--min-per-op", type=int, default=5000)
+    ap.add_argument("--no-cpp", action="store_true", help="pycute only (no usable CuTe headers)")
+    ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")
+    args = ap.parse_args()
+
+    if not os.path.isfile(os.path.join(args.wheel, "pycute", "layout.py")):
+        print(f"vendor: SKIP: the nvidia-cutlass wheel is not at {args.wheel} (./run installs it)")
+        return 77
+    sys.path.insert(0, args.wheel)
+    import pycute as pc
+
+    case_seed = args.seed if args.case_seed is None else args.case_seed
+    tally = Tally()
+    start = time.time()
+    compile_s = cpp_run_s = 0.0
+    if not args.no_cpp:
+        compile_s, cpp_run_s = cpp_side(args, tally, random.Random(args.seed), random.Random(case_seed), pc)
+    py_s = pycute_side(args, tally, random.Random(case_seed * 7919 + 1), pc)
+
+    cols = ["cute", "pycute", "refused", "vendor_defect", "DIFF"]
+    print(f"vendor differential, seed {args.seed}, case seed {case_seed}, scale {args.scale}, "
+          f"{args.static_pairs} static pairs")
+    print(f"{'operation':22s} {'CuTe C++':>9s} {'pycute':>8s} {'checked':>8s} {'refused':>8s} {'defects':>8s} {'DIFF':>5s}")
+    total = total_diff = 0
+    short = []
+    for op in sorted(tally.n):
+        c = tally.n[op]
+        checked = c["cute"] + c["pycute"]
+        total += checked
+        total_diff += c["DIFF"]
+        print(f"{op:22s} {c['cute']:9d} {c['pycute']:8d} {checked:8d} {c['refused']:8d} {c['vendor_defect']:8d} {c['DIFF']:5d}")
+        need = args.min_per_op_static if op.startswith("max_common") else args.min_per_op * args.scale
+        if checked < need and not args.no_cpp:  # without CuTe C++ the volumes cannot be met
+            short.append(f"{op} ({checked} < {need})")
+    for op in sorted(tally.n):
+        for k, v in sorted(tally.n[op].items()):
+            if k.startswith("defect:"):
+                print(f"  known vendor defect/quirk {k[7:]}: {v} cases of {op}")
+            if k.startswith("limit:"):
+                print(f"  known model limit {k[6:]}: {v} cases of {op} refused (counted in 'refused')")
+    print(f"total: {total} cases checked, {total_diff} unexplained disagreements; "
+          f"CuTe compile {compile_s:.1f}s, CuTe run+compare {cpp_run_s:.1f}s, pycute {py_s:.1f}s, "
+          f"wall {time.time() - start:.1f}s")
+    shown = defaultdict(int)
+    for d in tally.diffs:
+        shown[(d[0], d[1])] += 1
+        if shown[(d[0], d[1])] <= args.show:
+            print("DISAGREEMENT [%s] %s: %s\n    vendor: %s\n    %s" % d)
+    for (oracle, op), k in sorted(shown.items()):
+        if k > args.show:
+            print(f"... {k - args.show} more disagreements of {op} with {oracle}")
+    if short:
+        print(f"FAIL: too few checked cases for: {', '.join(short)}")
+    if total == 0:
+        print("FAIL: no case checked")
+        return 1
+    if tally.diffs or short:
+        return 1
+    if args.no_cpp:
+        print("vendor: SKIP (77): the CuTe C++ half did not run (no CuTe-compatible CUDA headers); pycute passed")
+        return 77
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Known vendor defects and quirks: each recogniser returns a short name, or None.
+
+A recogniser never trusts the model: it checks the operation's defining property by
+enumeration, evaluating both answers with pycute's own crd2idx (independent of the model),
+and explains a disagreement only when the model's answer has the property and the
+vendor's answer lacks it (a defect), or both have it and the operation does not fix a
+unique answer (a quirk). Every name has a minimal case and its evidence in corpus/vendor/.
+A disagreement that no recogniser explains is a failure of the suite.
+"""
+
+import ast
+import re
+
+
+def parse_layout(pc, text: str):
+    """A printed layout `S:D` (the model's or pycute's notation) as a pycute Layout, or None.
+    Only plain integer layouts; `_` static marks are dropped."""
+    text = text.replace("_", "").replace(" ", "")
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if c == ":" and depth == 0:
+            try:
+                return pc.Layout(ast.literal_eval(text[:i]), ast.literal_eval(text[i + 1:]))
+            except (ValueError, SyntaxError):
+                return None
+    return None
+
+
+def _values(L):
+    return [L(i) for i in range(L.size())]
+
+
+def right_inverse_ok(A, R) -> bool:
+    """@post A(R(i)) == i for every i < size(R)."""
+    return all(A(R(i)) == i for i in range(R.size()))
+
+
+def left_inverse_ok(A, R) -> bool:
+    """@post A(R(A(i))) == A(i) for every i < size(A) (a left inverse on A's image)."""
+    return all(A(R(A(i))) == A(i) for i in range(A.size()))
+
+
+def complement_ok(pc, A, C, cotarget) -> bool:
+    """CuTe's complement: C's strides are positive and its values ascend (ordered), A and C
+    together are injective on their domain, and they cover at least the cotarget."""
+    if C.size() < 1 or 0 in pc.flatten(C.shape if isinstance(C.shape, tuple) else (C.shape,)):
+        return False
+    cv = _values(C)
+    if any(cv[i] >= cv[i + 1] for i in range(len(cv) - 1)):
+        return False
+    av = set(_values(A))
+    seen = set()
+    for c in cv:
+        for a in av:
+            if a + c in seen:
+                return False
+            seen.add(a + c)
+    return max(seen) + 1 >= cotarget
+
+
+def explain(oracle: str, op: str, expr: str, vendor_text: str, verdict: str, ctx: dict):
+    """ctx: pc (pycute), A (pycute input layout, pycute side), vendor (pycute result),
+    model_text, expected_size (the size the op's definition fixes, where known),
+    vendor_size, cotarget."""
+    pc = ctx.get("pc")
+    model = parse_layout(pc, ctx.get("model_text", "")) if pc else None
+    exp = ctx.get("expected_size")
+    if oracle == "cute" and exp is not None and ctx.get("vendor_size") != exp and model is not None \
+            and model.size() == exp:
+        # CuTe does not check run-time divisibility; the answer's size breaks the op's own
+        # post-condition (size(product) = size(A)*size(B), size(tile_to_shape) = size(target)).
+        return "cute-unchecked-precondition-size"
+    if oracle == "cute" and op == "complement" and _negative_shape(vendor_text) and model is not None \
+            and all(v >= 0 for v in _values(model)):
+        # CuTe's run-time complement divides by the strides as they are: a negative stride
+        # (even on a mode of shape 1) yields negative shapes, which is not a layout at all.
+        return "cute-complement-negative-stride"
+    if oracle != "pycute" or model is None:
+        return None
+    if op in ("logical_product", "zipped_product", "tiled_product") and verdict == "vendor raised" \
+            and vendor_text.startswith("AssertionError") and product_ok(pc, ctx["A"], ctx["B"], model):
+        # pycute's composition asserts `shape % stride == 0 or stride % shape == 0` on the
+        # complement's modes, stricter than CuTe C++, which answers as the model does.
+        return "pycute-product-composition-assert"
+    A, V = ctx.get("A"), ctx.get("vendor")
+    if op == "right_inverse" and V is not None and right_inverse_ok(A, model):
+        if not right_inverse_ok(A, V):
+            return "pycute-right-inverse-invalid"
+        if V.size() < model.size():
+            return "pycute-right-inverse-smaller"
+    if op == "left_inverse" and V is not None and left_inverse_ok(A, model):
+        if not left_inverse_ok(A, V):
+            return "pycute-left-inverse-invalid"
+        return "left-inverse-unconstrained-off-image"
+    if op == "complement" and V is not None and V.size() == 0 and complement_ok(pc, A, model, ctx["cotarget"]):
+        return "pycute-complement-shape-0"
+    return None
+
+
+def product_ok(pc, A, B, P) -> bool:
+    """logical_product's definition, checked on values: P = (A, complement(A) o B) has
+    size(A)*size(B) elements, its first size(A) values are A's, and every block of
+    size(A) values is A shifted by one offset (A(i) + P(size(A)*j) ), offsets that are
+    pairwise distinct when B's values are."""
+    na, nb = A.size(), B.size()
+    if P.size() != na * nb:
+        return False
+    av = _values(A)
+    offsets = []
+    for j in range(nb):
+        off = P(na * j)
+        if [P(na * j + i) for i in range(na)] != [a + off for a in av]:
+            return False
+        offsets.append(off)
+    bv = _values(B)
+    return len(set(bv)) != nb or len(set(offsets)) == nb
+
+
+def model_limit(op: str, verdict: str):
+    """A refusal by the model where the vendor answers, known and accepted: a name, or None."""
+    if op in ("composed_layout", "swizzle") and "is negative" in verdict:
+        # The model's swizzle applies to offsets >= 0 (shared-memory addresses); CuTe's
+        # XORs any two's-complement integer. corpus/vendor/model_limits.txt.
+        return "swizzle-of-negative-offset"
+    return None
+
+
+def _negative_shape(text: str) -> bool:
+    """Whether a printed layout's shape (before the top-level ':') has a negative entry."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if c == ":" and depth == 0:
+            return "-" in text[:i]
+    return False
