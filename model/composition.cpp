@@ -1,7 +1,6 @@
 #include "composition.hpp"
 
-#include <map>
-#include <set>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,17 +17,32 @@ namespace {
 // the leaves' strides, the sum of the largest digit each leaf reaches in that mode; and
 // the modes any leaf reaches at all.
 struct Occupancy {
-  std::vector<std::int64_t> digit_sum[2];  // [0]: positive strides, [1]: negative strides
-  std::set<std::size_t> touched;
+  struct Mode {
+    std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
+    bool touched = false;
+  };
+  std::vector<Mode> modes;
+  std::size_t touched_count = 0;
   bool positive = false, negative = false;
+
+  void touch(std::size_t i) {
+    if (!modes[i].touched) ++touched_count;
+    modes[i].touched = true;
+  }
 };
 
-// The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves.
+// The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
+// by the sub-layout (few keys: a linear search beats a map).
 struct Context {
   const Layout& a;
   const Layout& b;
-  std::map<std::string, Occupancy> occupancy;
+  std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
+  Occupancy& occupancy_of(const std::string& key) {
+    for (auto& [k, occ] : occupancy)
+      if (k == key) return occ;
+    return occupancy.emplace_back(key, Occupancy{}).second;
+  }
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -39,20 +53,27 @@ struct Context {
 Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
-  std::vector<IntTuple> shapes{m.shapes.back()}, strides{m.strides.back()};  // front = shapes[0]
+  // Built back to front (the front mode is the last element until the final reverse).
+  std::vector<IntTuple> shapes, strides;
+  shapes.reserve(m.shapes.size());
+  strides.reserve(m.shapes.size());
+  shapes.push_back(m.shapes.back());
+  strides.push_back(m.strides.back());
   for (std::size_t k = m.shapes.size() - 1; k-- > 0;) {
     const IntTuple& s = m.shapes[k];
     const IntTuple& d = m.strides[k];
     if (s.value() == 1) continue;
-    if (scale_stride_leaf(s, d).same_values(strides.front())) {
+    if (scale_stride_leaf(s, d).same_values(strides.back())) {
       // s:d followed by s':(s*d) is (s*s'):d.
-      shapes.front() = leaf_mul(s, shapes.front());
-      strides.front() = d;
+      shapes.back() = leaf_mul(s, shapes.back());
+      strides.back() = d;
       continue;
     }
-    shapes.insert(shapes.begin(), s);
-    strides.insert(strides.begin(), d);
+    shapes.push_back(s);
+    strides.push_back(d);
   }
+  std::reverse(shapes.begin(), shapes.end());
+  std::reverse(strides.begin(), strides.end());
   if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
@@ -108,6 +129,7 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     std::vector<Layout> modes;
+    modes.reserve(shape.rank());
     for (std::size_t i = 0; i < shape.rank(); ++i) modes.push_back(compose_impl(lhs, shape[i], stride[i], key, ctx));
     return make_layout_from_modes(modes);
   }
@@ -148,11 +170,13 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
   // one sign must not carry together; leaves of both signs must all stay within one mode
   // of A (else the truncating digits of p - q are not the differences of the digits).
-  Occupancy& occ = ctx.occupancy[key];
-  std::vector<std::int64_t>& digit_sum = occ.digit_sum[negative ? 1 : 0];
-  digit_sum.resize(r, 0);
+  Occupancy& occ = ctx.occupancy_of(key);
+  occ.modes.resize(r);
+  const int sign = negative ? 1 : 0;
   if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
   std::vector<IntTuple> out_shape, out_stride;
+  out_shape.reserve(r);
+  out_stride.reserve(r);
   IntTuple rest_shape = n0;
   IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
   auto signed_stride = [&](const IntTuple& mag) {
@@ -182,10 +206,11 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     if (ni % new_shape.value() != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
-    occ.touched.insert(i);
-    digit_sum[i] = checked_add(digit_sum[i], checked_mul(new_shape.value() - 1, ri));
-    if (digit_sum[i] >= si)
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum[i]) +
+    occ.touch(i);
+    std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
+    digit_sum = checked_add(digit_sum, checked_mul(new_shape.value() - 1, ri));
+    if (digit_sum >= si)
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
     out_shape.push_back(new_shape);
@@ -193,8 +218,8 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     rest_shape = leaf_div(rest_shape, new_shape);
     rest_stride = next_stride;
   }
-  if (rest_shape.value() > 1) occ.touched.insert(r - 1);
-  if (occ.negative && occ.positive && occ.touched.size() > 1)
+  if (rest_shape.value() > 1) occ.touch(r - 1);
+  if (occ.negative && occ.positive && occ.touched_count > 1)
     throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
                 "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
                 "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
