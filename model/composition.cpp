@@ -45,6 +45,36 @@ struct Context {
   }
 };
 
+// The modes a leaf of B composes to, in order: a leaf layout for one mode, a flat tuple for
+// several (the vectors are allocated only from the second mode on).
+struct EmittedModes {
+  explicit EmittedModes(std::size_t max_modes) : max_modes(max_modes) {}
+  void push(IntTuple shape, IntTuple stride) {
+    if (count == 0) {
+      first_shape = std::move(shape);
+      first_stride = std::move(stride);
+    } else {
+      if (count == 1) {
+        shapes.reserve(max_modes);
+        strides.reserve(max_modes);
+        shapes.push_back(std::move(first_shape));
+        strides.push_back(std::move(first_stride));
+      }
+      shapes.push_back(std::move(shape));
+      strides.push_back(std::move(stride));
+    }
+    ++count;
+  }
+  // Precondition: count >= 1.
+  Layout layout() {
+    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
+    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  }
+  std::size_t max_modes, count = 0;
+  IntTuple first_shape, first_stride;
+  std::vector<IntTuple> shapes, strides;
+};
+
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
 // mode even when its size is 1, because the last mode is unbounded (it takes the whole
 // quotient of an index past the domain) and its stride still matters there. The result is
@@ -53,27 +83,26 @@ struct Context {
 Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
-  // Built back to front (the front mode is the last element until the final reverse).
-  std::vector<IntTuple> shapes, strides;
-  shapes.reserve(m.shapes.size());
-  strides.reserve(m.shapes.size());
-  shapes.push_back(m.shapes.back());
-  strides.push_back(m.strides.back());
-  for (std::size_t k = m.shapes.size() - 1; k-- > 0;) {
-    const IntTuple& s = m.shapes[k];
-    const IntTuple& d = m.strides[k];
-    if (s.value() == 1) continue;
-    if (scale_stride_leaf(s, d).same_values(strides.back())) {
+  // In place, back to front: the result is m[w..n), w only decreasing, always above k.
+  std::vector<IntTuple>& shapes = m.shapes;
+  std::vector<IntTuple>& strides = m.strides;
+  std::size_t w = shapes.size() - 1;
+  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
+    if (shapes[k].value() == 1) continue;
+    if (scale_stride_leaf(shapes[k], strides[k]).same_values(strides[w])) {
       // s:d followed by s':(s*d) is (s*s'):d.
-      shapes.back() = leaf_mul(s, shapes.back());
-      strides.back() = d;
+      shapes[w] = leaf_mul(shapes[k], shapes[w]);
+      strides[w] = std::move(strides[k]);
       continue;
     }
-    shapes.push_back(s);
-    strides.push_back(d);
+    --w;
+    if (w != k) {
+      shapes[w] = std::move(shapes[k]);
+      strides[w] = std::move(strides[k]);
+    }
   }
-  std::reverse(shapes.begin(), shapes.end());
-  std::reverse(strides.begin(), strides.end());
+  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
+  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
   if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
@@ -174,9 +203,8 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   occ.modes.resize(r);
   const int sign = negative ? 1 : 0;
   if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
-  std::vector<IntTuple> out_shape, out_stride;
-  out_shape.reserve(r);
-  out_stride.reserve(r);
+  // The emitted modes; most results have one, which needs no vector.
+  EmittedModes out(r);
   IntTuple rest_shape = n0;
   IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
   auto signed_stride = [&](const IntTuple& mag) {
@@ -213,8 +241,7 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
       fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out_shape.push_back(new_shape);
-    out_stride.push_back(scale_stride_leaf(signed_stride(rest_stride), t[i]));
+    out.push(new_shape, scale_stride_leaf(signed_stride(rest_stride), t[i]));
     rest_shape = leaf_div(rest_shape, new_shape);
     rest_stride = next_stride;
   }
@@ -224,13 +251,9 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
                 "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
                 "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
   const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
-  if (out_shape.empty()) return Layout(rest_shape, last_stride);
-  if (rest_shape.value() != 1) {
-    out_shape.push_back(rest_shape);
-    out_stride.push_back(last_stride);
-  }
-  if (out_shape.size() == 1) return Layout(out_shape[0], out_stride[0]);
-  return Layout(IntTuple::tuple(std::move(out_shape)), IntTuple::tuple(std::move(out_stride)));
+  if (out.count == 0) return Layout(rest_shape, last_stride);
+  if (rest_shape.value() != 1) out.push(rest_shape, last_stride);
+  return out.layout();
 }
 
 std::size_t tiler_rank(const Value& tiler) {

@@ -7,6 +7,51 @@
 
 namespace cuteref {
 
+namespace {
+
+// A thread's freed nodes, for reuse. Plain thread-locals (no destructor of their own), so
+// that they stay usable while other objects are destroyed at thread or program exit; the
+// NodeListOwner releases the list when the thread ends and, from then on, nodes go
+// straight back to the heap.
+constexpr std::size_t kMaxFreeNodes = 1024;
+thread_local void* free_nodes[kMaxFreeNodes];
+thread_local std::size_t free_node_count = 0;
+thread_local bool free_list_closed = false;
+thread_local bool owner_registered = false;
+
+struct NodeListOwner {
+  ~NodeListOwner() {
+    free_list_closed = true;
+    while (free_node_count > 0) ::operator delete(free_nodes[--free_node_count]);
+  }
+};
+thread_local NodeListOwner node_list_owner;
+
+// Registers the owner's destructor for this thread, on its first node (for the main thread
+// that is before any static object's destructor can free nodes).
+inline void register_owner() {
+  if (owner_registered) return;
+  owner_registered = true;
+  (void)&node_list_owner;  // the first use of a thread_local with a destructor registers it
+}
+
+}  // namespace
+
+void* IntTuple::Node::operator new(std::size_t size) {
+  if (size == sizeof(Node) && free_node_count > 0) return free_nodes[--free_node_count];
+  register_owner();
+  return ::operator new(size);
+}
+
+void IntTuple::Node::operator delete(void* p, std::size_t size) noexcept {
+  if (size == sizeof(Node) && !free_list_closed && free_node_count < kMaxFreeNodes) {
+    register_owner();
+    free_nodes[free_node_count++] = p;
+    return;
+  }
+  ::operator delete(p);
+}
+
 const std::vector<IntTuple> IntTuple::no_elements_;
 const std::vector<int> IntTuple::no_path_;
 
@@ -88,7 +133,7 @@ bool IntTuple::operator==(const IntTuple& o) const {
   return value_ == o.value_ && is_static_ == o.is_static_ && basis_path() == o.basis_path();
 }
 
-bool IntTuple::same_values(const IntTuple& o) const {
+bool IntTuple::same_values_slow(const IntTuple& o) const {
   if (kind_ != o.kind_) return false;
   if (is_tuple()) {
     if (node_ == o.node_) return true;
@@ -142,13 +187,6 @@ bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
   return true;
 }
 
-IntTuple leaf_mul(const IntTuple& a, const IntTuple& b) {
-  return IntTuple::integer(checked_mul(a.value(), b.value()), a.is_static() && b.is_static());
-}
-
-IntTuple leaf_add(const IntTuple& a, const IntTuple& b) {
-  return IntTuple::integer(checked_add(a.value(), b.value()), a.is_static() && b.is_static());
-}
 
 IntTuple product(const IntTuple& t) {
   if (t.is_integer()) return t;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "checked_math.hpp"
+
 namespace cuteref {
 
 // A scaled basis v@p[0]@p[1]...: in CuTe's notation the *last* printed index is the
@@ -105,7 +107,10 @@ class IntTuple {
   // Exact structural equality, including static flags.
   bool operator==(const IntTuple& other) const;
   // Equal ignoring static flags.
-  bool same_values(const IntTuple& other) const;
+  bool same_values(const IntTuple& other) const {
+    if (kind_ == Kind::Integer && other.kind_ == Kind::Integer) return value_ == other.value_;  // the common case
+    return same_values_slow(other);
+  }
 
   std::string to_string() const;
 
@@ -116,6 +121,10 @@ class IntTuple {
     std::atomic<std::int32_t> refs{1};
     std::vector<IntTuple> elements;
     std::vector<int> basis_path;
+    // The algebra creates and drops nodes at a high rate: each thread recycles its freed
+    // nodes through a bounded free list (int_tuple.cpp).
+    static void* operator new(std::size_t size);
+    static void operator delete(void* p, std::size_t size) noexcept;
   };
 
   void retain() const noexcept {
@@ -131,6 +140,7 @@ class IntTuple {
     std::swap(value_, o.value_);
     std::swap(node_, o.node_);
   }
+  bool same_values_slow(const IntTuple& other) const;
   [[noreturn]] void throw_not_integer() const;
   [[noreturn]] void throw_out_of_range(std::size_t i) const;
 
@@ -167,8 +177,12 @@ void flatten_into(const IntTuple& t, std::vector<IntTuple>& out);
 
 // Leaf arithmetic with static propagation and overflow checks. Both operands must be
 // integer leaves.
-IntTuple leaf_mul(const IntTuple& a, const IntTuple& b);
-IntTuple leaf_add(const IntTuple& a, const IntTuple& b);
+inline IntTuple leaf_mul(const IntTuple& a, const IntTuple& b) {
+  return IntTuple::integer(checked_mul(a.value(), b.value()), a.is_static() && b.is_static());
+}
+inline IntTuple leaf_add(const IntTuple& a, const IntTuple& b) {
+  return IntTuple::integer(checked_add(a.value(), b.value()), a.is_static() && b.is_static());
+}
 
 // Wrap a leaf as a 1-tuple if it is not a tuple (CuTe's wrap).
 IntTuple wrap(const IntTuple& t);

@@ -146,7 +146,9 @@ Layout prepend(const Layout& l, const Layout& m) {
   return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 
-Layout make_layout_from_modes(const std::vector<Layout>& modes) {
+namespace {
+template <class Modes>
+Layout layout_of_modes(const Modes& modes) {
   std::vector<IntTuple> shapes, strides;
   shapes.reserve(modes.size());
   strides.reserve(modes.size());
@@ -156,5 +158,10 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes) {
   }
   return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
+}  // namespace
+
+Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_of_modes(modes); }
+
+Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
 }  // namespace cuteref

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -83,5 +84,6 @@ Layout append(const Layout& l, const Layout& m);
 Layout prepend(const Layout& l, const Layout& m);
 // Build a layout from modes: make_layout(L0, L1, ...) = (L0.shape, L1.shape..):(..)
 Layout make_layout_from_modes(const std::vector<Layout>& modes);
+Layout make_layout_from_modes(std::initializer_list<Layout> modes);
 
 }  // namespace cuteref
