@@ -39,8 +39,9 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
                   ":" + m.strides[k].to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
 
   std::vector<IntTuple> shapes, strides;
-  shapes.reserve(m.shapes.size() + 1);
-  strides.reserve(m.shapes.size() + 1);
+  // A's modes, then the rest modes (one per leaf of a flat cotarget).
+  shapes.reserve(m.shapes.size() + cotarget.rank());
+  strides.reserve(m.shapes.size() + cotarget.rank());
   IntTuple extent = IntTuple::static_int(1);
   while (!m.shapes.empty()) {
     // The mode of smallest stride, the first one among equals.

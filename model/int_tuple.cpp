@@ -214,6 +214,15 @@ void append_leaves(const IntTuple& t, std::vector<IntTuple>& out) {
 }  // namespace
 
 void flatten_into(const IntTuple& t, std::vector<IntTuple>& out) {
+  if (!t.is_tuple()) {
+    out.push_back(t);
+    return;
+  }
+  const auto& elements = t.elements();
+  if (std::none_of(elements.begin(), elements.end(), [](const IntTuple& e) { return e.is_tuple(); })) {
+    out.insert(out.end(), elements.begin(), elements.end());  // already flat: one copy
+    return;
+  }
   out.reserve(out.size() + leaf_count(t));  // one allocation instead of one per doubling
   append_leaves(t, out);
 }
