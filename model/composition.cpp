@@ -157,10 +157,16 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
                     Context& ctx) {
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
-    std::vector<Layout> modes;
-    modes.reserve(shape.rank());
-    for (std::size_t i = 0; i < shape.rank(); ++i) modes.push_back(compose_impl(lhs, shape[i], stride[i], key, ctx));
-    return make_layout_from_modes(modes);
+    // The modes are layouts already checked, so their tuple needs no re-check.
+    std::vector<IntTuple> shapes, strides;
+    shapes.reserve(shape.rank());
+    strides.reserve(shape.rank());
+    for (std::size_t i = 0; i < shape.rank(); ++i) {
+      Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
+      shapes.push_back(m.shape());
+      strides.push_back(m.stride());
+    }
+    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.

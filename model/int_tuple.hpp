@@ -40,14 +40,26 @@ class IntTuple {
   IntTuple(IntTuple&& o) noexcept : kind_(o.kind_), is_static_(o.is_static_), value_(o.value_), node_(o.node_) {
     o.node_ = nullptr;
   }
+  // Both read o completely before releasing this tuple's storage: o may be an element of it.
   IntTuple& operator=(const IntTuple& o) noexcept {
-    IntTuple copy(o);
-    swap(copy);
+    const Kind kind = o.kind_;
+    const bool is_static = o.is_static_;
+    const std::int64_t value = o.value_;
+    Node* const node = o.node_;
+    if (node != nullptr) node->refs.fetch_add(1, std::memory_order_relaxed);  // before release: self-assignment
+    release();
+    take(kind, is_static, value, node);
     return *this;
   }
   IntTuple& operator=(IntTuple&& o) noexcept {
-    IntTuple moved(std::move(o));
-    swap(moved);
+    if (this == &o) return *this;
+    const Kind kind = o.kind_;
+    const bool is_static = o.is_static_;
+    const std::int64_t value = o.value_;
+    Node* const node = o.node_;
+    o.node_ = nullptr;
+    release();
+    take(kind, is_static, value, node);
     return *this;
   }
   ~IntTuple() { release(); }
@@ -134,11 +146,11 @@ class IntTuple {
     if (node_ != nullptr && node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete node_;
     node_ = nullptr;
   }
-  void swap(IntTuple& o) noexcept {
-    std::swap(kind_, o.kind_);
-    std::swap(is_static_, o.is_static_);
-    std::swap(value_, o.value_);
-    std::swap(node_, o.node_);
+  void take(Kind kind, bool is_static, std::int64_t value, Node* node) noexcept {
+    kind_ = kind;
+    is_static_ = is_static;
+    value_ = value;
+    node_ = node;
   }
   bool same_values_slow(const IntTuple& other) const;
   [[noreturn]] void throw_not_integer() const;
