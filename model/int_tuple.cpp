@@ -52,6 +52,11 @@ void IntTuple::Node::operator delete(void* p, std::size_t size) noexcept {
   ::operator delete(p);
 }
 
+void IntTuple::release_node() noexcept {
+  if (node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete node_;
+  node_ = nullptr;
+}
+
 const std::vector<IntTuple> IntTuple::no_elements_;
 const std::vector<int> IntTuple::no_path_;
 

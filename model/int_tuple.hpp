@@ -142,10 +142,11 @@ class IntTuple {
   void retain() const noexcept {
     if (node_ != nullptr) node_->refs.fetch_add(1, std::memory_order_relaxed);
   }
+  // Inline for the common leaf (no node); the node's release is out of line.
   void release() noexcept {
-    if (node_ != nullptr && node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete node_;
-    node_ = nullptr;
+    if (node_ != nullptr) release_node();
   }
+  void release_node() noexcept;  // drops this reference to node_ (deleting it if last); node_ = nullptr
   void take(Kind kind, bool is_static, std::int64_t value, Node* node) noexcept {
     kind_ = kind;
     is_static_ = is_static;
