@@ -221,7 +221,7 @@ std::string fmt_rate(double r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int n_cases = 2000, repeats = 200;
+  int n_cases = 2000, repeats = 1000;
   std::string pycute_dir = ".vendor/wheel";
 #ifdef CUTEREF_BENCH_CUTE
   std::string cute_exe = CUTEREF_BENCH_CUTE;
