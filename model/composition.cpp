@@ -81,6 +81,7 @@ struct EmittedModes {
 // the same function as A on every index >= 0, not only inside the domain. The last mode's
 // shape is never read by the composition.
 Layout coalesce_unbounded(const Layout& l) {
+  if (!l.shape().is_tuple()) return l;  // one mode, kept whatever its size
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   // In place, back to front: the result is m[w..n), w only decreasing, always above k.
