@@ -26,6 +26,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 #include "coalesce.hpp"
@@ -221,7 +222,7 @@ std::string fmt_rate(double r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int n_cases = 2000, repeats = 200;
+  int n_cases = 2000, repeats = 1000;
   std::string pycute_dir = ".vendor/wheel";
 #ifdef CUTEREF_BENCH_CUTE
   std::string cute_exe = CUTEREF_BENCH_CUTE;
@@ -262,9 +263,11 @@ int main(int argc, char** argv) {
   std::vector<const Case*> by_op[kOps];
   for (const Case& c : cases) by_op[c.op].push_back(&c);
 
-  const std::string py_path = "/tmp/cuteref_bench_algebra_cases.txt";
-  const std::string cute_path = "/tmp/cuteref_bench_algebra_cute_cases.txt";
-  const std::string cute_agreed_path = "/tmp/cuteref_bench_algebra_cute_agreed.txt";
+  // Per-process file names: several runs may share /tmp.
+  const std::string prefix = "/tmp/cuteref_bench_algebra_" + std::to_string(getpid()) + "_";
+  const std::string py_path = prefix + "cases.txt";
+  const std::string cute_path = prefix + "cute_cases.txt";
+  const std::string cute_agreed_path = prefix + "cute_agreed.txt";
   {
     std::ofstream py(py_path), cu(cute_path);
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -362,6 +365,10 @@ int main(int argc, char** argv) {
     if (!ok) cute_note = "the CuTe C++ run failed: column skipped";
     else model_on_cute = time_model(cute_by_op, repeats);
   }
+
+  std::remove(py_path.c_str());
+  std::remove(cute_path.c_str());
+  std::remove(cute_agreed_path.c_str());
 
   std::printf("bench/algebra: %zu cases (%d generated cases the model rejects were dropped), seed 20261123, "
               "process CPU time\n",

@@ -6,6 +6,7 @@
 #include "checked_math.hpp"
 #include "coalesce.hpp"
 #include "error.hpp"
+#include "flat_coalesce.hpp"
 #include "leaf_arith.hpp"
 #include "make_layout.hpp"
 
@@ -29,8 +30,7 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
   check_cotarget(cotarget, a, cotarget);
   if (a.has_basis_strides())
     throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
-  const Layout f = filter(a);
-  FlatModes m = flat_modes(f.shape(), f.stride());
+  FlatModes m = filtered_flat_modes(a);  // flat_modes(filter(a))
   // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
   if (m.shapes.size() == 1 && m.strides[0].value() == 0) return coalesce(make_layout(cotarget));
   for (std::size_t k = 0; k < m.strides.size(); ++k)
@@ -39,6 +39,9 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
                   ":" + m.strides[k].to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
 
   std::vector<IntTuple> shapes, strides;
+  // A's modes, then the rest modes (one per leaf of a flat cotarget).
+  shapes.reserve(m.shapes.size() + cotarget.rank());
+  strides.reserve(m.shapes.size() + cotarget.rank());
   IntTuple extent = IntTuple::static_int(1);
   while (!m.shapes.empty()) {
     // The mode of smallest stride, the first one among equals.
@@ -60,9 +63,9 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
   // The repetitions past A's extent, up to the cotarget.
   const IntTuple rest = tuple_ceil_div(cotarget, extent);
   const IntTuple rest_stride = compact_col_major(rest, extent);
-  shapes.push_back(rest);
-  strides.push_back(rest_stride);
-  return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
+  flatten_into(rest, shapes);
+  flatten_into(rest_stride, strides);
+  return coalesce_flat({std::move(shapes), std::move(strides)});
 }
 
 Layout complement(const Layout& a) {

@@ -1,7 +1,6 @@
 #include "composition.hpp"
 
-#include <map>
-#include <set>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,17 +17,62 @@ namespace {
 // the leaves' strides, the sum of the largest digit each leaf reaches in that mode; and
 // the modes any leaf reaches at all.
 struct Occupancy {
-  std::vector<std::int64_t> digit_sum[2];  // [0]: positive strides, [1]: negative strides
-  std::set<std::size_t> touched;
+  struct Mode {
+    std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
+    bool touched = false;
+  };
+  std::vector<Mode> modes;
+  std::size_t touched_count = 0;
   bool positive = false, negative = false;
+
+  void touch(std::size_t i) {
+    if (!modes[i].touched) ++touched_count;
+    modes[i].touched = true;
+  }
 };
 
-// The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves.
+// The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
+// by the sub-layout (few keys: a linear search beats a map).
 struct Context {
   const Layout& a;
   const Layout& b;
-  std::map<std::string, Occupancy> occupancy;
+  std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
+  Occupancy& occupancy_of(const std::string& key) {
+    for (auto& [k, occ] : occupancy)
+      if (k == key) return occ;
+    return occupancy.emplace_back(key, Occupancy{}).second;
+  }
+};
+
+// The modes a leaf of B composes to, in order: a leaf layout for one mode, a flat tuple for
+// several (the vectors are allocated only from the second mode on).
+struct EmittedModes {
+  explicit EmittedModes(std::size_t max_modes) : max_modes(max_modes) {}
+  void push(IntTuple shape, IntTuple stride) {
+    if (count == 0) {
+      first_shape = std::move(shape);
+      first_stride = std::move(stride);
+    } else {
+      if (count == 1) {
+        shapes.reserve(max_modes);
+        strides.reserve(max_modes);
+        shapes.push_back(std::move(first_shape));
+        strides.push_back(std::move(first_stride));
+      }
+      shapes.push_back(std::move(shape));
+      strides.push_back(std::move(stride));
+    }
+    ++count;
+  }
+  // Precondition: count >= 1.
+  Layout layout() {
+    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
+    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  }
+  std::size_t max_modes, count = 0;
+  IntTuple first_shape, first_stride;
+  std::vector<IntTuple> shapes, strides;
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -37,22 +81,29 @@ struct Context {
 // the same function as A on every index >= 0, not only inside the domain. The last mode's
 // shape is never read by the composition.
 Layout coalesce_unbounded(const Layout& l) {
+  if (!l.shape().is_tuple()) return l;  // one mode, kept whatever its size
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
-  std::vector<IntTuple> shapes{m.shapes.back()}, strides{m.strides.back()};  // front = shapes[0]
-  for (std::size_t k = m.shapes.size() - 1; k-- > 0;) {
-    const IntTuple& s = m.shapes[k];
-    const IntTuple& d = m.strides[k];
-    if (s.value() == 1) continue;
-    if (scale_stride_leaf(s, d).same_values(strides.front())) {
+  // In place, back to front: the result is m[w..n), w only decreasing, always above k.
+  std::vector<IntTuple>& shapes = m.shapes;
+  std::vector<IntTuple>& strides = m.strides;
+  std::size_t w = shapes.size() - 1;
+  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
+    if (shapes[k].value() == 1) continue;
+    if (scale_stride_leaf(shapes[k], strides[k]).same_values(strides[w])) {
       // s:d followed by s':(s*d) is (s*s'):d.
-      shapes.front() = leaf_mul(s, shapes.front());
-      strides.front() = d;
+      shapes[w] = leaf_mul(shapes[k], shapes[w]);
+      strides[w] = std::move(strides[k]);
       continue;
     }
-    shapes.insert(shapes.begin(), s);
-    strides.insert(strides.begin(), d);
+    --w;
+    if (w != k) {
+      shapes[w] = std::move(shapes[k]);
+      strides[w] = std::move(strides[k]);
+    }
   }
+  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
+  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
   if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
@@ -107,9 +158,16 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
                     Context& ctx) {
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
-    std::vector<Layout> modes;
-    for (std::size_t i = 0; i < shape.rank(); ++i) modes.push_back(compose_impl(lhs, shape[i], stride[i], key, ctx));
-    return make_layout_from_modes(modes);
+    // The modes are layouts already checked, so their tuple needs no re-check.
+    std::vector<IntTuple> shapes, strides;
+    shapes.reserve(shape.rank());
+    strides.reserve(shape.rank());
+    for (std::size_t i = 0; i < shape.rank(); ++i) {
+      Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
+      shapes.push_back(m.shape());
+      strides.push_back(m.stride());
+    }
+    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -148,11 +206,12 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
   // one sign must not carry together; leaves of both signs must all stay within one mode
   // of A (else the truncating digits of p - q are not the differences of the digits).
-  Occupancy& occ = ctx.occupancy[key];
-  std::vector<std::int64_t>& digit_sum = occ.digit_sum[negative ? 1 : 0];
-  digit_sum.resize(r, 0);
+  Occupancy& occ = ctx.occupancy_of(key);
+  occ.modes.resize(r);
+  const int sign = negative ? 1 : 0;
   if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
-  std::vector<IntTuple> out_shape, out_stride;
+  // The emitted modes; most results have one, which needs no vector.
+  EmittedModes out(r);
   IntTuple rest_shape = n0;
   IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
   auto signed_stride = [&](const IntTuple& mag) {
@@ -182,30 +241,26 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     if (ni % new_shape.value() != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
-    occ.touched.insert(i);
-    digit_sum[i] = checked_add(digit_sum[i], checked_mul(new_shape.value() - 1, ri));
-    if (digit_sum[i] >= si)
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum[i]) +
+    occ.touch(i);
+    std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
+    digit_sum = checked_add(digit_sum, checked_mul(new_shape.value() - 1, ri));
+    if (digit_sum >= si)
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out_shape.push_back(new_shape);
-    out_stride.push_back(scale_stride_leaf(signed_stride(rest_stride), t[i]));
+    out.push(new_shape, scale_stride_leaf(signed_stride(rest_stride), t[i]));
     rest_shape = leaf_div(rest_shape, new_shape);
     rest_stride = next_stride;
   }
-  if (rest_shape.value() > 1) occ.touched.insert(r - 1);
-  if (occ.negative && occ.positive && occ.touched.size() > 1)
+  if (rest_shape.value() > 1) occ.touch(r - 1);
+  if (occ.negative && occ.positive && occ.touched_count > 1)
     throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
                 "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
                 "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
   const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
-  if (out_shape.empty()) return Layout(rest_shape, last_stride);
-  if (rest_shape.value() != 1) {
-    out_shape.push_back(rest_shape);
-    out_stride.push_back(last_stride);
-  }
-  if (out_shape.size() == 1) return Layout(out_shape[0], out_stride[0]);
-  return Layout(IntTuple::tuple(std::move(out_shape)), IntTuple::tuple(std::move(out_stride)));
+  if (out.count == 0) return Layout(rest_shape, last_stride);
+  if (rest_shape.value() != 1) out.push(rest_shape, last_stride);
+  return out.layout();
 }
 
 std::size_t tiler_rank(const Value& tiler) {

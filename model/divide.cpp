@@ -4,6 +4,7 @@
 #include "complement.hpp"
 #include "composition.hpp"
 #include "error.hpp"
+#include "flat_coalesce.hpp"
 #include "tiler.hpp"
 
 namespace cuteref {
@@ -15,7 +16,7 @@ Layout divide_by_layout(const Layout& a, const Layout& tiler, const std::string&
   try {
     // The tiles are counted within A's coalesced shape, not its size: CuTe passes the
     // shape as complement's cotarget, whose rest mode is ceil_div'ed mode by mode.
-    const Layout rest = complement(tiler, coalesce(a).shape());
+    const Layout rest = complement(tiler, coalesce_flat(flat_modes(a.shape(), a.stride())).shape());
     return composition(a, make_layout_from_modes({tiler, rest}));
   } catch (const Error& e) {
     throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());

@@ -7,13 +7,58 @@
 
 namespace cuteref {
 
-IntTuple IntTuple::integer(std::int64_t value, bool is_static) {
-  IntTuple t;
-  t.kind_ = Kind::Integer;
-  t.value_ = value;
-  t.is_static_ = is_static;
-  return t;
+namespace {
+
+// A thread's freed nodes, for reuse. Plain thread-locals (no destructor of their own), so
+// that they stay usable while other objects are destroyed at thread or program exit; the
+// NodeListOwner releases the list when the thread ends and, from then on, nodes go
+// straight back to the heap.
+constexpr std::size_t kMaxFreeNodes = 1024;
+thread_local void* free_nodes[kMaxFreeNodes];
+thread_local std::size_t free_node_count = 0;
+thread_local bool free_list_closed = false;
+thread_local bool owner_registered = false;
+
+struct NodeListOwner {
+  ~NodeListOwner() {
+    free_list_closed = true;
+    while (free_node_count > 0) ::operator delete(free_nodes[--free_node_count]);
+  }
+};
+thread_local NodeListOwner node_list_owner;
+
+// Registers the owner's destructor for this thread, on its first node (for the main thread
+// that is before any static object's destructor can free nodes).
+inline void register_owner() {
+  if (owner_registered) return;
+  owner_registered = true;
+  (void)&node_list_owner;  // the first use of a thread_local with a destructor registers it
 }
+
+}  // namespace
+
+void* IntTuple::Node::operator new(std::size_t size) {
+  if (size == sizeof(Node) && free_node_count > 0) return free_nodes[--free_node_count];
+  register_owner();
+  return ::operator new(size);
+}
+
+void IntTuple::Node::operator delete(void* p, std::size_t size) noexcept {
+  if (size == sizeof(Node) && !free_list_closed && free_node_count < kMaxFreeNodes) {
+    register_owner();
+    free_nodes[free_node_count++] = p;
+    return;
+  }
+  ::operator delete(p);
+}
+
+void IntTuple::release_node() noexcept {
+  if (node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete node_;
+  node_ = nullptr;
+}
+
+const std::vector<IntTuple> IntTuple::no_elements_;
+const std::vector<int> IntTuple::no_path_;
 
 IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool is_static) {
   if (printed_path.empty()) return integer(value, is_static);
@@ -23,7 +68,8 @@ IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool
   t.kind_ = Kind::Basis;
   t.value_ = value;
   t.is_static_ = is_static;
-  t.basis_path_ = std::move(printed_path);
+  t.node_ = new Node;
+  t.node_->basis_path = std::move(printed_path);
   return t;
 }
 
@@ -37,64 +83,72 @@ IntTuple IntTuple::underscore() {
 IntTuple IntTuple::tuple(std::vector<IntTuple> elements) {
   IntTuple t;
   t.kind_ = Kind::Tuple;
-  t.elements_ = std::move(elements);
+  if (!elements.empty()) {
+    t.node_ = new Node;
+    t.node_->elements = std::move(elements);
+  }
   return t;
 }
 
-std::int64_t IntTuple::value() const {
-  if (kind_ != Kind::Integer && kind_ != Kind::Basis)
-    throw Error("expected an integer, got " + to_string());
-  return value_;
+std::vector<IntTuple>& IntTuple::mutable_elements() {
+  if (!is_tuple()) throw Error("mutable_elements: " + to_string() + " is not a tuple");
+  if (node_ == nullptr) {
+    node_ = new Node;
+  } else if (node_->refs.load(std::memory_order_acquire) != 1) {
+    Node* own = new Node;
+    own->elements = node_->elements;
+    release();
+    node_ = own;
+  }
+  return node_->elements;
 }
 
-const IntTuple& IntTuple::operator[](std::size_t i) const {
-  if (!is_tuple()) {
-    if (i == 0) return *this;
-    throw Error("mode " + std::to_string(i) + " out of range for rank-1 " + to_string());
-  }
-  if (i >= elements_.size())
-    throw Error("mode " + std::to_string(i) + " out of range for rank-" +
-                std::to_string(elements_.size()) + " " + to_string());
-  return elements_[i];
+void IntTuple::throw_not_integer() const { throw Error("expected an integer, got " + to_string()); }
+
+void IntTuple::throw_out_of_range(std::size_t i) const {
+  if (!is_tuple()) throw Error("mode " + std::to_string(i) + " out of range for rank-1 " + to_string());
+  throw Error("mode " + std::to_string(i) + " out of range for rank-" + std::to_string(rank()) + " " + to_string());
 }
 
 int IntTuple::depth() const {
   if (!is_tuple()) return 0;
   int d = 0;
-  for (const auto& e : elements_) d = std::max(d, e.depth());
+  for (const auto& e : elements()) d = std::max(d, e.depth());
   return d + 1;
 }
 
 bool IntTuple::all_static() const {
-  if (is_tuple()) return std::all_of(elements_.begin(), elements_.end(), [](const IntTuple& e) { return e.all_static(); });
+  if (is_tuple()) return std::all_of(elements().begin(), elements().end(), [](const IntTuple& e) { return e.all_static(); });
   return is_static_;
 }
 
 bool IntTuple::has_underscore() const {
-  if (is_tuple()) return std::any_of(elements_.begin(), elements_.end(), [](const IntTuple& e) { return e.has_underscore(); });
+  if (is_tuple()) return std::any_of(elements().begin(), elements().end(), [](const IntTuple& e) { return e.has_underscore(); });
   return is_underscore();
 }
 
 bool IntTuple::has_basis() const {
-  if (is_tuple()) return std::any_of(elements_.begin(), elements_.end(), [](const IntTuple& e) { return e.has_basis(); });
+  if (is_tuple()) return std::any_of(elements().begin(), elements().end(), [](const IntTuple& e) { return e.has_basis(); });
   return is_basis();
 }
 
 bool IntTuple::operator==(const IntTuple& o) const {
   if (kind_ != o.kind_) return false;
-  if (is_tuple()) return elements_ == o.elements_;
-  return value_ == o.value_ && is_static_ == o.is_static_ && basis_path_ == o.basis_path_;
+  if (is_tuple()) return node_ == o.node_ || elements() == o.elements();
+  return value_ == o.value_ && is_static_ == o.is_static_ && basis_path() == o.basis_path();
 }
 
-bool IntTuple::same_values(const IntTuple& o) const {
+bool IntTuple::same_values_slow(const IntTuple& o) const {
   if (kind_ != o.kind_) return false;
   if (is_tuple()) {
-    if (elements_.size() != o.elements_.size()) return false;
-    for (std::size_t i = 0; i < elements_.size(); ++i)
-      if (!elements_[i].same_values(o.elements_[i])) return false;
+    if (node_ == o.node_) return true;
+    const auto &mine = elements(), &theirs = o.elements();
+    if (mine.size() != theirs.size()) return false;
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      if (!mine[i].same_values(theirs[i])) return false;
     return true;
   }
-  return value_ == o.value_ && basis_path_ == o.basis_path_;
+  return value_ == o.value_ && basis_path() == o.basis_path();
 }
 
 std::string IntTuple::to_string() const {
@@ -105,14 +159,14 @@ std::string IntTuple::to_string() const {
       return (is_static_ ? "_" : "") + std::to_string(value_);
     case Kind::Basis: {
       std::string s = (is_static_ ? "_" : "") + std::to_string(value_);
-      for (int d : basis_path_) s += "@" + std::to_string(d);
+      for (int d : basis_path()) s += "@" + std::to_string(d);
       return s;
     }
     case Kind::Tuple: {
       std::string s = "(";
-      for (std::size_t i = 0; i < elements_.size(); ++i) {
+      for (std::size_t i = 0; i < elements().size(); ++i) {
         if (i) s += ",";
-        s += elements_[i].to_string();
+        s += elements()[i].to_string();
       }
       return s + ")";
     }
@@ -138,13 +192,6 @@ bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
   return true;
 }
 
-IntTuple leaf_mul(const IntTuple& a, const IntTuple& b) {
-  return IntTuple::integer(checked_mul(a.value(), b.value()), a.is_static() && b.is_static());
-}
-
-IntTuple leaf_add(const IntTuple& a, const IntTuple& b) {
-  return IntTuple::integer(checked_add(a.value(), b.value()), a.is_static() && b.is_static());
-}
 
 IntTuple product(const IntTuple& t) {
   if (t.is_integer()) return t;
@@ -154,12 +201,35 @@ IntTuple product(const IntTuple& t) {
   return r;
 }
 
+namespace {
+std::size_t leaf_count(const IntTuple& t) {
+  if (!t.is_tuple()) return 1;
+  std::size_t n = 0;
+  for (const auto& e : t.elements()) n += leaf_count(e);
+  return n;
+}
+
+void append_leaves(const IntTuple& t, std::vector<IntTuple>& out) {
+  if (!t.is_tuple()) {
+    out.push_back(t);
+    return;
+  }
+  for (const auto& e : t.elements()) append_leaves(e, out);
+}
+}  // namespace
+
 void flatten_into(const IntTuple& t, std::vector<IntTuple>& out) {
   if (!t.is_tuple()) {
     out.push_back(t);
     return;
   }
-  for (const auto& e : t.elements()) flatten_into(e, out);
+  const auto& elements = t.elements();
+  if (std::none_of(elements.begin(), elements.end(), [](const IntTuple& e) { return e.is_tuple(); })) {
+    out.insert(out.end(), elements.begin(), elements.end());  // already flat: one copy
+    return;
+  }
+  out.reserve(out.size() + leaf_count(t));  // one allocation instead of one per doubling
+  append_leaves(t, out);
 }
 
 IntTuple flatten(const IntTuple& t) {

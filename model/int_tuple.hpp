@@ -10,10 +10,13 @@
 // every operand leaf is static.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
+
+#include "checked_math.hpp"
 
 namespace cuteref {
 
@@ -30,10 +33,45 @@ class IntTuple {
   enum class Kind : std::uint8_t { Integer, Basis, Underscore, Tuple };
 
   // The empty tuple ().
-  IntTuple() : kind_(Kind::Tuple) {}
+  IntTuple() noexcept : kind_(Kind::Tuple) {}
+  IntTuple(const IntTuple& o) noexcept : kind_(o.kind_), is_static_(o.is_static_), value_(o.value_), node_(o.node_) {
+    retain();
+  }
+  IntTuple(IntTuple&& o) noexcept : kind_(o.kind_), is_static_(o.is_static_), value_(o.value_), node_(o.node_) {
+    o.node_ = nullptr;
+  }
+  // Both read o completely before releasing this tuple's storage: o may be an element of it.
+  IntTuple& operator=(const IntTuple& o) noexcept {
+    const Kind kind = o.kind_;
+    const bool is_static = o.is_static_;
+    const std::int64_t value = o.value_;
+    Node* const node = o.node_;
+    if (node != nullptr) node->refs.fetch_add(1, std::memory_order_relaxed);  // before release: self-assignment
+    release();
+    take(kind, is_static, value, node);
+    return *this;
+  }
+  IntTuple& operator=(IntTuple&& o) noexcept {
+    if (this == &o) return *this;
+    const Kind kind = o.kind_;
+    const bool is_static = o.is_static_;
+    const std::int64_t value = o.value_;
+    Node* const node = o.node_;
+    o.node_ = nullptr;
+    release();
+    take(kind, is_static, value, node);
+    return *this;
+  }
+  ~IntTuple() { release(); }
 
-  static IntTuple integer(std::int64_t value, bool is_static = false);
-  static IntTuple static_int(std::int64_t value) { return integer(value, true); }
+  static IntTuple integer(std::int64_t value, bool is_static = false) noexcept {
+    IntTuple t;
+    t.kind_ = Kind::Integer;
+    t.value_ = value;
+    t.is_static_ = is_static;
+    return t;
+  }
+  static IntTuple static_int(std::int64_t value) noexcept { return integer(value, true); }
   static IntTuple basis(std::int64_t value, std::vector<int> printed_path, bool is_static = false);
   static IntTuple underscore();
   static IntTuple tuple(std::vector<IntTuple> elements);
@@ -49,16 +87,25 @@ class IntTuple {
   bool is_underscore() const { return kind_ == Kind::Underscore; }
 
   // Leaf accessors. Precondition: is_integer() or is_basis().
-  std::int64_t value() const;
+  std::int64_t value() const {
+    if (kind_ != Kind::Integer && kind_ != Kind::Basis) throw_not_integer();
+    return value_;
+  }
   bool is_static() const { return is_static_; }
-  const std::vector<int>& basis_path() const { return basis_path_; }
+  const std::vector<int>& basis_path() const;
 
   // Tuple accessors. rank() of a leaf is 1, as in CuTe; operator[] on a leaf with i == 0
   // returns the leaf itself (CuTe's get<0> of an integer).
-  std::size_t rank() const { return is_tuple() ? elements_.size() : 1; }
-  const IntTuple& operator[](std::size_t i) const;
-  const std::vector<IntTuple>& elements() const { return elements_; }
-  std::vector<IntTuple>& mutable_elements() { return elements_; }
+  std::size_t rank() const { return is_tuple() ? elements().size() : 1; }
+  const IntTuple& operator[](std::size_t i) const {
+    if (is_tuple() && node_ != nullptr && i < node_->elements.size()) return node_->elements[i];
+    if (!is_tuple() && i == 0) return *this;
+    throw_out_of_range(i);
+  }
+  const std::vector<IntTuple>& elements() const;
+  // The elements, for modification in place. The elements are shared between copies of a
+  // tuple (copies are cheap); this detaches this tuple's own copy first.
+  std::vector<IntTuple>& mutable_elements();
 
   // depth: 0 for a leaf, 1 + max depth of the elements for a tuple (() has depth 1).
   int depth() const;
@@ -72,17 +119,60 @@ class IntTuple {
   // Exact structural equality, including static flags.
   bool operator==(const IntTuple& other) const;
   // Equal ignoring static flags.
-  bool same_values(const IntTuple& other) const;
+  bool same_values(const IntTuple& other) const {
+    if (kind_ == Kind::Integer && other.kind_ == Kind::Integer) return value_ == other.value_;  // the common case
+    return same_values_slow(other);
+  }
 
   std::string to_string() const;
 
  private:
+  // The shared, immutable-once-shared storage of a tuple's elements or a basis's path,
+  // reference counted (atomically: copies may live in different threads).
+  struct Node {
+    std::atomic<std::int32_t> refs{1};
+    std::vector<IntTuple> elements;
+    std::vector<int> basis_path;
+    // The algebra creates and drops nodes at a high rate: each thread recycles its freed
+    // nodes through a bounded free list (int_tuple.cpp).
+    static void* operator new(std::size_t size);
+    static void operator delete(void* p, std::size_t size) noexcept;
+  };
+
+  void retain() const noexcept {
+    if (node_ != nullptr) node_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Inline for the common leaf (no node); the node's release is out of line.
+  void release() noexcept {
+    if (node_ != nullptr) release_node();
+  }
+  void release_node() noexcept;  // drops this reference to node_ (deleting it if last); node_ = nullptr
+  void take(Kind kind, bool is_static, std::int64_t value, Node* node) noexcept {
+    kind_ = kind;
+    is_static_ = is_static;
+    value_ = value;
+    node_ = node;
+  }
+  bool same_values_slow(const IntTuple& other) const;
+  [[noreturn]] void throw_not_integer() const;
+  [[noreturn]] void throw_out_of_range(std::size_t i) const;
+
   Kind kind_;
   bool is_static_ = false;
   std::int64_t value_ = 0;
-  std::vector<int> basis_path_;
-  std::vector<IntTuple> elements_;
+  Node* node_ = nullptr;  // tuples with elements and bases; nullptr for () and other leaves
+
+  static const std::vector<IntTuple> no_elements_;
+  static const std::vector<int> no_path_;
 };
+
+inline const std::vector<IntTuple>& IntTuple::elements() const {
+  return is_tuple() && node_ != nullptr ? node_->elements : no_elements_;
+}
+
+inline const std::vector<int>& IntTuple::basis_path() const {
+  return is_basis() ? node_->basis_path : no_path_;
+}
 
 // Congruent: same tree structure (leaves at the same places).
 bool congruent(const IntTuple& a, const IntTuple& b);
@@ -100,8 +190,12 @@ void flatten_into(const IntTuple& t, std::vector<IntTuple>& out);
 
 // Leaf arithmetic with static propagation and overflow checks. Both operands must be
 // integer leaves.
-IntTuple leaf_mul(const IntTuple& a, const IntTuple& b);
-IntTuple leaf_add(const IntTuple& a, const IntTuple& b);
+inline IntTuple leaf_mul(const IntTuple& a, const IntTuple& b) {
+  return IntTuple::integer(checked_mul(a.value(), b.value()), a.is_static() && b.is_static());
+}
+inline IntTuple leaf_add(const IntTuple& a, const IntTuple& b) {
+  return IntTuple::integer(checked_add(a.value(), b.value()), a.is_static() && b.is_static());
+}
 
 // Wrap a leaf as a 1-tuple if it is not a tuple (CuTe's wrap).
 IntTuple wrap(const IntTuple& t);

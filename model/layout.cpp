@@ -25,13 +25,29 @@ void check_leaves(const IntTuple& shape, const IntTuple& stride, const IntTuple&
                 ": stride leaf " + stride.to_string() + " must be an integer or a scaled basis");
 }
 
+// The invariants in one walk without building any text; the diagnostics are built only when
+// this says the layout is invalid.
+bool valid_layout(const IntTuple& shape, const IntTuple& stride) {
+  if (shape.is_tuple()) {
+    if (!stride.is_tuple()) return false;
+    const auto &s = shape.elements(), &d = stride.elements();
+    if (s.size() != d.size()) return false;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (!valid_layout(s[i], d[i])) return false;
+    return true;
+  }
+  return shape.is_integer() && shape.value() >= 1 && (stride.is_integer() || stride.is_basis());
+}
+
 }  // namespace
 
 Layout::Layout(IntTuple shape, IntTuple stride) : shape_(std::move(shape)), stride_(std::move(stride)) {
+  if (valid_layout(shape_, stride_)) return;
   if (!congruent(shape_, stride_))
     throw Error("layout: shape " + shape_.to_string() + " and stride " + stride_.to_string() +
                 " are not congruent");
   check_leaves(shape_, stride_, shape_, stride_);
+  throw Error("layout " + to_string() + ": invalid");  // unreachable: valid_layout and the checks agree
 }
 
 std::string Layout::to_string() const { return shape_.to_string() + ":" + stride_.to_string(); }
@@ -62,24 +78,30 @@ IntTuple cosize(const Layout& l) {
 std::size_t rank(const Layout& l) { return l.shape().rank(); }
 int depth(const Layout& l) { return l.shape().depth(); }
 
+// The structural operations below rearrange the modes of valid layouts, so their results
+// are valid by construction (detail::LayoutFromValidParts).
+using detail::LayoutFromValidParts;
+
 Layout mode(const Layout& l, std::size_t i) {
   if (i >= rank(l))
     throw Error("mode: index " + std::to_string(i) + " out of range for rank-" + std::to_string(rank(l)) +
                 " layout " + l.to_string());
-  return Layout(l.shape()[i], l.stride()[i]);
+  return LayoutFromValidParts::make(l.shape()[i], l.stride()[i]);
 }
 
 Layout select(const Layout& l, const std::vector<std::size_t>& modes) {
   std::vector<IntTuple> shapes, strides;
+  shapes.reserve(modes.size());
+  strides.reserve(modes.size());
   for (std::size_t i : modes) {
     Layout m = mode(l, i);
     shapes.push_back(m.shape());
     strides.push_back(m.stride());
   }
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 
-Layout flatten(const Layout& l) { return Layout(flatten(l.shape()), flatten(l.stride())); }
+Layout flatten(const Layout& l) { return LayoutFromValidParts::make(flatten(l.shape()), flatten(l.stride())); }
 
 Layout group_modes(const Layout& l, std::size_t begin, std::size_t end) {
   const std::size_t r = rank(l);
@@ -105,14 +127,14 @@ Layout group_modes(const Layout& l, std::size_t begin, std::size_t end) {
     new_shape.push_back(IntTuple());
     new_stride.push_back(IntTuple());
   }
-  return Layout(IntTuple::tuple(std::move(new_shape)), IntTuple::tuple(std::move(new_stride)));
+  return LayoutFromValidParts::make(IntTuple::tuple(std::move(new_shape)), IntTuple::tuple(std::move(new_stride)));
 }
 
 Layout append(const Layout& l, const Layout& m) {
   std::vector<IntTuple> shapes = wrap(l.shape()).elements(), strides = wrap(l.stride()).elements();
   shapes.push_back(m.shape());
   strides.push_back(m.stride());
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 
 Layout prepend(const Layout& l, const Layout& m) {
@@ -121,16 +143,25 @@ Layout prepend(const Layout& l, const Layout& m) {
   const IntTuple l_shape = wrap(l.shape()), l_stride = wrap(l.stride());
   for (const auto& s : l_shape.elements()) shapes.push_back(s);
   for (const auto& d : l_stride.elements()) strides.push_back(d);
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 
-Layout make_layout_from_modes(const std::vector<Layout>& modes) {
+namespace {
+template <class Modes>
+Layout layout_of_modes(const Modes& modes) {
   std::vector<IntTuple> shapes, strides;
+  shapes.reserve(modes.size());
+  strides.reserve(modes.size());
   for (const auto& m : modes) {
     shapes.push_back(m.shape());
     strides.push_back(m.stride());
   }
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
+}  // namespace
+
+Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_of_modes(modes); }
+
+Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
 }  // namespace cuteref

@@ -8,12 +8,17 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "int_tuple.hpp"
 
 namespace cuteref {
+
+namespace detail {
+struct LayoutFromValidParts;
+}
 
 class Layout {
  public:
@@ -31,9 +36,27 @@ class Layout {
   std::string to_string() const;
 
  private:
+  // Skips the invariant checks: only for layouts assembled from the modes of layouts that
+  // were checked (see detail::LayoutFromValidParts).
+  struct Unchecked {};
+  Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept : shape_(std::move(shape)), stride_(std::move(stride)) {}
+  friend struct detail::LayoutFromValidParts;
+
   IntTuple shape_;
   IntTuple stride_;
 };
+
+namespace detail {
+// Builds a layout without re-checking the invariants. Sound only when shape and stride are
+// a valid layout's own (shape, stride), or tuples whose elements are the (shape, stride)
+// pairs of valid layouts, recursively: such a pair is congruent with valid leaves by
+// construction. Every layout that arithmetic produces goes through the checked constructor.
+struct LayoutFromValidParts {
+  static Layout make(IntTuple shape, IntTuple stride) noexcept {
+    return Layout(Layout::Unchecked{}, std::move(shape), std::move(stride));
+  }
+};
+}  // namespace detail
 
 // Number of indices in the domain: product of shape leaves. Overflow is an error.
 IntTuple size(const Layout& l);
@@ -61,5 +84,6 @@ Layout append(const Layout& l, const Layout& m);
 Layout prepend(const Layout& l, const Layout& m);
 // Build a layout from modes: make_layout(L0, L1, ...) = (L0.shape, L1.shape..):(..)
 Layout make_layout_from_modes(const std::vector<Layout>& modes);
+Layout make_layout_from_modes(std::initializer_list<Layout> modes);
 
 }  // namespace cuteref

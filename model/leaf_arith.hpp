@@ -48,6 +48,7 @@ inline IntTuple scale_stride_leaf(const IntTuple& c, const IntTuple& d) {
 inline IntTuple tuple_ceil_div(const IntTuple& shape, IntTuple divisor) {
   if (!shape.is_tuple()) return leaf_ceil_div(shape, divisor);
   std::vector<IntTuple> out;
+  out.reserve(shape.rank());
   for (const auto& e : shape.elements()) {
     out.push_back(tuple_ceil_div(e, divisor));
     divisor = leaf_ceil_div(divisor, product(e));

@@ -17,6 +17,7 @@ IntTuple col_major_strides(const IntTuple& shape, IntTuple& running) {
     return stride;
   }
   std::vector<IntTuple> strides;
+  strides.reserve(shape.rank());
   for (const auto& e : shape.elements()) strides.push_back(col_major_strides(e, running));
   return IntTuple::tuple(std::move(strides));
 }

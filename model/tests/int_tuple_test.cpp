@@ -146,3 +146,36 @@ TEST(IntTuple, Wrap) {
   EXPECT_EQ(wrap(T({I(3), I(4)})), T({I(3), I(4)}));
   EXPECT_EQ(wrap(IntTuple()), IntTuple());
 }
+
+// Copies share a tuple's storage; mutable_elements() detaches the tuple it is called on, so
+// a copy never sees another copy's modification.
+TEST(IntTuple, CopiesAreIndependentValues) {
+  const IntTuple original = T({I(1), T({I(2), S(3)})});
+  IntTuple copy = original;
+  copy.mutable_elements()[0] = I(7);
+  EXPECT_EQ(original.to_string(), "(1,(2,_3))");
+  EXPECT_EQ(copy.to_string(), "(7,(2,_3))");
+  IntTuple inner_copy = original[1];
+  inner_copy.mutable_elements().push_back(I(4));
+  EXPECT_EQ(original.to_string(), "(1,(2,_3))");
+  EXPECT_EQ(inner_copy.to_string(), "(2,_3,4)");
+  // The empty tuple can grow too.
+  IntTuple empty;
+  empty.mutable_elements().push_back(S(5));
+  EXPECT_EQ(empty.to_string(), "(_5)");
+  EXPECT_EQ(IntTuple().to_string(), "()");
+}
+
+// Assigning a tuple one of its own elements (by copy or move) must read the element before
+// the tuple's old storage is released.
+TEST(IntTuple, AssignFromOwnElement) {
+  IntTuple t = T({T({I(1), I(2)}), I(3)});
+  t = t[0];
+  EXPECT_EQ(t.to_string(), "(1,2)");
+  IntTuple u = T({T({I(4), T({S(5)})}), I(6)});
+  u = std::move(u.mutable_elements()[0]);
+  EXPECT_EQ(u.to_string(), "(4,(_5))");
+  IntTuple v = T({I(8)});
+  v = v;  // self-assignment keeps the value
+  EXPECT_EQ(v.to_string(), "(8)");
+}

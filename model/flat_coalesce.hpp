@@ -1,0 +1,23 @@
+// coalesce and filter on flattened modes: the same results as coalesce.hpp's, for callers
+// that hold (or can cheaply produce) the flat modes, without building the intermediate
+// layouts (the algebra's hot paths: complement).
+#pragma once
+
+#include "layout.hpp"
+#include "leaf_arith.hpp"
+
+namespace cuteref {
+
+// flat_modes(filter(L)): L's flattened modes with stride-0 and size-1 modes dropped and
+// adjacent modes merged where the second's stride is the first's shape times stride; the
+// single mode _1:_0 when nothing is left.
+// @post equal (static flags included) to flat_modes of filter(L)'s shape and stride.
+FlatModes filtered_flat_modes(const Layout& l);
+
+// coalesce of the flat layout (m.shapes[0], m.shapes[1], ...):(m.strides[0], ...).
+// @pre m.shapes and m.strides have the same length and hold leaves (integer shapes >= 1,
+//      integer or scaled-basis strides).
+// @post equal to coalesce(Layout(tuple(m.shapes), tuple(m.strides))).
+Layout coalesce_flat(FlatModes m);
+
+}  // namespace cuteref
