@@ -1,0 +1,200 @@
+// Laws of the divide and product families, for layout tilers.
+// Divides, (A, T) with T dividing A evenly (generators.hpp's divisible_pair):
+//   size:       size(logical_divide(A, T)) == size(A);
+//   defining:   logical_divide(A, T) == composition(A, make_layout(T, complement(T, size(A)))) as
+//               functions, and its mode 0 is A o T;
+//   forms:      zipped_divide(A, T) == logical_divide(A, T) (same shape, stride) for a layout
+//               tiler; tiled_divide and flat_divide are the same function of the 1-D index.
+// Products, (A, B) with A injective and in complement's domain with divisible strides:
+//   size:       size(logical_product(A, B)) == size(A) * size(B), mode 0 of it is A;
+//   defining:   logical_product(A, B) == make_layout(A, composition(complement(A, size(A) *
+//               cosize(B)), B)) as functions;
+//   injective:  logical_product(A, B) is injective when B is;
+//   forms:      zipped/tiled/flat_product are the same function as logical_product;
+//               blocked_product and raked_product have size size(A) * size(B) and the image of
+//               logical_product(A', B') (A, B padded to a common rank), and mode i of raked is
+//               mode i of blocked with its two sub-modes swapped.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "coalesce.hpp"
+#include "complement.hpp"
+#include "composition.hpp"
+#include "divide.hpp"
+#include "generators.hpp"
+#include "law_support.hpp"
+#include "make_layout.hpp"
+#include "product.hpp"
+#include "value.hpp"
+
+namespace cuteref::props {
+namespace {
+
+using LayoutOp = std::function<Layout(const Layout&, const Layout&)>;
+
+Layout pair_layout(const Layout& a, const Layout& b) { return make_layout_from_modes({a, b}); }
+
+Violation divide_law(const LayoutOp& divide, const Layout& a, const Layout& t) {
+  const std::string call = "logical_divide(" + a.to_string() + ", " + t.to_string() + ")";
+  try {
+    const Layout d = divide(a, t);
+    const std::string what = call + " = " + d.to_string();
+    if (size_value(d) != size_value(a)) return what + ": size differs from size(A) = " + std::to_string(size_value(a));
+    const Layout defining = composition(a, pair_layout(t, complement(t, IntTuple::integer(size_value(a)))));
+    if (auto v = same_values(defining, d, size_value(a), "A o (T, complement(T, size(A)))", "logical_divide(A, T)")) return v;
+    if (auto v = same_values(composition(a, t), mode(d, 0), size_value(t), "A o T", "mode 0 of logical_divide(A, T)")) return v;
+    const Layout z = zipped_divide(a, Value(t));
+    if (!z.shape().same_values(d.shape()) || !z.stride().same_values(d.stride()))
+      return "zipped_divide(A, T) = " + z.to_string() + " differs from " + what;
+    if (auto v = same_values(z, tiled_divide(a, Value(t)), size_value(a), "zipped_divide", "tiled_divide")) return v;
+    if (auto v = same_values(z, flat_divide(a, Value(t)), size_value(a), "zipped_divide", "flat_divide")) return v;
+  } catch (const Error& e) {
+    return rejected(call + " or its defining composition", e);
+  }
+  return std::nullopt;
+}
+
+Violation product_law(const LayoutOp& product, const Layout& a, const Layout& b) {
+  const std::string call = "logical_product(" + a.to_string() + ", " + b.to_string() + ")";
+  try {
+    const Layout p = product(a, b);
+    const std::string what = call + " = " + p.to_string();
+    const std::int64_t n = size_value(a) * size_value(b);
+    if (size_value(p) != n) return what + ": size is not size(A) * size(B) = " + std::to_string(n);
+    const Layout m0 = mode(p, 0);
+    if (!m0.shape().same_values(a.shape()) || !m0.stride().same_values(a.stride())) return what + ": mode 0 is not A";
+    const Layout defining =
+        pair_layout(a, composition(complement(a, IntTuple::integer(size_value(a) * cosize(b).value())), b));
+    if (auto v = same_values(defining, p, n, "(A, complement(A, size(A)*cosize(B)) o B)", "logical_product(A, B)")) return v;
+    if (is_injective(b) && !is_injective(p)) return what + ": not injective although A and B are";
+    if (auto v = same_values(p, zipped_product(a, Value(b)), n, "logical_product", "zipped_product")) return v;
+    if (auto v = same_values(p, tiled_product(a, Value(b)), n, "logical_product", "tiled_product")) return v;
+    if (auto v = same_values(p, flat_product(a, Value(b)), n, "logical_product", "flat_product")) return v;
+  } catch (const Error& e) {
+    return rejected(call + " or its defining composition", e);
+  }
+  return std::nullopt;
+}
+
+Violation blocked_raked_law(const Layout& a, const Layout& b) {
+  const std::string call = "blocked/raked_product(" + a.to_string() + ", " + b.to_string() + ")";
+  try {
+    const Layout blocked = blocked_product(a, b), raked = raked_product(a, b);
+    const std::int64_t n = size_value(a) * size_value(b);
+    if (size_value(blocked) != n || size_value(raked) != n) return call + ": size is not size(A) * size(B)";
+    const std::size_t r = std::max(rank(a), rank(b));
+    const Layout p = logical_product(append_to_rank(a, r), append_to_rank(b, r));
+    if (image(blocked) != image(p)) return call + ": blocked_product " + blocked.to_string() + " has another image than " + p.to_string();
+    if (image(raked) != image(p)) return call + ": raked_product " + raked.to_string() + " has another image than " + p.to_string();
+    if (rank(blocked) != rank(raked)) return call + ": ranks differ";
+    for (std::size_t i = 0; i < rank(blocked); ++i) {
+      const Layout bm = mode(blocked, i), rm = mode(raked, i);
+      if (rank(bm) != 2 || rank(rm) != 2) continue;  // a single-mode block has nothing to swap
+      const Layout swapped = make_layout_from_modes({mode(bm, 1), mode(bm, 0)});
+      if (!swapped.shape().same_values(rm.shape()) || !swapped.stride().same_values(rm.stride()))
+        return call + ": mode " + std::to_string(i) + " of raked " + raked.to_string() + " is not blocked's " +
+               blocked.to_string() + " swapped";
+    }
+  } catch (const Error& e) {
+    return rejected(call, e);
+  }
+  return std::nullopt;
+}
+
+const LayoutOp kDivide = [](const Layout& a, const Layout& t) { return logical_divide(a, t); };
+const LayoutOp kProduct = [](const Layout& a, const Layout& b) { return logical_product(a, b); };
+
+// --- broken variants (test code only) ---
+// complement(T) without the cotarget: only T's holes, no repetitions across A.
+Layout divide_without_cotarget(const Layout& a, const Layout& t) { return composition(a, pair_layout(t, complement(t))); }
+// Seed 000's logical product: the complement over size(A) * size(B) instead of size(A) * cosize(B).
+Layout product_over_size(const Layout& a, const Layout& b) {
+  return pair_layout(a, composition(complement(a, IntTuple::integer(size_value(a) * size_value(b))), b));
+}
+
+}  // namespace
+
+RC_GTEST_PROP(DivideProduct, logical_divide_and_its_forms, ()) {
+  const auto [a, t] = *gen::divisible_pair();
+  RC_TAG("rank(T) " + std::to_string(rank(t)));
+  rc_require(divide_law(kDivide, a, t));
+  count_random("divide");
+}
+
+RC_GTEST_PROP(DivideProduct, logical_product_and_its_forms, ()) {
+  const auto [a, b] = *gen::product_pair();
+  rc_require(product_law(kProduct, a, b));
+  count_random("product");
+}
+
+RC_GTEST_PROP(DivideProduct, blocked_and_raked_products, ()) {
+  const auto [a, b] = *gen::product_pair();
+  rc_require(blocked_raked_law(a, b));
+  count_random("blocked/raked product");
+}
+
+TEST(DivideProduct, exhaustive) {
+  const LeafAlphabet a_alpha{range(1, 4), range(0, 8)};
+  const LeafAlphabet t_alpha{range(1, 4), range(0, 8)};
+  {
+    // Every compact A (column-major, so coalesce(A) = N:1) of rank <= 3 with extents 1..4, and
+    // every tiler T of rank <= 2 that divides it evenly, decided from the definition: T in
+    // complement's domain with divisible strides and extent s_last * d_last dividing N.
+    Exhaustive ex("divide", "compact A rank<=3 extents 1..4 x tilers T flat rank<=2 (" + t_alpha.to_string() + ") dividing A");
+    for_each_flat_layout(3, LeafAlphabet{range(1, 4), {1}}, [&](const Layout& shape_only) {
+      const Layout a(shape_only.shape(), compact_col_major(shape_only.shape(), IntTuple::integer(1)));
+      for_each_flat_layout(2, t_alpha, [&](const Layout& t) {
+        const Domain d = complement_domain(t);
+        if (!d.inside || !d.divisible || size_value(a) % d.extent != 0 || !is_injective(t)) return ex.skip();
+        ex.check("A = " + a.to_string() + ", T = " + t.to_string(), divide_law(kDivide, a, t));
+      });
+    });
+  }
+  {
+    // A in complement's domain with divisible strides, injective (the product's copies of A
+    // tile without overlap only then: for A = (2,2):(6,2), complement(A, 12) = 2:1 is too small
+    // for B = 3:1, and CuTe, pycute and the model all give the non-injective ((2,2),3):((6,2),1)).
+    Exhaustive ex("product", "A flat rank<=2 injective, divisible (" + a_alpha.to_string() + ") x B flat rank<=2 (extents 1..4, strides 0..4)");
+    Exhaustive blocked("blocked/raked product", "the same pairs");
+    for_each_flat_layout(2, a_alpha, [&](const Layout& a) {
+      const Domain d = complement_domain(a);
+      if (!d.inside || !d.divisible || !is_injective(a)) return;
+      for_each_flat_layout(2, LeafAlphabet{range(1, 4), range(0, 4)}, [&](const Layout& b) {
+        try {
+          (void)logical_product(a, b);
+        } catch (const Error&) {
+          ex.skip();
+          blocked.skip();
+          return;
+        }
+        const std::string input = "A = " + a.to_string() + ", B = " + b.to_string();
+        ex.check(input, product_law(kProduct, a, b));
+        blocked.check(input, blocked_raked_law(a, b));
+      });
+    });
+  }
+}
+
+TEST(DivideProduct, mutants_are_caught) {
+  expect_mutant_caught("divide", "complement(T) without the cotarget size(A)", [] {
+    const auto [a, t] = *gen::divisible_pair();
+    rc_require(divide_law(divide_without_cotarget, a, t));
+  });
+  expect_mutant_caught("product", "seed 000: complement over size(A)*size(B)", [] {
+    const auto [a, b] = *gen::product_pair();
+    rc_require(product_law(product_over_size, a, b));
+  });
+  expect_mutant_caught("blocked/raked product", "raked_product = blocked_product", [] {
+    const auto [a, b] = *gen::product_pair();
+    const Layout blocked = blocked_product(a, b), raked = blocked;
+    for (std::size_t i = 0; i < rank(blocked); ++i) {
+      const Layout bm = mode(blocked, i), rm = mode(raked, i);
+      if (rank(bm) != 2) continue;
+      const Layout swapped = make_layout_from_modes({mode(bm, 1), mode(bm, 0)});
+      if (!swapped.shape().same_values(rm.shape()) || !swapped.stride().same_values(rm.stride()))
+        RC_FAIL("mode " + std::to_string(i) + " of " + raked.to_string() + " is not blocked's swapped");
+    }
+  });
+}
+
+}  // namespace cuteref::props
