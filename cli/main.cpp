@@ -106,6 +106,10 @@ int check_command(std::vector<std::string> paths, bool verbose) {
     CorpusSummary s = run_corpus(paths, std::cout, verbose);
     std::cout << "corpus: " << s.cases << " cases checked: " << s.passed << " passed, " << s.failed << " failed\n";
     std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
+    if (!s.refuted_claims.empty()) {
+      std::cout << "refuted seed claims (correct value, counterexample, derivation):\n";
+      for (const auto& r : s.refuted_claims) std::cout << "  " << r << "\n";
+    }
     if (s.cases == 0) {
       std::cout << "corpus: no cases found: nothing was checked\n";
       return 1;
