@@ -190,6 +190,33 @@ TEST(Notation, exhaustive) {
     });
   }
   {
+    // Every descriptor of up to two entries, each a basis over a small alphabet or a group of
+    // one or two such bases, and every targeted edit of each.
+    const std::vector<std::string> bases{"1@0", "-1@1", "0@0", "2@0@1", "4/2@1", "16@2"};
+    std::vector<std::string> entries = bases;
+    for (const auto& x : bases) {
+      entries.push_back("(" + x + ")");
+      for (const auto& y : bases) entries.push_back("(" + x + ", " + y + ")");
+    }
+    std::vector<std::string> descriptors;
+    for (const auto& x : entries) {
+      descriptors.push_back("(" + x + ")");
+      for (const auto& y : entries) descriptors.push_back("(" + x + "," + y + ")");
+    }
+    Exhaustive ok("descriptor round trip", "every descriptor of <= 2 entries over " + std::to_string(bases.size()) +
+                                               " bases, entries a basis or a group of <= 2 bases");
+    Exhaustive bad("malformed descriptor", "the same descriptors x {extra '(', extra ')', '#' at every position, "
+                                           "'@' without a dimension, no opening '('}");
+    for (const auto& d : descriptors) {
+      ok.check(d, descriptor_round_trip(d));
+      std::vector<gen::MalformedText> edits{{"(" + d, "extra '('"}, {d + ")", "extra ')'"}, {d.substr(1), "no '('"}};
+      const std::size_t at = d.find('@');
+      edits.push_back({d.substr(0, at + 1) + d.substr(d.find_first_of(",) ", at + 1)), "'@' without a dimension"});
+      for (std::size_t p = 0; p <= d.size(); ++p) edits.push_back({d.substr(0, p) + "#" + d.substr(p), "'#'"});
+      for (const auto& e : edits) bad.check(e.text, malformed_descriptor_law(e));
+    }
+  }
+  {
     // Every string of length <= 4 over a small alphabet of the notation.
     const std::string alphabet = "(),:_1@/o<";
     Exhaustive ex("notation noise", "every string of length <= 4 over \"" + alphabet + "\"");
