@@ -58,7 +58,41 @@ Violation complement_law(const ComplementOp& op, const Layout& a, std::int64_t m
   return std::nullopt;
 }
 
+// complement accepts A iff A is in the domain (A with non-negative strides).
+Violation domain_law(const ComplementOp& op, const Layout& a) {
+  bool accepted = true;
+  std::string diagnostic;
+  try {
+    (void)op(a, 1);
+  } catch (const Error& e) {
+    accepted = false;
+    diagnostic = e.what();
+  }
+  const bool inside = complement_domain(a).inside;
+  if (accepted == inside) return std::nullopt;
+  return "complement(" + a.to_string() + ", 1) was " + (accepted ? "accepted" : "rejected (" + diagnostic + ")") +
+         " although A is " + (inside ? "inside" : "outside") + " the domain";
+}
+
+rc::Gen<Layout> non_negative_layouts() {
+  return rc::gen::mapcat(rc::gen::element(gen::StrideKind::Compact, gen::StrideKind::PermutedCompact, gen::StrideKind::Gapped,
+                                          gen::StrideKind::WithZeros, gen::StrideKind::Arbitrary),
+                         [](gen::StrideKind k) {
+                           return rc::gen::map(gen::layout(k, gen::ShapeLimits{2, 3, 4, 256}), [](const Layout& l) {
+                             auto s = gen::leaf_values(l.stride());
+                             for (auto& x : s) x = x < 0 ? -x : x;
+                             return Layout(l.shape(), gen::with_leaves(l.stride(), s));
+                           });
+                         });
+}
+
 // --- broken variants (test code only) ---
+// Refuses every layout with a broadcast (stride-0) mode instead of ignoring those modes.
+Layout complement_refusing_broadcast(const Layout& a, std::int64_t m) {
+  for (std::int64_t d : gen::leaf_values(a.stride()))
+    if (d == 0) throw Error("complement: stride-0 mode");
+  return complement(a, IntTuple::integer(m));
+}
 // Seed 000's complement(<4:32>, 256) = <32:1>: only the holes inside A, M ignored.
 Layout complement_ignoring_m(const Layout& a, std::int64_t) { return complement(a); }
 // Forgets to scale the complement's strides by the extents reached (all strides 1).
@@ -79,6 +113,13 @@ RC_GTEST_PROP(Complement, disjoint_injective_ordered_covering, ()) {
   count_random("complement");
 }
 
+RC_GTEST_PROP(Complement, accepts_exactly_its_domain, ()) {
+  const Layout a = *non_negative_layouts();
+  RC_TAG(complement_domain(a).inside ? "inside" : "outside");
+  rc_require(domain_law(kModel, a));
+  count_random("complement domain");
+}
+
 TEST(Complement, exhaustive) {
   const LeafAlphabet flat{range(1, 4), range(0, 8)};
   Exhaustive ex("complement", "flat rank<=3 in the domain, " + flat.to_string() +
@@ -86,14 +127,7 @@ TEST(Complement, exhaustive) {
   Exhaustive domain("complement domain", "flat rank<=3, " + flat.to_string() + ": accepted iff in the domain");
   for_each_flat_layout(3, flat, [&](const Layout& a) {
     const Domain d = complement_domain(a);
-    bool accepted = true;
-    try {
-      (void)complement(a, IntTuple::integer(1));
-    } catch (const Error&) {
-      accepted = false;
-    }
-    domain.check(a.to_string(), accepted == d.inside ? Violation() : Violation(std::string(accepted ? "accepted" : "rejected") +
-                                                                             " although " + (d.inside ? "inside" : "outside") + " the domain"));
+    domain.check(a.to_string(), domain_law(kModel, a));
     if (!d.inside) return;
     const std::int64_t c = cosize(filter(a)).value();
     for (std::int64_t m : {std::int64_t{1}, std::max<std::int64_t>(1, c - 1), c, c + 1, 2 * c, 3 * c + 1})
@@ -102,6 +136,9 @@ TEST(Complement, exhaustive) {
 }
 
 TEST(Complement, mutants_are_caught) {
+  expect_mutant_caught("complement domain", "refuses broadcast (stride-0) modes", [] {
+    rc_require(domain_law(complement_refusing_broadcast, *non_negative_layouts()));
+  });
   expect_mutant_caught("complement", "seed 000: M ignored (only the holes inside A)", [] {
     const auto [a, m] = *gen::complement_pair(true);
     rc_require(complement_law(complement_ignoring_m, a, m));

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "descriptor.hpp"
@@ -75,9 +76,12 @@ Violation malformed_law(const Evaluator& evaluate, const gen::MalformedText& bad
   }
 }
 
-Violation malformed_descriptor_law(const gen::MalformedText& bad) {
+using DescriptorParser = std::function<Descriptor(const std::string&)>;
+const DescriptorParser kParseDescriptor = [](const std::string& t) { return normalize(parse_descriptor(t)); };
+
+Violation malformed_descriptor_law(const gen::MalformedText& bad, const DescriptorParser& parse = kParseDescriptor) {
   try {
-    const Descriptor d = normalize(parse_descriptor(bad.text));
+    const Descriptor d = parse(bad.text);
     return "malformed '" + bad.text + "' (" + bad.what + ") parsed to " + d.to_string();
   } catch (const ParseError& e) {
     return diagnostic_with_column(bad.text, e.what());
@@ -86,9 +90,9 @@ Violation malformed_descriptor_law(const gen::MalformedText& bad) {
   }
 }
 
-Violation noise_law(const std::string& text) {
+Violation noise_law(const std::string& text, const Evaluator& evaluate = kEvaluate) {
   try {
-    (void)kEvaluate(text);
+    (void)evaluate(text);
   } catch (const Error&) {
   } catch (const std::exception& e) {
     return "'" + text + "' threw a non-cuteref exception: " + e.what();
@@ -119,6 +123,22 @@ Value columnless_evaluate(const std::string& text) {
     const std::string m = e.what();
     throw Error(m.substr(m.find(": ") + 2));
   }
+}
+
+// A descriptor parser that answers the empty group () where it should reject.
+Descriptor lenient_descriptor(const std::string& text) {
+  try {
+    return kParseDescriptor(text);
+  } catch (const Error&) {
+    return Descriptor::group({});
+  }
+}
+// An evaluator that lets a standard-library exception escape on unbalanced input (an unchecked
+// index into its bracket stack).
+Value evaluate_with_unchecked_brackets(const std::string& text) {
+  const auto open = std::count(text.begin(), text.end(), '('), close = std::count(text.begin(), text.end(), ')');
+  if (open != close) (void)std::vector<int>().at(static_cast<std::size_t>(open));
+  return kEvaluate(text);
 }
 
 const gen::ShapeLimits kLimits{3, 4, 4, 1 << 20};
@@ -230,6 +250,12 @@ TEST(Notation, exhaustive) {
 }
 
 TEST(Notation, mutants_are_caught) {
+  expect_mutant_caught("malformed descriptor", "lenient parser returns ()", [] {
+    rc_require(malformed_descriptor_law(*gen::malformed_descriptor_text(), lenient_descriptor));
+  });
+  expect_mutant_caught("notation noise", "std::out_of_range escapes on unbalanced brackets", [] {
+    rc_require(noise_law(*gen::notation_noise(), evaluate_with_unchecked_brackets));
+  });
   expect_mutant_caught("notation round trip", "printer drops the static marks", [] {
     rc_require(layout_round_trip(print_without_static_marks, *gen::layout(kLimits)));
   });
