@@ -5,6 +5,12 @@
 //               functions, and its mode 0 is A o T;
 //   forms:      zipped_divide(A, T) == logical_divide(A, T) (same shape, stride) for a layout
 //               tiler; tiled_divide and flat_divide are the same function of the 1-D index.
+// By-mode divides, (A, (T0, T1)) with Ti dividing mode i of A:
+//   by mode:    mode i of logical_divide(A, (T0,T1)) == logical_divide(mode(A,i), Ti) (same shape
+//               and stride), size preserved;
+//   forms:      tiled_divide and flat_divide are the same function of the 1-D index as
+//               zipped_divide, whose modes are logical_divide's regrouped: zipped((i0,i1),(j0,j1))
+//               == logical(((i0,j0),(i1,j1))).
 // Products, (A, B) with A injective and in complement's domain with divisible strides:
 //   size:       size(logical_product(A, B)) == size(A) * size(B), mode 0 of it is A;
 //   defining:   logical_product(A, B) == make_layout(A, composition(complement(A, size(A) *
@@ -101,6 +107,42 @@ Violation blocked_raked_law(const Layout& a, const Layout& b) {
   return std::nullopt;
 }
 
+Violation by_mode_divide_law(const Layout& a, const std::vector<Layout>& tilers) {
+  const Value tiler = make_tuple_value({Value(tilers[0]), Value(tilers[1])});
+  const std::string call = "logical_divide(" + a.to_string() + ", " + tiler.to_string() + ")";
+  try {
+    const Layout d = logical_divide(a, tiler);
+    const std::string what = call + " = " + d.to_string();
+    if (size_value(d) != size_value(a)) return what + ": size differs from size(A)";
+    for (std::size_t i = 0; i < 2; ++i) {
+      const Layout expected = logical_divide(mode(a, i), tilers[i]);
+      const Layout got = mode(d, i);
+      if (!expected.shape().same_values(got.shape()) || !expected.stride().same_values(got.stride()))
+        return what + ": mode " + std::to_string(i) + " is not logical_divide(mode(A," + std::to_string(i) + "), T" +
+               std::to_string(i) + ") = " + expected.to_string();
+    }
+    const Layout z = zipped_divide(a, tiler);
+    if (auto v = same_values(z, tiled_divide(a, tiler), size_value(a), "zipped_divide", "tiled_divide")) return v;
+    if (auto v = same_values(z, flat_divide(a, tiler), size_value(a), "zipped_divide", "flat_divide")) return v;
+    // zipped((i0,i1),(j0,j1)) == logical(((i0,j0),(i1,j1))), checked on every coordinate.
+    const std::int64_t t0 = size_value(mode(mode(d, 0), 0)), t1 = size_value(mode(mode(d, 1), 0));
+    const std::int64_t r0 = size_value(mode(d, 0)) / t0, r1 = size_value(mode(d, 1)) / t1;
+    for (std::int64_t j1 = 0; j1 < r1; ++j1)
+      for (std::int64_t j0 = 0; j0 < r0; ++j0)
+        for (std::int64_t i1 = 0; i1 < t1; ++i1)
+          for (std::int64_t i0 = 0; i0 < t0; ++i0) {
+            const std::int64_t zi = (i0 + t0 * i1) + t0 * t1 * (j0 + r0 * j1);
+            const std::int64_t li = (i0 + t0 * j0) + t0 * r0 * (i1 + t1 * j1);
+            if (apply_index(z, zi) != apply_index(d, li))
+              return "zipped_divide = " + z.to_string() + " is not " + what + " regrouped at tile (" + std::to_string(i0) +
+                     "," + std::to_string(i1) + "), rest (" + std::to_string(j0) + "," + std::to_string(j1) + ")";
+          }
+  } catch (const Error& e) {
+    return rejected(call, e);
+  }
+  return std::nullopt;
+}
+
 const LayoutOp kDivide = [](const Layout& a, const Layout& t) { return logical_divide(a, t); };
 const LayoutOp kProduct = [](const Layout& a, const Layout& b) { return logical_product(a, b); };
 
@@ -120,6 +162,12 @@ RC_GTEST_PROP(DivideProduct, logical_divide_and_its_forms, ()) {
   RC_TAG("rank(T) " + std::to_string(rank(t)));
   rc_require(divide_law(kDivide, a, t));
   count_random("divide");
+}
+
+RC_GTEST_PROP(DivideProduct, by_mode_divide_and_its_forms, ()) {
+  const auto [a, tilers] = *gen::divisible_tuple_tiler_pair();
+  rc_require(by_mode_divide_law(a, tilers));
+  count_random("by-mode divide");
 }
 
 RC_GTEST_PROP(DivideProduct, logical_product_and_its_forms, ()) {
@@ -152,6 +200,24 @@ TEST(DivideProduct, exhaustive) {
     });
   }
   {
+    // A = (e0,e1):(1,e0), every pair of leaf tilers Ti = s:d (s, d in 1..6) dividing mode i
+    // (decided from the definition, as above).
+    Exhaustive ex("by-mode divide", "A = (e0,e1):(1,e0), e in 1..8, x leaf tilers (T0,T1), extents 1..6, strides 1..6, dividing the modes");
+    for (std::int64_t e0 = 1; e0 <= 8; ++e0)
+      for (std::int64_t e1 = 1; e1 <= 8; ++e1) {
+        const Layout a(IntTuple::tuple({IntTuple::integer(e0), IntTuple::integer(e1)}),
+                       IntTuple::tuple({IntTuple::integer(1), IntTuple::integer(e0)}));
+        for_each_flat_layout(1, LeafAlphabet{range(1, 6), range(1, 6)}, [&](const Layout& t0) {
+          for_each_flat_layout(1, LeafAlphabet{range(1, 6), range(1, 6)}, [&](const Layout& t1) {
+            const Domain d0 = complement_domain(t0), d1 = complement_domain(t1);
+            if (!d0.divisible || !d1.divisible || e0 % d0.extent != 0 || e1 % d1.extent != 0) return ex.skip();
+            ex.check("A = " + a.to_string() + ", T = (" + t0.to_string() + ", " + t1.to_string() + ")",
+                     by_mode_divide_law(a, {t0, t1}));
+          });
+        });
+      }
+  }
+  {
     // A in complement's domain with divisible strides, injective (the product's copies of A
     // tile without overlap only then: for A = (2,2):(6,2), complement(A, 12) = 2:1 is too small
     // for B = 3:1, and CuTe, pycute and the model all give the non-injective ((2,2),3):((6,2),1)).
@@ -177,6 +243,20 @@ TEST(DivideProduct, exhaustive) {
 }
 
 TEST(DivideProduct, mutants_are_caught) {
+  expect_mutant_caught("by-mode divide", "tuple tiler applied to the whole layout (T0 only)", [] {
+    const auto [a, tilers] = *gen::divisible_tuple_tiler_pair();
+    try {
+      const Layout d = logical_divide(a, tilers[0]);
+      const Layout expected = logical_divide(mode(a, 0), tilers[0]);
+      const Layout got = mode(d, 0);
+      if (!expected.shape().same_values(got.shape()) || !expected.stride().same_values(got.stride()))
+        RC_FAIL("mode 0 of logical_divide(A, T0) = " + d.to_string() + " is not logical_divide(mode(A,0), T0) = " +
+                expected.to_string());
+      if (size_value(d) != size_value(a)) RC_FAIL("size of " + d.to_string() + " differs from size(A)");
+    } catch (const Error& e) {
+      RC_FAIL(std::string("rejected: ") + e.what());
+    }
+  });
   expect_mutant_caught("divide", "complement(T) without the cotarget size(A)", [] {
     const auto [a, t] = *gen::divisible_pair();
     rc_require(divide_law(divide_without_cotarget, a, t));

@@ -295,45 +295,63 @@ rc::Gen<std::pair<Layout, Layout>> composition_pair() {
   });
 }
 
+rc::Gen<Layout> tiler_dividing(const Layout& a) {
+  // Each coalesced mode extent of A factored; T = a subset of the factors' compact modes
+  // (prefix products over all factors), visited in random order.
+  const std::vector<std::int64_t> extents = leaf_values(flatten(coalesce(a)).shape());
+  auto tilers = rc::gen::map(rc::gen::tuple(ints(12, 0, 5), flags(12, 3), ints(12, 0, 9)),
+                             [extents](const std::tuple<std::vector<int>, std::vector<bool>, std::vector<int>>& t) {
+    const auto& [choices, keep, keys] = t;
+    std::vector<std::int64_t> factors;
+    for (std::int64_t e : extents) {
+      auto f = factorize(e, choices);
+      factors.insert(factors.end(), f.begin(), f.end());
+    }
+    std::vector<std::int64_t> sh, st;
+    std::vector<int> order_keys;
+    std::int64_t prefix = 1;
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      if (i < keep.size() && keep[i]) {
+        sh.push_back(factors[i]);
+        st.push_back(prefix);
+        order_keys.push_back(keys[i % keys.size()]);
+      }
+      prefix *= factors[i];
+    }
+    if (sh.empty()) return Layout(IntTuple::integer(1), IntTuple::integer(0));
+    const auto order = visit_order(order_keys);
+    std::vector<IntTuple> shp, str;
+    for (std::size_t i : order) {
+      shp.push_back(IntTuple::integer(sh[i]));
+      str.push_back(IntTuple::integer(st[i]));
+    }
+    if (shp.size() == 1) return Layout(shp[0], str[0]);
+    return Layout(IntTuple::tuple(shp), IntTuple::tuple(str));
+  });
+  return rc::gen::suchThat(tilers, [a](const Layout& t) { return accepted([&] { (void)logical_divide(a, t); }); });
+}
+
 rc::Gen<std::pair<Layout, Layout>> divisible_pair() {
-  // A compact or permuted compact; each coalesced mode extent of A factored; T = a subset of
-  // the factors' compact modes (prefix products over all factors), visited in random order.
   auto a_gen = rc::gen::mapcat(rc::gen::element(StrideKind::Compact, StrideKind::PermutedCompact),
                                [](StrideKind k) { return layout(k, ShapeLimits{2, 3, 4, 128}); });
-  auto pairs = rc::gen::mapcat(a_gen, [](const Layout& a) {
-    const std::vector<std::int64_t> extents = leaf_values(flatten(coalesce(a)).shape());
-    return rc::gen::map(rc::gen::tuple(ints(12, 0, 5), flags(12, 3), ints(12, 0, 9)),
-                        [a, extents](const std::tuple<std::vector<int>, std::vector<bool>, std::vector<int>>& t) {
-      const auto& [choices, keep, keys] = t;
-      std::vector<std::int64_t> factors;
-      for (std::int64_t e : extents) {
-        auto f = factorize(e, choices);
-        factors.insert(factors.end(), f.begin(), f.end());
-      }
-      std::vector<std::int64_t> sh, st;
-      std::vector<int> order_keys;
-      std::int64_t prefix = 1;
-      for (std::size_t i = 0; i < factors.size(); ++i) {
-        if (i < keep.size() && keep[i]) {
-          sh.push_back(factors[i]);
-          st.push_back(prefix);
-          order_keys.push_back(keys[i % keys.size()]);
-        }
-        prefix *= factors[i];
-      }
-      if (sh.empty()) return std::make_pair(a, Layout(IntTuple::integer(1), IntTuple::integer(0)));
-      const auto order = visit_order(order_keys);
-      std::vector<IntTuple> shp, str;
-      for (std::size_t i : order) {
-        shp.push_back(IntTuple::integer(sh[i]));
-        str.push_back(IntTuple::integer(st[i]));
-      }
-      if (shp.size() == 1) return std::make_pair(a, Layout(shp[0], str[0]));
-      return std::make_pair(a, Layout(IntTuple::tuple(shp), IntTuple::tuple(str)));
-    });
+  return rc::gen::mapcat(a_gen, [](const Layout& a) {
+    return rc::gen::map(tiler_dividing(a), [a](const Layout& t) { return std::make_pair(a, t); });
   });
-  return rc::gen::suchThat(pairs, [](const std::pair<Layout, Layout>& p) {
-    return accepted([&] { (void)logical_divide(p.first, p.second); });
+}
+
+rc::Gen<std::pair<Layout, std::vector<Layout>>> divisible_tuple_tiler_pair() {
+  auto mode_gen = rc::gen::mapcat(rc::gen::element(StrideKind::Compact, StrideKind::PermutedCompact),
+                                  [](StrideKind k) { return layout(k, ShapeLimits{1, 3, 4, 16}); });
+  return rc::gen::mapcat(rc::gen::pair(mode_gen, mode_gen), [](const std::pair<Layout, Layout>& m) {
+    // Mode 1 placed after mode 0's offsets, so A stays injective.
+    auto s1 = leaf_values(m.second.stride());
+    for (auto& s : s1) s *= size_value(m.first);
+    const Layout m1(m.second.shape(), with_leaves(m.second.stride(), s1));
+    const Layout a = make_layout_from_modes({m.first, m1});
+    return rc::gen::map(rc::gen::pair(tiler_dividing(m.first), tiler_dividing(m1)),
+                        [a](const std::pair<Layout, Layout>& t) {
+                          return std::make_pair(a, std::vector<Layout>{t.first, t.second});
+                        });
   });
 }
 

@@ -88,6 +88,11 @@ rc::Gen<std::pair<Layout, Layout>> composition_pair();
 // compact, T an injective "sub-layout" of A's coalesced domain whose extent divides it, and
 // the model accepts logical_divide(A, T).
 rc::Gen<std::pair<Layout, Layout>> divisible_pair();
+// Layout tilers T dividing `a` evenly as above (the model accepts logical_divide(a, T)).
+rc::Gen<Layout> tiler_dividing(const Layout& a);
+// (A, (T0, T1)): A of rank 2 (two compact or permuted-compact modes, mode 1 placed after
+// mode 0), Ti a tiler dividing mode i: the by-mode (tuple tiler) form of the divides.
+rc::Gen<std::pair<Layout, std::vector<Layout>>> divisible_tuple_tiler_pair();
 
 // (A, B) for the product family: A injective (complement's domain, divisible), B any
 // layout with non-negative strides whose product the model accepts.
