@@ -247,7 +247,7 @@ rc::Gen<Layout> complement_domain_layout(bool divisible, bool with_zero_modes, S
 }
 
 rc::Gen<std::pair<Layout, std::int64_t>> complement_pair(bool divisible) {
-  return rc::gen::mapcat(complement_domain_layout(divisible, true, ShapeLimits{2, 3, 4, 64}), [](const Layout& a) {
+  return rc::gen::mapcat(complement_domain_layout(divisible, true, ShapeLimits{2, 3, 7, 256}), [](const Layout& a) {
     const std::int64_t c = cosize(a).value();
     return rc::gen::map(rc::gen::inRange<std::int64_t>(1, 3 * c + 1),
                         [a](std::int64_t m) { return std::make_pair(a, m); });
@@ -256,7 +256,7 @@ rc::Gen<std::pair<Layout, std::int64_t>> complement_pair(bool divisible) {
 
 rc::Gen<Layout> composable_with(const Layout& a) {
   const std::vector<std::int64_t> extents = leaf_values(flatten(coalesce(a)).shape());
-  auto structured = rc::gen::mapcat(shape(ShapeLimits{2, 3, 4, 64}), [extents](const IntTuple& b_shape) {
+  auto structured = rc::gen::mapcat(shape(ShapeLimits{2, 3, 7, 256}), [extents](const IntTuple& b_shape) {
     const std::size_t n = leaf_values(b_shape).size();
     return rc::gen::map(rc::gen::tuple(ints(n, 0, 7), ints(n, 0, 7), ints(n, 0, 7), flags(n, 1)),
                         [extents, b_shape](const std::tuple<std::vector<int>, std::vector<int>, std::vector<int>, std::vector<bool>>& t) {
@@ -285,12 +285,12 @@ rc::Gen<Layout> composable_with(const Layout& a) {
       return Layout(with_leaves(b_shape, shape_v), with_leaves(b_shape, stride_v));
     });
   });
-  return rc::gen::suchThat(rc::gen::weightedOneOf<Layout>({{3, structured}, {1, layout(ShapeLimits{2, 3, 4, 32})}}),
+  return rc::gen::suchThat(rc::gen::weightedOneOf<Layout>({{3, structured}, {1, layout(ShapeLimits{2, 3, 7, 64})}}),
                            [a](const Layout& b) { return accepted([&] { (void)composition(a, b); }); });
 }
 
 rc::Gen<std::pair<Layout, Layout>> composition_pair() {
-  return rc::gen::mapcat(layout(ShapeLimits{2, 3, 4, 64}), [](const Layout& a) {
+  return rc::gen::mapcat(layout(ShapeLimits{2, 3, 7, 256}), [](const Layout& a) {
     return rc::gen::map(composable_with(a), [a](const Layout& b) { return std::make_pair(a, b); });
   });
 }
@@ -333,7 +333,7 @@ rc::Gen<Layout> tiler_dividing(const Layout& a) {
 
 rc::Gen<std::pair<Layout, Layout>> divisible_pair() {
   auto a_gen = rc::gen::mapcat(rc::gen::element(StrideKind::Compact, StrideKind::PermutedCompact),
-                               [](StrideKind k) { return layout(k, ShapeLimits{2, 3, 4, 128}); });
+                               [](StrideKind k) { return layout(k, ShapeLimits{2, 3, 7, 256}); });
   return rc::gen::mapcat(a_gen, [](const Layout& a) {
     return rc::gen::map(tiler_dividing(a), [a](const Layout& t) { return std::make_pair(a, t); });
   });
@@ -341,7 +341,7 @@ rc::Gen<std::pair<Layout, Layout>> divisible_pair() {
 
 rc::Gen<std::pair<Layout, std::vector<Layout>>> divisible_tuple_tiler_pair() {
   auto mode_gen = rc::gen::mapcat(rc::gen::element(StrideKind::Compact, StrideKind::PermutedCompact),
-                                  [](StrideKind k) { return layout(k, ShapeLimits{1, 3, 4, 16}); });
+                                  [](StrideKind k) { return layout(k, ShapeLimits{1, 3, 7, 64}); });
   return rc::gen::mapcat(rc::gen::pair(mode_gen, mode_gen), [](const std::pair<Layout, Layout>& m) {
     // Mode 1 placed after mode 0's offsets, so A stays injective.
     auto s1 = leaf_values(m.second.stride());
@@ -358,8 +358,8 @@ rc::Gen<std::pair<Layout, std::vector<Layout>>> divisible_tuple_tiler_pair() {
 rc::Gen<std::pair<Layout, Layout>> product_pair() {
   auto b_gen = rc::gen::mapcat(rc::gen::element(StrideKind::Compact, StrideKind::PermutedCompact, StrideKind::Gapped,
                                                 StrideKind::WithZeros),
-                               [](StrideKind k) { return layout(k, ShapeLimits{2, 3, 4, 16}); });
-  return rc::gen::suchThat(rc::gen::pair(complement_domain_layout(true, false, ShapeLimits{2, 3, 4, 32}), b_gen),
+                               [](StrideKind k) { return layout(k, ShapeLimits{2, 3, 7, 64}); });
+  return rc::gen::suchThat(rc::gen::pair(complement_domain_layout(true, false, ShapeLimits{2, 3, 7, 64}), b_gen),
                            [](const std::pair<Layout, Layout>& p) {
                              return accepted([&] { (void)logical_product(p.first, p.second); });
                            });
