@@ -1,4 +1,5 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
@@ -34,7 +35,7 @@ void print_help(std::ostream& out) {
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
          "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
-         "  cuteref verify             the main job: the corpus and the model's built-in checks, as a report\n"
+         "  cuteref verify             the main job: the corpus (seed claims agreeing and refuted) and the property suite, as a report\n"
          "  cuteref gpu [tma|all]      the GPU differential harness (real TMA on a Hopper GPU vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
@@ -121,9 +122,35 @@ int check_command(std::vector<std::string> paths, bool verbose) {
   }
 }
 
-int verify_command() {
+// The property suite (built next to this binary as ../properties/property_tests when RapidCheck
+// is present): runs it and prints its per-law table. 0 when it passed, 1 when it failed, -1 when
+// it was not built.
+int run_property_suite(const char* self) {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = std::filesystem::absolute(self);
+  const std::filesystem::path suite = exe.parent_path().parent_path() / "properties" / "property_tests";
+  if (!std::filesystem::exists(suite)) return -1;
+  std::cout.flush();
+  FILE* pipe = popen(("'" + suite.string() + "' 2>&1").c_str(), "r");
+  if (!pipe) return 1;
+  std::string output;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  const auto table = output.find("=== property suite");
+  // On failure everything is printed: the failing laws and their counterexamples come first.
+  std::cout << (table == std::string::npos || status != 0 ? output : output.substr(table));
+  return status == 0 ? 0 : 1;
+}
+
+int verify_command(const char* self) {
   std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
   int rc = check_command({}, false);
+  std::cout << "\n[properties]\n";
+  const int props = run_property_suite(self);
+  if (props < 0) std::cout << "the property suite was not built (RapidCheck missing): not run\n";
+  if (props > 0) rc = 1;
   std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
   return rc;
 }
@@ -187,7 +214,7 @@ int main(int argc, char** argv) {
     }
     return check_command(paths, verbose);
   }
-  if (cmd == "verify") return verify_command();
+  if (cmd == "verify") return verify_command(argv[0]);
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
   return 2;
