@@ -2,8 +2,11 @@
 //
 // coalesce:        size(coalesce(L)) == size(L); coalesce(L)(i) == L(i) for 0 <= i < size(L);
 //                  depth(coalesce(L)) <= 1; coalesce(coalesce(L)) == coalesce(L) (same shape and stride).
-// by-mode:         for the profile P = (1,...,1) of rank(L) leaves, coalesce(L, P) has rank(L) modes,
-//                  mode i has the size of mode i of L, and coalesce(L, P)(i) == L(i) for every i.
+// by-mode:         for a profile P that follows L's tree down to some depth (each profile leaf
+//                  standing for a whole sub-layout; e.g. (1,...,1) = by top-level mode):
+//                  coalesce(L, P) is weakly congruent to P, has L's rank at every tuple of P, each
+//                  sub-layout at a leaf of P keeps its size and has depth <= 1, and
+//                  coalesce(L, P)(i) == L(i) for every i.
 // filter:          filter(filter(L)) == filter(L); image(filter(L)) == image(L); and exactly what it
 //                  keeps: with Z = the product of the extents of L's stride-0 leaves, every offset o
 //                  is reached Z times as often by L as by filter(L), so size(filter(L)) == size(L) / Z.
@@ -42,14 +45,40 @@ Violation coalesce_law(const Op& coalesce_op, const Layout& l) {
   return std::nullopt;
 }
 
-IntTuple unit_profile(const Layout& l) {
-  if (!l.shape().is_tuple()) return IntTuple::integer(1);
-  std::vector<IntTuple> ones(l.shape().rank(), IntTuple::integer(1));
-  return IntTuple::tuple(std::move(ones));
+// The profile that keeps L's tree down to where `collapse` (one flag per tuple node, in
+// pre-order; missing flags read as false) says to coalesce the whole sub-layout. The root is
+// never collapsed, so the profile has L's rank. collapse = {} keeps the whole tree; a profile of
+// ones at the top level is coalesce by top-level mode.
+IntTuple profile_of(const IntTuple& shape, const std::vector<bool>& collapse, std::size_t& next, bool root) {
+  if (shape.is_leaf()) return IntTuple::integer(1);
+  const bool leaf = !root && next < collapse.size() && collapse[next];
+  ++next;
+  if (leaf) return IntTuple::integer(1);
+  std::vector<IntTuple> e;
+  for (const auto& s : shape.elements()) e.push_back(profile_of(s, collapse, next, false));
+  return IntTuple::tuple(std::move(e));
+}
+IntTuple profile_of(const Layout& l, const std::vector<bool>& collapse) {
+  std::size_t next = 0;
+  return profile_of(l.shape(), collapse, next, true);
+}
+IntTuple unit_profile(const Layout& l) { return profile_of(l, std::vector<bool>(64, true)); }
+
+// Where the profile is a tuple, L and C have the same rank and are compared mode by mode; where
+// it is a leaf, C's sub-layout has the size of L's and depth <= 1.
+Violation matches_profile(const Layout& l, const Layout& c, const IntTuple& profile, const std::string& where) {
+  if (profile.is_leaf()) {
+    if (size_value(c) != size_value(l)) return "sub-layout " + where + " changed size";
+    if (depth(c) > 1) return "sub-layout " + where + " = " + c.to_string() + " is not coalesced";
+    return std::nullopt;
+  }
+  if (rank(c) != rank(l) || !c.shape().is_tuple()) return "sub-layout " + where + " = " + c.to_string() + " lost the profile's rank";
+  for (std::size_t i = 0; i < rank(l); ++i)
+    if (auto v = matches_profile(mode(l, i), mode(c, i), profile[i], where + "." + std::to_string(i))) return v;
+  return std::nullopt;
 }
 
-Violation by_mode_law(const ProfileOp& op, const Layout& l) {
-  const IntTuple profile = unit_profile(l);
+Violation by_mode_law(const ProfileOp& op, const Layout& l, const IntTuple& profile) {
   Layout c = l;
   try {
     c = op(l, profile);
@@ -57,11 +86,11 @@ Violation by_mode_law(const ProfileOp& op, const Layout& l) {
     return rejected("coalesce(" + l.to_string() + ", " + profile.to_string() + ")", e);
   }
   const std::string what = "coalesce(" + l.to_string() + ", " + profile.to_string() + ") = " + c.to_string();
-  if (rank(c) != rank(l)) return "rank changed: " + what;
-  for (std::size_t i = 0; i < rank(l); ++i)
-    if (size_value(mode(c, i)) != size_value(mode(l, i))) return "mode " + std::to_string(i) + " changed size: " + what;
+  if (!weakly_congruent(profile, c.shape())) return "not weakly congruent to the profile: " + what;
+  if (auto v = matches_profile(l, c, profile, "root")) return *v + ": " + what;
   return same_values(l, c, size_value(l), "L", "coalesce(L, profile)");
 }
+Violation by_mode_law(const ProfileOp& op, const Layout& l) { return by_mode_law(op, l, unit_profile(l)); }
 
 std::int64_t broadcast_factor(const Layout& l) {
   std::int64_t z = 1;
@@ -131,7 +160,10 @@ RC_GTEST_PROP(Coalesce, preserves_size_function_depth_idempotent, ()) {
 
 RC_GTEST_PROP(Coalesce, by_mode_preserves_profile, ()) {
   const Layout l = *gen::layout(kLimits);
-  rc_require(by_mode_law([](const Layout& x, const IntTuple& p) { return coalesce(x, p); }, l));
+  const auto collapse = *rc::gen::container<std::vector<bool>>(16, rc::gen::arbitrary<bool>());
+  const IntTuple profile = profile_of(l, collapse);
+  RC_TAG("profile depth " + std::to_string(profile.depth()));
+  rc_require(by_mode_law([](const Layout& x, const IntTuple& p) { return coalesce(x, p); }, l, profile));
   count_random("coalesce by mode");
 }
 
@@ -147,16 +179,21 @@ TEST(Coalesce, exhaustive) {
   for (const std::string law : {"coalesce", "coalesce by mode", "filter"}) {
     auto run = [&](const Layout& l, Exhaustive& ex) {
       if (law == "coalesce") ex.check(l.to_string(), coalesce_law([](const Layout& x) { return coalesce(x); }, l));
-      else if (law == "coalesce by mode")
+      else if (law == "coalesce by mode") {
+        // By top-level mode, and keeping the whole tree (every leaf its own profile leaf).
         ex.check(l.to_string(), by_mode_law([](const Layout& x, const IntTuple& p) { return coalesce(x, p); }, l));
+        ex.check(l.to_string() + " (full-depth profile)",
+                 by_mode_law([](const Layout& x, const IntTuple& p) { return coalesce(x, p); }, l, profile_of(l, {})));
+      }
       else ex.check(l.to_string(), filter_law([](const Layout& x) { return filter(x); }, l));
     };
+    const std::string profiles = law == "coalesce by mode" ? " x {top-level, full-depth} profiles" : "";
     {
-      Exhaustive ex(law, "flat rank<=3, " + flat.to_string());
+      Exhaustive ex(law, "flat rank<=3, " + flat.to_string() + profiles);
       for_each_flat_layout(3, flat, [&](const Layout& l) { run(l, ex); });
     }
     {
-      Exhaustive ex(law, "depth-2 nestings of <=4 leaves, " + nested.to_string());
+      Exhaustive ex(law, "depth-2 nestings of <=4 leaves, " + nested.to_string() + profiles);
       for_each_nested_layout(4, nested, [&](const Layout& l) { run(l, ex); });
     }
   }
