@@ -11,6 +11,7 @@
 
 #include "cuda_check.hpp"
 #include "tma_probe.hpp"
+#include "ldmatrix_probe.hpp"
 #include "mma_sync_probe.hpp"
 #include "wgmma_probe.hpp"
 
@@ -48,11 +49,12 @@ int describe_device() {
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "all";
-  if (what == "--help" || (what != "all" && what != "tma" && what != "wgmma" && what != "mma")) {
-    std::cout << "usage: cuteref-gpu [tma|wgmma|mma|all]\n"
+  if (what == "--help" || (what != "all" && what != "tma" && what != "wgmma" && what != "mma" && what != "ldmatrix")) {
+    std::cout << "usage: cuteref-gpu [tma|wgmma|mma|ldmatrix|all]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
+                 "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
                  "  all    every probe above\n";
     return what == "--help" ? 0 : 2;
   }
@@ -76,6 +78,12 @@ int main(int argc, char** argv) {
     if (what == "all" || what == "mma") {
       const cuteref_gpu::ProbeTally p = cuteref_gpu::run_mma_sync_probe(std::cout);
       std::cout << "mma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
+      t.passed += p.passed;
+      t.failed += p.failed;
+    }
+    if (what == "all" || what == "ldmatrix") {
+      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_ldmatrix_probe(std::cout);
+      std::cout << "ldmatrix: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
       t.passed += p.passed;
       t.failed += p.failed;
     }

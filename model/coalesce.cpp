@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "checked_math.hpp"
+#include "coalesce_generic.hpp"
 #include "error.hpp"
 
 namespace cuteref {
@@ -16,25 +17,23 @@ IntTuple scale(const IntTuple& s, const IntTuple& d) {
   return d.is_basis() ? IntTuple::basis(v, d.basis_path(), st) : IntTuple::integer(v, st);
 }
 
+// coalesce_tree's decisions on the model's leaves: on the run-time values (static flags
+// only propagate); a stride continues a mode when it equals shape * stride, basis included.
+struct IntTupleCoalesceOps {
+  bool is_unit(const IntTuple& s) const { return s.value() == 1; }
+  bool continues(const IntTuple& prev_shape, const IntTuple& prev_stride, const IntTuple& stride) const {
+    return scale(prev_shape, prev_stride).same_values(stride);
+  }
+  IntTuple merge(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
+  IntTuple unit_shape() const { return IntTuple::static_int(1); }
+  IntTuple zero_stride() const { return IntTuple::static_int(0); }
+};
+
 }  // namespace
 
 Layout coalesce(const Layout& l) {
-  std::vector<IntTuple> shapes, strides;
-  flatten_into(l.shape(), shapes);
-  flatten_into(l.stride(), strides);
-  std::vector<IntTuple> out_shape, out_stride;
-  for (std::size_t i = 0; i < shapes.size(); ++i) {
-    if (shapes[i].value() == 1) continue;
-    if (!out_shape.empty() && scale(out_shape.back(), out_stride.back()).same_values(strides[i])) {
-      out_shape.back() = leaf_mul(out_shape.back(), shapes[i]);
-      continue;
-    }
-    out_shape.push_back(shapes[i]);
-    out_stride.push_back(strides[i]);
-  }
-  if (out_shape.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));
-  if (out_shape.size() == 1) return Layout(out_shape[0], out_stride[0]);
-  return Layout(IntTuple::tuple(std::move(out_shape)), IntTuple::tuple(std::move(out_stride)));
+  auto [shape, stride] = coalesce_tree(l.shape(), l.stride(), IntTupleCoalesceOps{});
+  return Layout(std::move(shape), std::move(stride));
 }
 
 Layout coalesce(const Layout& l, const IntTuple& profile) {

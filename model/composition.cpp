@@ -239,11 +239,11 @@ Layout composition(const Layout& a, const Value& tiler) {
     if (tr > rank(a))
       throw Error("composition: precondition violated: the tiler " + tiler.to_string() + " has rank " +
                   std::to_string(tr) + " > rank " + std::to_string(rank(a)) + " of A = " + a.to_string());
+    // CuTe composes mode i of A with tiler element i and drops the modes of A that the
+    // tiler does not reach (cute/layout.hpp, composition with a tuple tiler); divides and
+    // products keep them (tiler.cpp), composition does not.
     std::vector<Layout> modes;
-    for (std::size_t i = 0; i < rank(a); ++i) {
-      Layout m = mode(a, i);
-      modes.push_back(i < tr ? composition(m, tiler_element(tiler, i)) : m);
-    }
+    for (std::size_t i = 0; i < tr; ++i) modes.push_back(composition(mode(a, i), tiler_element(tiler, i)));
     return make_layout_from_modes(modes);
   }
   if (tiler.is_int_tuple()) {

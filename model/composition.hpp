@@ -47,8 +47,8 @@ Layout composition(const Layout& a, const Layout& b);
 //   - an integer n: composition(A, n:_1);
 //   - `_`: A unchanged;
 //   - a tuple (an integer tuple, or a mixed tuple of layouts, integers, `_` and nested
-//     tuples): by mode, mode i of A composed with element i, the remaining modes of A
-//     kept; the result has rank(A) modes.
+//     tuples): by mode, mode i of A composed with element i; the modes of A past the
+//     tiler's rank are dropped, as CuTe 4.2 does; the result has rank(tiler) modes.
 // @pre rank(tiler) <= rank(A) for a tuple tiler.
 Layout composition(const Layout& a, const Value& tiler);
 

@@ -1,6 +1,7 @@
 #include "evaluate.hpp"
 
 #include "checked_math.hpp"
+#include "composed_eval.hpp"
 #include "coordinates.hpp"
 #include "error.hpp"
 
@@ -15,9 +16,13 @@ std::int64_t layout_like_size(const Value& v) {
 }
 
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
+  if (index < 0) throw Error("layout application: index " + std::to_string(index) + " is negative");
   const std::int64_t inner = apply_index(c.layout, index);
-  if (!c.offset) return c.swizzle(inner);
-  if (c.offset->value) return c.swizzle(checked_add(c.offset->value->value(), inner));
+  if (!c.offset || c.offset->value) {
+    const std::int64_t shifted = c.offset ? checked_add(c.offset->value->value(), inner) : inner;
+    if (shifted < 0) throw Error(c.swizzle.to_string() + ": offset " + std::to_string(shifted) + " is negative");
+    return composed_value<CheckedInt>(c, index).v;
+  }
   // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
   // address of the N-bit element L(i) (CuTe turns it into a swizzle_ptr). As a function of
   // element indices: i -> Sw<B,M+3,S>(L(i) * N) / N, the swizzle moved to bit addresses.
@@ -31,8 +36,9 @@ std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
     throw Error("evaluating " + c.to_string() + ": the swizzle moves bits inside a " + std::to_string(n) +
                 "-bit element, so it is not a permutation of elements");
   if (inner < 0) throw Error("evaluating " + c.to_string() + ": offset " + std::to_string(inner) + " is negative");
-  const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());
-  return on_bits(checked_mul(inner, n)) / n;
+  const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());  // checks the moved swizzle is legal
+  (void)on_bits;
+  return composed_value<CheckedInt>(c, index).v;
 }
 
 IntTuple evaluate_at(const Value& v, std::int64_t index) {

@@ -4,32 +4,39 @@
 #include <cstdlib>
 
 #include "error.hpp"
+#include "swizzle_eval.hpp"
 
 namespace cuteref {
 
+namespace {
+// The first violated condition of swizzle_parameters_legal, for the diagnostic.
+std::string illegal_reason(int b, int m, int s) {
+  if (b < 0) return "B (number of bits) must be >= 0";
+  if (m < 0) return "M (base) must be >= 0";
+  if (b > 63 || m > 63 || s < -63 || s > 63) return "B and M must be <= 63 and |S| <= 63";
+  if (std::abs(s) < b)
+    return "|S| must be >= B (CuTe's precondition; otherwise the source and destination bit fields overlap)";
+  return "bit fields exceed 63 bits";
+}
+}  // namespace
+
+// Legality is decided by the generic predicate the proofs use; only the wording is local.
 Swizzle::Swizzle(int b, int m, int s) : b_(b), m_(m), s_(s) {
-  const std::string name = "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">";
-  if (b < 0) throw Error(name + ": B (number of bits) must be >= 0");
-  if (m < 0) throw Error(name + ": M (base) must be >= 0");
-  // Bounded first so that |S| and the field ends below cannot overflow int.
-  if (b > 63 || m > 63 || s < -63 || s > 63) throw Error(name + ": B and M must be <= 63 and |S| <= 63");
-  if (std::abs(s) < b) throw Error(name + ": |S| must be >= B (CuTe's precondition; otherwise the source and destination bit fields overlap)");
-  if (m + std::max(0, s) + b > 63 || m - std::min(0, s) + b > 63)
-    throw Error(name + ": bit fields exceed 63 bits");
+  if (!swizzle_parameters_legal<CheckedInt>(b, m, s))
+    throw Error("Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: " +
+                illegal_reason(b, m, s));
 }
 
 std::int64_t Swizzle::source_mask() const {
-  return ((std::int64_t{1} << b_) - 1) << (m_ + std::max(0, s_));
+  return swizzle_field_mask<CheckedInt>(b_, m_ + std::max(0, s_)).v;
 }
 std::int64_t Swizzle::destination_mask() const {
-  return ((std::int64_t{1} << b_) - 1) << (m_ - std::min(0, s_));
+  return swizzle_field_mask<CheckedInt>(b_, m_ - std::min(0, s_)).v;
 }
 
 std::int64_t Swizzle::operator()(std::int64_t offset) const {
   if (offset < 0) throw Error(to_string() + ": offset " + std::to_string(offset) + " is negative");
-  const std::int64_t src = offset & source_mask();
-  const std::int64_t moved = s_ >= 0 ? (src >> s_) : (src << -s_);
-  return offset ^ moved;
+  return swizzle_value<CheckedInt>(offset, b_, m_, s_).v;
 }
 
 std::string Swizzle::to_string() const {

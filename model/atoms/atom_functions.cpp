@@ -1,10 +1,12 @@
 // Registers the hardware-atom functions of the expression language: MMA atom layouts, GMMA
 // shared-memory layout atoms and GMMA descriptors. Atom names and enum words are bare
 // identifiers (Symbol values), e.g. mma_layout(SM90_64x128x16_F32F16F16_SS, C).
+#include "atoms/copy_atom.hpp"
 #include "atoms/gmma_descriptor.hpp"
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/mma_atom.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "atoms/tma.hpp"
 #include "make_layout.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -108,6 +110,37 @@ Value partition_call(const Args& a, const std::string& fn) {
   return Value(F(tiled_arg(a, 0, fn), integer_arg(a, 1, fn), tensor_layout_arg(a, 2, fn)).layout);
 }
 
+CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
+  return copy_atom(symbol_arg(a, i, fn, "a copy atom name such as SM75_U32x4_LDSM_N"));
+}
+
+Value copy_layout_call(const Args& a) {
+  const CopyAtom atom = copy_atom_arg(a, 0, "copy_layout");
+  const std::string& which = symbol_arg(a, 1, "copy_layout", "Src, Dst or Ref");
+  if (which == "Src") return Value(atom.src_layout);
+  if (which == "Dst") return Value(atom.dst_layout);
+  if (which == "Ref") return Value(atom.ref_layout);
+  throw Error("copy_layout: argument 2 must be Src, Dst or Ref, got `" + which + "`");
+}
+
+// The arguments of cuTensorMapEncodeTiled, in its order: (rank, globalDim, globalStrides,
+// boxDim, elementStrides, interleave, swizzle). globalStrides are in bytes for dimensions
+// 1..rank-1 (dimension 0 is implicitly the element); interleave and swizzle are the driver's
+// enum values (interleave 0 = NONE; swizzle 0 NONE, 1 32B, 2 64B, 3 128B).
+Value tma_params_call(const Args& a) {
+  const std::int64_t bits = integer_arg(a, 2, "tma_params");
+  if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
+  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits));
+  auto list = [&](const auto& v, int from) {
+    std::vector<IntTuple> e;
+    for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
+    return IntTuple::tuple(std::move(e));
+  };
+  return Value(IntTuple::tuple({IntTuple::integer(p.rank), list(p.global_dim, 0), list(p.global_stride_bytes, 1),
+                                list(p.box_dim, 0), list(p.element_stride, 0), IntTuple::integer(p.interleave),
+                                IntTuple::integer(static_cast<std::int64_t>(p.swizzle))}));
+}
+
 }  // namespace
 
 void register_atom_functions(FunctionTable& table) {
@@ -126,6 +159,10 @@ void register_atom_functions(FunctionTable& table) {
                           "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
                           "base_offset, layout_type) of an (MN,K) SMEM tile",
                           gmma_desc_call});
+  table.add("tma_params", {3, 3,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
+                           "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
+                           tma_params_call});
   table.add("make_tiled_mma", {1, 2,
                                "make_tiled_mma(ATOM [, atom_layout_MNK])  the tiled MMA (ATOM, AtomLayoutMNK), e.g. "
                                "make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2))",
@@ -147,6 +184,12 @@ void register_atom_functions(FunctionTable& table) {
                                 [](const Args& a) {
                                   return Value(make_fragment_A(tiled_arg(a, 0, "make_fragment_A"), layout_arg(a, 1, "make_fragment_A")));
                                 }});
+  table.add("copy_layout", {2, 2,
+                            "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
+                            "copy_layout(SM75_U16x8_LDSM_T, Dst); recast(..., 1, 16) counts 16-bit values",
+                            copy_layout_call});
+  table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
+                           [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
                                 [](const Args& a) {
                                   return Value(make_fragment_B(tiled_arg(a, 0, "make_fragment_B"), layout_arg(a, 1, "make_fragment_B")));

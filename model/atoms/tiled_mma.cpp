@@ -6,6 +6,7 @@
 #include "coordinates.hpp"
 #include "error.hpp"
 #include "make_layout.hpp"
+#include "product.hpp"
 
 namespace cuteref {
 
@@ -99,35 +100,48 @@ Layout compose(const std::vector<Leaf>& b, const Layout& a, const std::string& w
   return Layout(sh, st);
 }
 
-bool is_compact_thr_id(const Layout& thr) { return thr.shape().is_integer() && thr.stride().value() == 1; }
+// The thread layout (ThrV, ThrM, ThrN, ThrK) -> thread index: CuTe's
+// tiled_product(ThrID, AtomLayoutMNK) = (ThrID, complement(ThrID, size(ThrID)*cosize(AL)) o AL).
+// Each further atom is placed at offsets the ThrID does not reach (for SM70's quadpair
+// (4,2):(1,16) those are lanes 4..15 and 20..31 in steps of 4).
+Layout thread_layout(const TiledMma& t) { return logical_product(t.atom.thr_id, t.atom_layout_mnk); }
 
-// The thread's (v, m, n, k) coordinate: get_flat_coord on tiled_product(ThrID, AtomLayoutMNK).
+// The colexicographic flat coordinate of `index` in one mode of the thread layout, by CuTe's
+// idx2crd(index, shape, stride): leaf coordinate (index / stride) % shape (0 for a unit leaf).
+std::int64_t flat_coord(const Layout& m, std::int64_t index) {
+  std::vector<IntTuple> sh, st;
+  flatten_into(m.shape(), sh);
+  flatten_into(m.stride(), st);
+  std::int64_t coord = 0, weight = 1;
+  for (std::size_t i = 0; i < sh.size(); ++i) {
+    const std::int64_t e = sh[i].value(), d = st[i].value();
+    if (e != 1 && d > 0) coord += ((index / d) % e) * weight;
+    weight *= e;
+  }
+  return coord;
+}
+
+// The thread's (v, m, n, k) coordinate: CuTe's get_flat_coord on the thread layout.
 struct ThreadCoord {
   std::int64_t v, m, n, k;
 };
 
 ThreadCoord thread_coord(const TiledMma& t, std::int64_t thread, const std::string& fn) {
-  const Layout& thr = t.atom.thr_id;
-  const std::int64_t v_size = size_value(thr);
-  ThreadCoord c{0, 0, 0, 0};
-  if (!is_compact_thr_id(thr)) {
-    // Only a single atom (make_tiled_mma refuses more): invert the ThrID on lane `thread`.
-    for (std::int64_t v = 0; v < v_size; ++v)
-      if (apply_index(thr, v) == thread) {
-        c.v = v;
-        return c;
-      }
-    throw Error(fn + ": thread " + std::to_string(thread) + " is not a lane of the atom's ThrID " + thr.to_string());
-  }
-  const std::int64_t total = tiled_mma_size(t);
-  if (thread < 0 || thread >= total)
-    throw Error(fn + ": thread " + std::to_string(thread) + " is out of range [0, " + std::to_string(total) + ")");
-  c.v = thread % v_size;
-  std::int64_t* out[3] = {&c.m, &c.n, &c.k};
-  for (std::size_t i = 0; i < 3; ++i) {
-    const std::int64_t e = t.atom_layout_mnk.shape()[i].value(), d = t.atom_layout_mnk.stride()[i].value();
-    *out[i] = e == 1 ? 0 : (thread / v_size / d) % e;
-  }
+  const Layout thr = thread_layout(t);
+  const std::int64_t span = cosize(thr).value();
+  if (thread < 0 || thread >= span)
+    throw Error(fn + ": thread " + std::to_string(thread) + " is out of range [0, " + std::to_string(span) + ")");
+  const Layout atoms = mode(thr, 1);
+  const ThreadCoord c{flat_coord(mode(thr, 0), thread), flat_coord(mode(atoms, 0), thread),
+                      flat_coord(mode(atoms, 1), thread), flat_coord(mode(atoms, 2), thread)};
+  // CuTe decodes any index; a thread the layout does not reach (SM70 lane 4 of a single
+  // quadpair) would silently alias another thread's coordinate, so it is refused.
+  const std::int64_t back = apply_index(mode(thr, 0), c.v) +
+                            apply(atoms, IntTuple::tuple({IntTuple::integer(c.m), IntTuple::integer(c.n),
+                                                          IntTuple::integer(c.k)})).value();
+  if (back != thread)
+    throw Error(fn + ": thread " + std::to_string(thread) + " is not a lane of the tiled MMA's thread layout " +
+                thr.to_string() + " (tiled_product(ThrID, AtomLayoutMNK))");
   return c;
 }
 
@@ -246,9 +260,6 @@ TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al) {
     if (al.shape()[i].value() > 1 && (!al.stride()[i].is_integer() || al.stride()[i].value() <= 0))
       throw Error("make_tiled_mma: mode " + std::to_string(i) + " of the atom layout " + al.to_string() +
                   " needs a positive stride");
-  if (!is_compact_thr_id(atom.thr_id) && size_value(al) != 1)
-    throw Error("make_tiled_mma: " + atom.name + " has the non-compact ThrID " + atom.thr_id.to_string() +
-                "; tiling it by more than one atom places atoms in the ThrID's complement, which this model does not do");
   return {atom, al};
 }
 
@@ -260,8 +271,7 @@ Partition partition_B(const TiledMma& t, std::int64_t thread, const Layout& b) {
 
 Layout partition_fragment_C(const TiledMma& t, const Layout& c) {
   // The shape does not depend on the thread; CuTe partitions a compact layout of c's shape.
-  const std::int64_t first = is_compact_thr_id(t.atom.thr_id) ? 0 : apply_index(t.atom.thr_id, 0);
-  return make_layout(partition_C(t, first, make_layout(c.shape())).layout.shape());
+  return make_layout(partition_C(t, 0, make_layout(c.shape())).layout.shape());
 }
 
 Layout make_fragment_A(const TiledMma& t, const Layout& p) {

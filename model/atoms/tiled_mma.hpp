@@ -8,7 +8,9 @@
 //           this thread's atom-layout coordinate owns), likewise RestN; extra modes unchanged;
 // and an offset C(origin of the thread's first value) that CuTe keeps in the tensor's pointer
 // (the layout CuTe prints has no offset). partition_A/B do the same with (M, K) / (N, K).
-// The thread index is decomposed as CuTe's get_flat_coord on tiled_product(ThrID, AtomLayoutMNK).
+// The thread index is decomposed as CuTe's get_flat_coord on the thread layout
+// tiled_product(ThrID, AtomLayoutMNK): further atoms take the thread indices the atom's ThrID
+// does not reach (SM70's quadpairs (4,2):(1,16) tiled 2 x 2 fill lanes 0..31).
 #pragma once
 
 #include <cstdint>
@@ -23,11 +25,12 @@ struct TiledMma {
   Layout atom_layout_mnk;  // (AtomsM, AtomsN, AtomsK) : strides, CuTe's AtomLayoutMNK
 };
 
-// Precondition (checked): atom_layout_mnk has rank 3 with integer modes; an atom whose ThrID is
-// not compact (SM70's quadpair (4,2):(1,16)) is tiled only by a size-1 atom layout.
+// Precondition (checked): atom_layout_mnk has rank 3 with integer modes, positive strides on
+// modes of size > 1.
 TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout_mnk);
 
-// Number of threads: size(ThrID) * size(AtomLayoutMNK).
+// Number of threads: size(ThrID) * size(AtomLayoutMNK) (CuTe's size(TiledMMA)). The thread
+// indices are the image of the thread layout, which for a non-compact ThrID is not [0, size).
 std::int64_t tiled_mma_size(const TiledMma& tiled);
 
 struct Partition {
@@ -35,7 +38,8 @@ struct Partition {
   std::int64_t offset;  // the tensor pointer's advance; not part of CuTe's printed layout
 };
 
-// Preconditions (checked): 0 <= thread < tiled_mma_size (or a valid lane of the ThrID);
+// Preconditions (checked): thread is in the image of the thread layout (CuTe decodes any index,
+// aliasing unreached lanes onto others; the model refuses them);
 // the layout has rank >= 2; its first two modes are divisible by the atom's extents times the
 // atom layout's, with CuTe's divisibility for composing the atom's layouts.
 Partition partition_C(const TiledMma& tiled, std::int64_t thread, const Layout& c);  // (M,N,...)

@@ -57,5 +57,17 @@ int main() {
     auto tCrC = s.partition_fragment_C(C); printf("tCrC "); print(tCrC.layout()); printf("\n");
     auto t5 = mma.get_thread_slice(5).partition_C(C); printf("t5 "); print(t5.layout()); printf(" offset=%ld\n", long(raw_pointer_cast(t5.data()) - buf));
   }
+  {
+    // SM70 quadpairs tiled 2 x 2 (AtomLayoutMNK column-major): the atoms fill lanes 0..31.
+    auto mma = make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2,_1>>{});
+    auto C = make_tensor(make_gmem_ptr(buf), make_layout(make_shape(Int<32>{}, Int<32>{})));
+    auto A = make_tensor(make_gmem_ptr(buf), make_layout(make_shape(Int<32>{}, Int<8>{})));
+    printf("SM70x4 size=%d thr_layout ", int(size(mma))); print(mma.get_thr_layout_vmnk()); printf("\n");
+    for (int t : {0, 4, 9, 17, 22, 31}) {
+      auto s = mma.get_thread_slice(t);
+      auto pc = s.partition_C(C); printf("SM70x4 C t=%d ", t); print(pc.layout()); printf(" offset=%ld\n", long(raw_pointer_cast(pc.data()) - buf));
+      auto pa = s.partition_A(A); printf("SM70x4 A t=%d ", t); print(pa.layout()); printf(" offset=%ld\n", long(raw_pointer_cast(pa.data()) - buf));
+    }
+  }
   return 0;
 }

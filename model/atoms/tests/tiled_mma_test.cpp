@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "atoms/tiled_mma.hpp"
 #include "coordinates.hpp"
@@ -72,6 +73,21 @@ TEST(TiledMma, VendorPartitions) {
                                Value(parse_layout("((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)"))).holds);
 }
 
+// SM70 quadpairs tiled 2 x 2: the second M atom takes the lanes the ThrID (4,2):(1,16) does not
+// reach (vendor: thr_layout_vmnk ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0); layouts and offsets below).
+TEST(TiledMma, Sm70MultipleAtoms) {
+  const TiledMma t = tiled("SM70_8x8x4_F32F16F16F32_NT", "(2,2,1):(1,2,4)");
+  EXPECT_EQ(tiled_mma_size(t), 32);
+  const Layout c = parse_layout("(_32,_32):(_1,_32)"), a = parse_layout("(_32,_8):(_1,_32)");
+  const std::tuple<int, std::int64_t, std::int64_t> want[] = {{0, 0, 0},    {4, 8, 8},     {9, 257, 32},
+                                                             {17, 5, 36}, {22, 76, 76}, {31, 333, 108}};
+  for (auto [thr, c_off, a_off] : want) {
+    expect_partition(partition_C(t, thr, c), "((_2,_2,_2),_2,_2):((_32,_2,_128),_16,_512)", c_off,
+                     "SM70x4 C t" + std::to_string(thr));
+    expect_partition(partition_A(t, thr, a), "(_4,_2,_2):(_1,_16,_128)", a_off, "SM70x4 A t" + std::to_string(thr));
+  }
+}
+
 // Over all threads, offset + partition_C covers the C tile exactly once.
 TEST(TiledMma, PartitionCIsAPartition) {
   struct Case {
@@ -82,20 +98,31 @@ TEST(TiledMma, PartitionCIsAPartition) {
       {"SM90_64x24x16_F32F16F16_RS", "(1,2,1):(1,1,1)", "(_64,_96):(_96,_1)"},
       {"SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)", "(_64,_64):(_1,_64)"},
       {"SM80_16x8x8_F32TF32TF32F32_TN", "(1,4,1):(1,1,1)", "((_8,_4),(_16,_2)):((_1,_256),(_8,_128))"},
+      {"SM70_8x8x4_F32F16F16F32_NT", "(2,2,1):(1,2,4)", "(_32,_32):(_1,_32)"},
+      {"SM70_8x8x4_F16F16F16F16_TN", "(1,4,1):(1,1,1)", "(_16,_64):(_64,_1)"},
   };
   long checked = 0;
   for (const auto& c : cases) {
     const TiledMma t = tiled(c.atom, c.atom_layout);
     const Layout cl = parse_layout(c.c);
     std::set<std::int64_t> seen;
-    for (std::int64_t thr = 0; thr < tiled_mma_size(t); ++thr) {
+    std::int64_t threads = 0;
+    for (std::int64_t thr = 0; thr < 32 * tiled_mma_size(t); ++thr) {
+      // the thread indices are the image of the thread layout (not [0, size) for SM70)
+      try {
+        partition_C(t, thr, cl);
+      } catch (const Error&) {
+        continue;
+      }
       const Partition p = partition_C(t, thr, cl);
+      ++threads;
       for (std::int64_t i = 0; i < size_value(p.layout); ++i, ++checked)
         ASSERT_TRUE(seen.insert(p.offset + apply_index(p.layout, i)).second) << c.atom << " thread " << thr << " value " << i;
     }
     std::set<std::int64_t> all;
     for (std::int64_t i = 0; i < size_value(cl); ++i) all.insert(apply_index(cl, i));
     EXPECT_EQ(seen, all) << c.atom;
+    EXPECT_EQ(threads, tiled_mma_size(t)) << c.atom;
   }
   std::printf("[ checked ] %ld (thread, value) positions of partition_C\n", checked);
 }
@@ -105,6 +132,10 @@ TEST(TiledMma, Diagnostics) {
   EXPECT_THROW(partition_C(t, 128, parse_layout("(64,64):(1,64)")), Error);
   EXPECT_THROW(partition_C(t, 0, parse_layout("(32,64):(1,64)")), Error);
   EXPECT_THROW(partition_C(t, 0, parse_layout("128:1")), Error);
-  EXPECT_THROW(make_tiled_mma(mma_atom("SM70_8x8x4_F32F16F16F32_NT"), parse_layout("(2,1,1):(1,2,2)")), Error);
+  // One SM70 atom along M reaches lanes 0..7 and 16..23; lane 8 would alias lane 0 in CuTe.
+  const TiledMma sm70x2 = tiled("SM70_8x8x4_F32F16F16F32_NT", "(2,1,1):(1,2,2)");
+  EXPECT_NO_THROW(partition_C(sm70x2, 23, parse_layout("(_16,_8):(_1,_16)")));
+  EXPECT_THROW(partition_C(sm70x2, 8, parse_layout("(_16,_8):(_1,_16)")), Error);
+  EXPECT_THROW(partition_C(sm70x2, 24, parse_layout("(_16,_8):(_1,_16)")), Error);
   EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1):(1,2)")), Error);
 }

@@ -1,0 +1,76 @@
+// The scalar interface of the model's generic evaluation code (DESIGN.md: evaluation is
+// written once, generic over the scalar type).
+//
+// Generic code (layout_eval.hpp, swizzle_eval.hpp, coalesce_generic.hpp) uses only:
+//   - the operators + - * / % & ^ of Scalar (/ and % truncate, as C++'s), and < == >= giving
+//     ScalarOps<Scalar>::Bool;
+//   - ScalarOps<Scalar>: constant(v), select(c, a, b), shl(a, n), lshr(a, n),
+//     require(c, what) (with `what()` the diagnostic; a precondition of the model: throws for concrete values, becomes a
+//     proof obligation for symbolic ones) and decide(c) (a branch of an algorithm: a plain
+//     bool for concrete values, a case split for symbolic ones).
+// CheckedInt is the model's own scalar: 64-bit signed and overflow-checked. The proofs
+// (proofs/z3_scalar.hpp) supply a Z3 bit-vector scalar whose checks become side conditions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "checked_math.hpp"
+#include "error.hpp"
+
+namespace cuteref {
+
+template <class Scalar>
+struct ScalarOps;
+
+// Overflow-checked int64 scalar used by the concrete model.
+struct CheckedInt {
+  std::int64_t v;
+  CheckedInt(std::int64_t x = 0) : v(x) {}
+  friend CheckedInt operator+(CheckedInt a, CheckedInt b) { return checked_add(a.v, b.v); }
+  friend CheckedInt operator-(CheckedInt a, CheckedInt b) { return checked_sub(a.v, b.v); }
+  friend CheckedInt operator*(CheckedInt a, CheckedInt b) { return checked_mul(a.v, b.v); }
+  friend CheckedInt operator/(CheckedInt a, CheckedInt b) {
+    if (b.v == 0) throw Error("division by zero");
+    if (a.v == INT64_MIN && b.v == -1) throw Error("arithmetic overflow: INT64_MIN / -1");
+    return a.v / b.v;
+  }
+  friend CheckedInt operator%(CheckedInt a, CheckedInt b) {
+    if (b.v == 0) throw Error("modulo by zero");
+    if (b.v == -1) return 0;
+    return a.v % b.v;
+  }
+  friend CheckedInt operator&(CheckedInt a, CheckedInt b) { return a.v & b.v; }
+  friend CheckedInt operator^(CheckedInt a, CheckedInt b) { return a.v ^ b.v; }
+  friend bool operator<(CheckedInt a, CheckedInt b) { return a.v < b.v; }
+  friend bool operator>=(CheckedInt a, CheckedInt b) { return a.v >= b.v; }
+  friend bool operator==(CheckedInt a, CheckedInt b) { return a.v == b.v; }
+};
+
+template <>
+struct ScalarOps<CheckedInt> {
+  using Bool = bool;
+  static CheckedInt constant(std::int64_t v) { return v; }
+  static CheckedInt select(bool c, CheckedInt a, CheckedInt b) { return c ? a : b; }
+  // a << n; a shifted past bit 62 (or a negative a) is an overflow, as for *.
+  static CheckedInt shl(CheckedInt a, CheckedInt n) {
+    if (n.v < 0 || n.v > 62) throw Error("shift by " + std::to_string(n.v) + " bits");
+    if (a.v < 0 || (n.v > 0 && (a.v >> (63 - n.v)) != 0))
+      throw Error("arithmetic overflow: " + std::to_string(a.v) + " << " + std::to_string(n.v));
+    return a.v << n.v;
+  }
+  // Logical right shift of a 64-bit pattern.
+  static CheckedInt lshr(CheckedInt a, CheckedInt n) {
+    if (n.v < 0 || n.v > 63) throw Error("shift by " + std::to_string(n.v) + " bits");
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a.v) >> n.v);
+  }
+  // `what()` builds the diagnostic; it is called only on failure.
+  template <class Message>
+  static void require(bool c, Message&& what) {
+    if (!c) throw Error(what());
+  }
+  static bool decide(bool c) { return c; }
+  static bool both(bool a, bool b) { return a && b; }
+};
+
+}  // namespace cuteref
