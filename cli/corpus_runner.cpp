@@ -40,10 +40,22 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
   if (!in) throw Error("cannot read corpus file " + file.string());
   std::string line;
   int line_no = 0;
+  std::string comment;  // the comment block above the current case: its derivation
+  bool comment_open = false;
   while (std::getline(in, line)) {
     ++line_no;
     const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
+    if (t.empty()) {
+      comment_open = false;
+      continue;
+    }
+    if (t[0] == '#') {
+      if (!comment_open) comment.clear();
+      comment_open = true;
+      comment += (comment.empty() ? "" : " ") + trim(t.substr(1));
+      continue;
+    }
+    comment_open = false;
     const std::string where = file.string() + ":" + std::to_string(line_no);
     const auto arrow = t.find("=>");
     ++sum.cases;
@@ -94,7 +106,13 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
           out << where << ": claim agrees: " << expr << " = " << claimed << "\n";
         } else {
           ++sum.claims_refuted;
-          out << where << ": claim refuted: " << expr << " = " << claimed << " is wrong; " << c.reason << "\n";
+          const bool boolean = claimed == "true" || claimed == "false";
+          const std::string diff =
+              boolean ? "" : functional_equal(got, parse_and_evaluate(claimed, &standard_functions())).reason;
+          const std::string verdict = expr + ": claimed " + claimed + ", correct " + got.to_string() +
+                                      (diff.empty() ? "" : " (" + diff + ")");
+          out << where << ": claim refuted: " << verdict << "\n";
+          sum.refuted_claims.push_back(where + ": " + verdict + (comment.empty() ? "" : "\n      why: " + comment));
         }
       }
     } catch (const Error& e) {

@@ -25,6 +25,9 @@ struct CorpusSummary {
   int failed = 0;
   int claims_agree = 0;
   int claims_refuted = 0;
+  // One entry per refuted claim: where, the claim, the correct value, the counterexample, and
+  // the derivation (the comment lines above the case).
+  std::vector<std::string> refuted_claims;
 };
 
 // Runs every case of the given files or directories (recursively, *.txt), writing one

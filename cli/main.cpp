@@ -1,4 +1,5 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
@@ -36,8 +37,8 @@ void print_help(std::ostream& out) {
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
          "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
-         "  cuteref verify             the main job: the corpus, the model's built-in checks and the proof suite's\n"
-         "                             named laws with their times, as a report\n"
+         "  cuteref verify             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
+         "                             and the proof suite's named laws with their times, as a report\n"
          "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n"
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
@@ -115,6 +116,10 @@ int check_command(std::vector<std::string> paths, bool verbose) {
     CorpusSummary s = run_corpus(paths, std::cout, verbose);
     std::cout << "corpus: " << s.cases << " cases checked: " << s.passed << " passed, " << s.failed << " failed\n";
     std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
+    if (!s.refuted_claims.empty()) {
+      std::cout << "refuted seed claims (correct value, counterexample, derivation):\n";
+      for (const auto& r : s.refuted_claims) std::cout << "  " << r << "\n";
+    }
     if (s.cases == 0) {
       std::cout << "corpus: no cases found: nothing was checked\n";
       return 1;
@@ -147,9 +152,35 @@ int verify_proofs() {
   return rc;
 }
 
-int verify_command() {
+// The property suite (built next to this binary as ../properties/property_tests when RapidCheck
+// is present): runs it and prints its per-law table. 0 when it passed, 1 when it failed, -1 when
+// it was not built.
+int run_property_suite(const char* self) {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = std::filesystem::absolute(self);
+  const std::filesystem::path suite = exe.parent_path().parent_path() / "properties" / "property_tests";
+  if (!std::filesystem::exists(suite)) return -1;
+  std::cout.flush();
+  FILE* pipe = popen(("'" + suite.string() + "' 2>&1").c_str(), "r");
+  if (!pipe) return 1;
+  std::string output;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  const auto table = output.find("=== property suite");
+  // On failure everything is printed: the failing laws and their counterexamples come first.
+  std::cout << (table == std::string::npos || status != 0 ? output : output.substr(table));
+  return status == 0 ? 0 : 1;
+}
+
+int verify_command(const char* self) {
   std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
   int rc = check_command({}, false);
+  std::cout << "\n[properties]\n";
+  const int props = run_property_suite(self);
+  if (props < 0) std::cout << "the property suite was not built (RapidCheck missing): not run\n";
+  if (props > 0) rc = 1;
   if (verify_proofs() != 0) rc = 1;
   std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
   return rc;
@@ -214,7 +245,7 @@ int main(int argc, char** argv) {
     }
     return check_command(paths, verbose);
   }
-  if (cmd == "verify") return verify_command();
+  if (cmd == "verify") return verify_command(argv[0]);
   if (cmd == "prove") {
     cuteref::proofs::ProveRequest req;
     bool have_claim = false;
