@@ -1,6 +1,7 @@
 // Tests of the command-line contract (DESIGN.md "The command-line contract"): runs the built
 // `cuteref` binary (path in $CUTEREF_BIN, set by meson) through the shell and checks its
 // output lines and exit codes. Expected values are derived by hand (comments per case).
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -43,7 +44,9 @@ RunResult run_cli(const std::string& args, const std::string& input = "") {
   const char* bin = std::getenv("CUTEREF_BIN");
   if (!bin) throw std::runtime_error("CUTEREF_BIN is not set (run through meson test)");
   const std::string dir = ::testing::TempDir();
-  const std::string in = dir + "cli_in.txt", out = dir + "cli_out.txt", err = dir + "cli_err.txt";
+  // Per-process names: several test runs (other checkouts) may share the temporary folder.
+  const std::string tag = "cli_" + std::to_string(::getpid()) + "_";
+  const std::string in = dir + tag + "in.txt", out = dir + tag + "out.txt", err = dir + tag + "err.txt";
   std::ofstream(in) << input;
   const std::string cmd = quote(bin) + " " + args + " < " + quote(in) + " > " + quote(out) + " 2> " + quote(err);
   const int status = std::system(cmd.c_str());
