@@ -169,17 +169,21 @@ RC_GTEST_PROP(Composition, associative_where_admissible, ()) {
 
 TEST(Composition, exhaustive) {
   const LeafAlphabet small{range(1, 4), range(0, 4)};
+  // Pairs the model refuses are outside the law's precondition: counted as skipped, not checked.
+  const auto check_pair = [](Exhaustive& ex, const Layout& a, const Layout& b) {
+    try {
+      (void)composition(a, b);
+    } catch (const Error&) {
+      ex.skip();
+      return;
+    }
+    ex.check("A = " + a.to_string() + ", B = " + b.to_string(), composition_law(kModel, a, b));
+  };
   {
     Exhaustive ex("composition", "pairs of flat rank<=2 layouts, " + small.to_string());
     for_each_flat_layout(2, small, [&](const Layout& a) {
       for_each_flat_layout(2, small, [&](const Layout& b) {
-        try {
-          (void)composition(a, b);
-        } catch (const Error&) {
-          ex.skip();
-          return;
-        }
-        ex.check("A = " + a.to_string() + ", B = " + b.to_string(), composition_law(kModel, a, b));
+        check_pair(ex, a, b);
       });
     });
   }
@@ -189,13 +193,7 @@ TEST(Composition, exhaustive) {
                                      small.to_string() + ")");
     for_each_nested_layout(3, nested, [&](const Layout& a) {
       for_each_flat_layout(1, small, [&](const Layout& b) {
-        try {
-          (void)composition(a, b);
-        } catch (const Error&) {
-          ex.skip();
-          return;
-        }
-        ex.check("A = " + a.to_string() + ", B = " + b.to_string(), composition_law(kModel, a, b));
+        check_pair(ex, a, b);
       });
     });
   }

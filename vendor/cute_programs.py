@@ -147,18 +147,18 @@ def run_binary(binary: str, lines: List[str]) -> Tuple[List[str], List[Tuple[str
     time to name the op, and the rest of the input goes on.
     Returns (result lines, [(case line, op index, exit status)] of the traps)."""
     results, traps = [], []
-    todo = list(lines)
-    while todo:
-        r = subprocess.run([binary], input="\n".join(todo) + "\n", capture_output=True, text=True)
+    pending = list(lines)
+    while pending:
+        r = subprocess.run([binary], input="\n".join(pending) + "\n", capture_output=True, text=True)
         out = r.stdout.splitlines()
         done = sum(1 for o in out if o == "#done")
         last = max([i for i, o in enumerate(out) if o == "#done"], default=-1)
         results += [o for o in out[:last + 1] if o != "#done"]  # lines of finished cases only
         if r.returncode == 0:
             break
-        if done >= len(todo):
+        if done >= len(pending):
             raise RuntimeError(f"{binary} exited with {r.returncode} after its input: {r.stderr[-2000:]}")
-        bad = todo[done]
+        bad = pending[done]
         pat, cid, mask, rest = bad.split(" ", 3)
         for op in range(64):
             if int(mask) >> op & 1:
@@ -168,5 +168,5 @@ def run_binary(binary: str, lines: List[str]) -> Tuple[List[str], List[Tuple[str
                     traps.append((bad, op, q.returncode))
                 else:
                     results += [o for o in q.stdout.splitlines() if o != "#done"]
-        todo = todo[done + 1:]
+        pending = pending[done + 1:]
     return results, traps

@@ -182,14 +182,14 @@ def record(tally, oracle, op, expr, vendor_text, verdict, ctx):
 # ------------------------------------------------------------------ pycute
 def pycute_side(args, tally, rng, pc):
     t0 = time.time()
-    todo = []
+    pending = []
     for op in pycute_cases.OPS:
         n = args.pycute_extra if op in ("right_inverse", "left_inverse", "complement") else args.pycute_cases
         for _ in range(n * args.scale):
-            todo.append(pycute_cases.draw_case(pc, rng, op))
-    answers = model_answers(args.cuteref, [c.expr for c in todo])
+            pending.append(pycute_cases.draw_case(pc, rng, op))
+    answers = model_answers(args.cuteref, [c.expr for c in pending])
     rows = []
-    for c, answer in zip(todo, answers):
+    for c, answer in zip(pending, answers):
         accepted = answer is not None
         try:
             res = c.thunk()
