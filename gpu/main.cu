@@ -3,7 +3,9 @@
 // Hopper GPU is present, so that the meson suite `gpu` skips on machines without one.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 #include <sys/wait.h>
@@ -11,6 +13,7 @@
 
 #include "cuda_check.hpp"
 #include "tma_probe.hpp"
+#include "tma_tile_probe.hpp"
 #include "ldmatrix_probe.hpp"
 #include "mma_sync_probe.hpp"
 #include "wgmma_probe.hpp"
@@ -47,11 +50,24 @@ int describe_device() {
 
 }  // namespace
 
+struct Probe {
+  const char* name;
+  cuteref_gpu::ProbeTally (*run)(std::ostream&);
+};
+const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
+                         {"tma_tile", cuteref_gpu::run_tma_tile_probe},
+                         {"mma", cuteref_gpu::run_mma_sync_probe},
+                         {"ldmatrix", cuteref_gpu::run_ldmatrix_probe},
+                         {"wgmma", cuteref_gpu::run_wgmma_probe}};
+
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "all";
-  if (what == "--help" || (what != "all" && what != "tma" && what != "wgmma" && what != "mma" && what != "ldmatrix")) {
-    std::cout << "usage: cuteref-gpu [tma|wgmma|mma|ldmatrix|all]\n"
+  const bool known = what == "all" || std::any_of(std::begin(kProbes), std::end(kProbes),
+                                                  [&](const Probe& p) { return what == p.name; });
+  if (what == "--help" || !known) {
+    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|all]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
+                 "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
                  "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
@@ -69,27 +85,10 @@ int main(int argc, char** argv) {
   if (rc != 0) return rc;
   try {
     cuteref_gpu::ProbeTally t;
-    if (what == "all" || what == "tma") {
-      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_tma_probe(std::cout);
-      std::cout << "tma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
-      t.passed += p.passed;
-      t.failed += p.failed;
-    }
-    if (what == "all" || what == "mma") {
-      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_mma_sync_probe(std::cout);
-      std::cout << "mma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
-      t.passed += p.passed;
-      t.failed += p.failed;
-    }
-    if (what == "all" || what == "ldmatrix") {
-      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_ldmatrix_probe(std::cout);
-      std::cout << "ldmatrix: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
-      t.passed += p.passed;
-      t.failed += p.failed;
-    }
-    if (what == "all" || what == "wgmma") {
-      const cuteref_gpu::ProbeTally p = cuteref_gpu::run_wgmma_probe(std::cout);
-      std::cout << "wgmma: " << p.passed << " passed, " << p.failed << " failed" << std::endl;
+    for (const Probe& probe : kProbes) {
+      if (what != "all" && what != probe.name) continue;
+      const cuteref_gpu::ProbeTally p = probe.run(std::cout);
+      std::cout << probe.name << ": " << p.passed << " passed, " << p.failed << " failed" << std::endl;
       t.passed += p.passed;
       t.failed += p.failed;
     }

@@ -99,4 +99,55 @@ __global__ void tma_store_kernel(const __grid_constant__ CUtensorMap map, Coords
   if (threadIdx.x == 0) tma_store<Rank>(&map, coords.c, box);
 }
 
+// One box copy of a whole-tile transfer: where the box starts in the tile (bytes, before the
+// swizzle: the copy engine swizzles by shared-memory address) and its TMA coordinates.
+struct TileCopy {
+  std::uint32_t smem_byte_offset;
+  int c[5];
+};
+
+// A whole tile as CuTe's copy(tma, tAgA, tAsA) moves it: `n` box loads, all completing on one
+// mbarrier; then the raw tile bytes go to `out`. The tile base is 1024-byte aligned.
+template <int Rank>
+__global__ void tma_tile_load_kernel(const __grid_constant__ CUtensorMap map, const TileCopy* copies, int n,
+                                     std::uint8_t* out, std::uint32_t tile_bytes, std::uint32_t box_bytes,
+                                     std::uint8_t poison) {
+  extern __shared__ std::uint8_t raw[];
+  __shared__ alignas(8) std::uint64_t bar;
+  std::uint8_t* tile = aligned_box(raw);
+  for (std::uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) tile[i] = poison;
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&bar)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    // Every box transfers its full size (out-of-bounds elements are zero-filled, and counted).
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_addr(&bar)),
+                 "r"(box_bytes * static_cast<std::uint32_t>(n)) : "memory");
+    for (int i = 0; i < n; ++i) tma_load<Rank>(tile + copies[i].smem_byte_offset, &map, copies[i].c, &bar);
+  }
+  std::uint32_t done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done) : "r"(smem_addr(&bar)) : "memory");
+  }
+  for (std::uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) out[i] = tile[i];
+}
+
+// Fill the tile from `image`, then store it box by box to global memory.
+template <int Rank>
+__global__ void tma_tile_store_kernel(const __grid_constant__ CUtensorMap map, const TileCopy* copies, int n,
+                                      const std::uint8_t* image, std::uint32_t tile_bytes) {
+  extern __shared__ std::uint8_t raw[];
+  std::uint8_t* tile = aligned_box(raw);
+  for (std::uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) tile[i] = image[i];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int i = 0; i < n; ++i) tma_store<Rank>(&map, copies[i].c, tile + copies[i].smem_byte_offset);
+}
+
 }  // namespace cuteref_gpu

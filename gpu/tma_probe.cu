@@ -1,7 +1,6 @@
 #include "tma_probe.hpp"
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +14,8 @@
 #include "atoms/tma.hpp"
 #include "coordinates.hpp"
 #include "cuda_check.hpp"
+#include "element_ids.hpp"
+#include "tensor_map.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "isolated_runner.hpp"
@@ -76,39 +77,6 @@ Value smem_layout_of(const TmaCase& c) {
                               ComposedOffset{std::nullopt, "smem_ptr[" + std::to_string(bits) + "b](unset)", bits}, box});
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
-    if (q != cudaDriverEntryPointSuccess || !p) throw std::runtime_error("cuTensorMapEncodeTiled not found in the driver");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
-  return fn;
-}
-
-CUtensorMap encode(const TmaParams& p, void* gmem, int swizzle_bits) {
-  CUtensorMap map;
-  CUtensorMapDataType dtype = p.element_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                              : p.element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                                                     : CU_TENSOR_MAP_DATA_TYPE_UINT32;
-  const CUtensorMapSwizzle sw[] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B,
-                                   CU_TENSOR_MAP_SWIZZLE_128B};
-  cuuint64_t dims[5], strides[4];
-  cuuint32_t box[5], estr[5];
-  for (int i = 0; i < p.rank; ++i) {
-    dims[i] = p.global_dim[i];
-    box[i] = p.box_dim[i];
-    estr[i] = p.element_stride[i];
-    if (i > 0) strides[i - 1] = p.global_stride_bytes[i];
-  }
-  CUresult r = encode_fn()(&map, dtype, static_cast<cuuint32_t>(p.rank), gmem, dims, strides, box, estr,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, sw[swizzle_bits], CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
-  return map;
-}
-
 template <int Rank>
 void launch(bool store, const CUtensorMap& map, const Coords& c, std::uint8_t* out_or_image, std::uint32_t box_bytes,
             std::uint8_t poison) {
@@ -131,25 +99,6 @@ void launch_rank(int rank, bool store, const CUtensorMap& map, const Coords& c, 
     case 5: return launch<5>(store, map, c, buf, box_bytes, poison);
   }
   throw std::runtime_error("bad rank");
-}
-
-// Element `i` of a little-endian byte buffer of `eb`-byte elements.
-std::uint64_t read_elem(const std::vector<std::uint8_t>& buf, std::int64_t i, int eb) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, buf.data() + i * eb, static_cast<std::size_t>(eb));
-  return v;
-}
-void write_elem(std::vector<std::uint8_t>& buf, std::int64_t i, int eb, std::uint64_t v) {
-  std::memcpy(buf.data() + i * eb, &v, static_cast<std::size_t>(eb));
-}
-
-// Data ids are 24-bit (never zero); narrower elements see them in passes of
-// `eb` bytes each, so that over all passes every element is identified uniquely.
-int passes_for(int eb) { return (3 + eb - 1) / eb; }
-std::uint64_t pass_value(std::int64_t id, int eb, int pass) {
-  const int shift = 8 * eb * pass;
-  const std::uint64_t mask = eb >= 8 ? ~0ull : ((1ull << (8 * eb)) - 1);
-  return (static_cast<std::uint64_t>(id) >> shift) & mask;
 }
 
 struct Outcome {
