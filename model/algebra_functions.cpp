@@ -20,8 +20,11 @@ Value composition_call(const Args& a) {
   return Value(composition(layout_arg(a, 0, "composition"), a[1]));
 }
 
+// complement(A [, cotarget]): of a composed layout, its inner layout's complement (CuTe's
+// complement(ComposedLayout) = complement(layout_b, cosize(layout_b)): neither the swizzle nor
+// the offset enter it; the result is a plain layout).
 Value complement_call(const Args& a) {
-  const Layout& l = layout_arg(a, 0, "complement");
+  const Layout& l = a[0].is_composed() ? std::get<ComposedLayout>(a[0].data).layout : layout_arg(a, 0, "complement");
   if (a.size() == 1) return Value(complement(l));
   return Value(complement(l, int_tuple_arg(a, 1, "complement")));
 }
@@ -30,7 +33,7 @@ Value complement_call(const Args& a) {
 
 void register_algebra_functions(FunctionTable& t) {
   t.add("composition", {2, 2, "composition(A, B | tiler)", composition_call});
-  t.add("complement", {1, 2, "complement(L [, cotarget])", complement_call});
+  t.add("complement", {1, 2, "complement(L | composed layout [, cotarget])", complement_call});
   t.add("right_inverse", {1, 1, "right_inverse(L)", [](const Args& a) {
            return Value(right_inverse(layout_arg(a, 0, "right_inverse")));
          }});

@@ -17,6 +17,24 @@ using Args = std::vector<Value>;
 
 Value tuple_of_layouts_result(std::vector<Value> elems) { return make_tuple_value(std::move(elems)); }
 
+// The layout that carries a query's answer: a layout itself, or a composed layout's inner
+// layout (CuTe's shape/rank/depth of a ComposedLayout are layout_b's).
+const Layout& queried_layout(const Args& a, const std::string& function) {
+  if (a[0].is_composed()) return std::get<ComposedLayout>(a[0].data).layout;
+  return layout_arg(a, 0, function);
+}
+
+// `op` on a layout, or on a composed layout's inner layout with its swizzle and offset kept
+// (CuTe's flatten/coalesce/append of a ComposedLayout: composition(layout_a, offset, op(layout_b))).
+template <class Op>
+Value on_layout_or_inner(const Args& a, const std::string& function, Op op) {
+  if (a[0].is_composed()) {
+    const auto& c = std::get<ComposedLayout>(a[0].data);
+    return Value(ComposedLayout{c.swizzle, c.offset, op(c.layout)});
+  }
+  return Value(op(layout_arg(a, 0, function)));
+}
+
 // Application `X(arg)`: layouts (index, coordinate, or slicing with `_`), swizzles on an
 // integer, composed layouts on an index.
 Value apply_call(const Args& a) {
@@ -47,11 +65,13 @@ Value size_call(const Args& a) {
 }
 
 Value rank_call(const Args& a) {
+  if (a[0].is_composed()) return Value(IntTuple::static_int(static_cast<std::int64_t>(rank(queried_layout(a, "rank")))));
   if (a[0].is_layout()) return Value(IntTuple::static_int(static_cast<std::int64_t>(rank(std::get<Layout>(a[0].data)))));
   return Value(IntTuple::static_int(static_cast<std::int64_t>(int_tuple_arg(a, 0, "rank").rank())));
 }
 
 Value depth_call(const Args& a) {
+  if (a[0].is_composed()) return Value(IntTuple::static_int(depth(queried_layout(a, "depth"))));
   if (a[0].is_layout()) return Value(IntTuple::static_int(depth(std::get<Layout>(a[0].data))));
   return Value(IntTuple::static_int(int_tuple_arg(a, 0, "depth").depth()));
 }
@@ -76,7 +96,8 @@ Value select_call(const Args& a) {
 }
 
 Value flatten_call(const Args& a) {
-  if (a[0].is_layout()) return Value(flatten(std::get<Layout>(a[0].data)));
+  if (a[0].is_layout() || a[0].is_composed())
+    return on_layout_or_inner(a, "flatten", [](const Layout& l) { return flatten(l); });
   return Value(flatten(int_tuple_arg(a, 0, "flatten")));
 }
 
@@ -122,19 +143,28 @@ void register_layout_functions(FunctionTable& t) {
            if (a[0].is_composed()) return Value(cosize(std::get<ComposedLayout>(a[0].data)));
            return Value(cosize(layout_arg(a, 0, "cosize")));
          }});
-  t.add("rank", {1, 1, "rank(L | tuple)", rank_call});
-  t.add("depth", {1, 1, "depth(L | tuple)", depth_call});
-  t.add("shape", {1, 1, "shape(L)", [](const Args& a) { return Value(layout_arg(a, 0, "shape").shape()); }});
-  t.add("stride", {1, 1, "stride(L)", [](const Args& a) { return Value(layout_arg(a, 0, "stride").stride()); }});
+  t.add("rank", {1, 1, "rank(L | composed layout | tuple)", rank_call});
+  t.add("depth", {1, 1, "depth(L | composed layout | tuple)", depth_call});
+  t.add("shape", {1, 1, "shape(L | composed layout)", [](const Args& a) { return Value(queried_layout(a, "shape").shape()); }});
+  t.add("stride", {1, 1, "stride(L)", [](const Args& a) {
+           if (a[0].is_composed())
+             throw Error("stride: argument 1 is a composed layout `" + a[0].to_string() +
+                         "`, which has no strides (CuTe deletes stride(ComposedLayout)): the swizzle is not linear");
+           return Value(layout_arg(a, 0, "stride").stride());
+         }});
   t.add("mode", {2, SIZE_MAX, "mode(L, i [, j ...])", mode_call});
   t.add("select", {2, SIZE_MAX, "select(L, i [, j ...])", select_call});
-  t.add("flatten", {1, 1, "flatten(L | tuple)", flatten_call});
+  t.add("flatten", {1, 1, "flatten(L | composed layout | tuple)", flatten_call});
   t.add("group_modes", {3, 3, "group_modes(L, begin, end)", group_modes_call});
-  t.add("append", {2, 2, "append(L, M)", [](const Args& a) { return Value(append(layout_arg(a, 0, "append"), layout_arg(a, 1, "append"))); }});
+  t.add("append", {2, 2, "append(L | composed layout, M)", [](const Args& a) {
+           const Layout& m = layout_arg(a, 1, "append");
+           return on_layout_or_inner(a, "append", [&](const Layout& l) { return append(l, m); });
+         }});
   t.add("prepend", {2, 2, "prepend(L, M)", [](const Args& a) { return Value(prepend(layout_arg(a, 0, "prepend"), layout_arg(a, 1, "prepend"))); }});
-  t.add("coalesce", {1, 2, "coalesce(L [, profile])", [](const Args& a) {
-           const Layout& l = layout_arg(a, 0, "coalesce");
-           return a.size() == 1 ? Value(coalesce(l)) : Value(coalesce(l, int_tuple_arg(a, 1, "coalesce")));
+  t.add("coalesce", {1, 2, "coalesce(L | composed layout [, profile])", [](const Args& a) {
+           if (a.size() == 1) return on_layout_or_inner(a, "coalesce", [](const Layout& l) { return coalesce(l); });
+           const IntTuple& profile = int_tuple_arg(a, 1, "coalesce");
+           return on_layout_or_inner(a, "coalesce", [&](const Layout& l) { return coalesce(l, profile); });
          }});
   t.add("filter_zeros", {1, 1, "filter_zeros(L)", [](const Args& a) { return Value(filter_zeros(layout_arg(a, 0, "filter_zeros"))); }});
   t.add("filter", {1, 1, "filter(L)", [](const Args& a) { return Value(filter(layout_arg(a, 0, "filter"))); }});

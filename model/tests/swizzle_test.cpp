@@ -8,6 +8,7 @@
 
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "function_table.hpp"
 #include "notation.hpp"
 #include "swizzle.hpp"
 
@@ -125,4 +126,33 @@ TEST(ComposedLayout, SizeAndCosizeAreTheInnerLayouts) {
   const ComposedLayout d = composed("Sw<3,4,3> o 129:1");
   EXPECT_EQ(cosize(d).value(), 129);
   EXPECT_EQ(apply_composed(d, 128), 144);
+}
+
+// CuTe (layout_composed.hpp): shape, rank and depth of a ComposedLayout are its inner layout's;
+// flatten, coalesce and append act on the inner layout and keep the swizzle and the offset;
+// complement(C [, M]) is the inner layout's complement (a plain layout). Hand derivations:
+//   shape(Sw<3,4,3> o (8,64):(64,1)) = (8,64); ((2,4),64) has rank 2, depth 2;
+//   flatten keeps the leaves in order: (2,4,64):(64,128,1);
+//   (8,64):(1,8): 1*8 = 8, the modes merge: 512:1; with profile (1,1) nothing merges;
+//   append(8:1, 4:8) = (8,4):(1,8);
+//   complement(4:2) = complement(4:2, cosize 7): the gap below stride 2 is 2:1, then
+//   ceil(7 / 8) = 1 more copies: 2:1; up to 16: (2,2):(1,8).
+TEST(ComposedLayout, QueriesAndModeOperationsActOnTheInnerLayout) {
+  auto eval = [](const char* text) { return parse_and_evaluate(text, &standard_functions()).to_string(); };
+  EXPECT_EQ(eval("shape(Sw<3,4,3> o (8,64):(64,1))"), "(8,64)");
+  EXPECT_EQ(eval("rank(Sw<3,4,3> o 32 o ((2,4),64):((64,128),1))"), "_2");
+  EXPECT_EQ(eval("depth(Sw<3,4,3> o 32 o ((2,4),64):((64,128),1))"), "_2");
+  EXPECT_EQ(eval("flatten(Sw<3,4,3> o 32 o ((2,4),64):((64,128),1))"), "Sw<3,4,3> o 32 o (2,4,64):(64,128,1)");
+  EXPECT_EQ(eval("coalesce(Sw<3,4,3> o (8,64):(1,8))"), "Sw<3,4,3> o 512:1");
+  EXPECT_EQ(eval("coalesce(Sw<3,4,3> o (8,64):(1,8), (1,1))"), "Sw<3,4,3> o (8,64):(1,8)");
+  EXPECT_EQ(eval("append(Sw<3,4,3> o 8:1, 4:8)"), "Sw<3,4,3> o (8,4):(1,8)");
+  EXPECT_EQ(eval("complement(Sw<3,4,3> o 4:2)"), "2:_1");
+  EXPECT_EQ(eval("complement(Sw<3,4,3> o 4:2, 16)"), "(2,2):(_1,8)");
+  // CuTe deletes stride() of a composed layout: the model refuses it with a diagnostic.
+  try {
+    eval("stride(Sw<3,4,3> o 4:2)");
+    ADD_FAILURE() << "stride of a composed layout must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("composed layout"), std::string::npos) << e.what();
+  }
 }
