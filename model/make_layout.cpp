@@ -9,13 +9,19 @@ namespace cuteref {
 
 namespace {
 
+// The stride of one shape leaf in a compact layout whose running product is `running`,
+// advancing it. A static _1 mode gets the stride _0, as CuTe's compact_major does (its
+// coordinate is always 0; a dynamic 1 keeps the running product, as in CuTe).
+IntTuple compact_leaf_stride(const IntTuple& shape, IntTuple& running) {
+  if (!shape.is_integer()) throw Error("make_layout: shape leaf " + shape.to_string() + " must be an integer");
+  if (shape.is_static() && shape.value() == 1) return IntTuple::static_int(0);
+  IntTuple stride = running;
+  running = leaf_mul(running, shape);
+  return stride;
+}
+
 IntTuple col_major_strides(const IntTuple& shape, IntTuple& running) {
-  if (!shape.is_tuple()) {
-    if (!shape.is_integer()) throw Error("make_layout: shape leaf " + shape.to_string() + " must be an integer");
-    IntTuple stride = running;
-    running = leaf_mul(running, shape);
-    return stride;
-  }
+  if (!shape.is_tuple()) return compact_leaf_stride(shape, running);
   std::vector<IntTuple> strides;
   strides.reserve(shape.rank());
   for (const auto& e : shape.elements()) strides.push_back(col_major_strides(e, running));
@@ -23,12 +29,7 @@ IntTuple col_major_strides(const IntTuple& shape, IntTuple& running) {
 }
 
 IntTuple row_major_strides(const IntTuple& shape, IntTuple& running) {
-  if (!shape.is_tuple()) {
-    if (!shape.is_integer()) throw Error("make_layout: shape leaf " + shape.to_string() + " must be an integer");
-    IntTuple stride = running;
-    running = leaf_mul(running, shape);
-    return stride;
-  }
+  if (!shape.is_tuple()) return compact_leaf_stride(shape, running);
   std::vector<IntTuple> strides(shape.rank());
   for (std::size_t i = shape.rank(); i-- > 0;) strides[i] = row_major_strides(shape[i], running);
   return IntTuple::tuple(std::move(strides));

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "function_table.hpp"
 #include "make_layout.hpp"
 #include "notation.hpp"
 
@@ -68,4 +69,23 @@ TEST(MakeOrderedLayout, Errors) {
   expect_error([] { make_ordered_layout(C("(4,3)"), C("(0,0)")); }, "distinct");
   expect_error([] { make_ordered_layout(C("(4,3)"), C("(0,1,2)")); }, "weakly congruent");
   expect_error([] { make_ordered_layout(C("4"), C("(0,1)")); }, "weakly congruent");
+}
+
+// CuTe's compact_major gives a static _1 mode the stride _0 (its coordinate is always 0) and
+// leaves the running product unchanged; a dynamic 1 keeps the running product. Vendor (CuTe
+// 4.2, print of make_layout / make_ordered_layout / tile_to_shape):
+//   make_layout((_2,_1)) = (_2,_1):(_1,_0); make_layout((_2,_1,_3)) = (_2,_1,_3):(_1,_0,_2);
+//   make_layout((2,1,3)) = (2,1,3):(_1,2,2); make_layout((_1,_4)) = (_1,_4):(_0,_1);
+//   make_layout((_2,_1), LayoutRight) = (_2,_1):(_1,_0);
+//   make_ordered_layout((_2,_1,_3), (_2,_0,_1)) = (_2,_1,_3):(_3,_0,_1);
+//   tile_to_shape((_2,_2):(_1,_2), (_4,_2)) = ((_2,_2),(_2,_1)):((_1,_4),(_2,_0)).
+TEST(MakeLayout, StaticUnitModesGetStrideZero) {
+  EXPECT_EQ(make_layout(C("(_2,_1)")).to_string(), "(_2,_1):(_1,_0)");
+  EXPECT_EQ(make_layout(C("(_2,_1,_3)")).to_string(), "(_2,_1,_3):(_1,_0,_2)");
+  EXPECT_EQ(make_layout(C("(2,1,3)")).to_string(), "(2,1,3):(_1,2,2)");
+  EXPECT_EQ(make_layout(C("(_1,_4)")).to_string(), "(_1,_4):(_0,_1)");
+  EXPECT_EQ(make_layout_right(C("(_2,_1)")).to_string(), "(_2,_1):(_1,_0)");
+  EXPECT_EQ(make_ordered_layout(C("(_2,_1,_3)"), C("(_2,_0,_1)")).to_string(), "(_2,_1,_3):(_3,_0,_1)");
+  EXPECT_EQ(parse_and_evaluate("tile_to_shape((_2,_2):(_1,_2), (_4,_2))", &standard_functions()).to_string(),
+            "((_2,_2),(_2,_1)):((_1,_4),(_2,_0))");
 }
