@@ -114,10 +114,10 @@ IntTuple add_basis_path(IntTuple profile, const std::vector<int>& outer_first, s
   if (k == outer_first.size()) return profile;
   if (!profile.is_tuple()) profile = IntTuple();
   const auto idx = static_cast<std::size_t>(outer_first[k]);
-  auto& elems = profile.mutable_elements();
+  std::vector<IntTuple> elems = profile.elements().to_vector();
   while (elems.size() <= idx) elems.push_back(IntTuple::static_int(0));
   elems[idx] = add_basis_path(elems[idx], outer_first, k + 1);
-  return profile;
+  return IntTuple::tuple(std::move(elems));
 }
 
 void collect_profile(const IntTuple& stride, IntTuple& profile, bool& has_basis, bool& has_integer) {

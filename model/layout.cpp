@@ -131,7 +131,8 @@ Layout group_modes(const Layout& l, std::size_t begin, std::size_t end) {
 }
 
 Layout append(const Layout& l, const Layout& m) {
-  std::vector<IntTuple> shapes = wrap(l.shape()).elements(), strides = wrap(l.stride()).elements();
+  std::vector<IntTuple> shapes = wrap(l.shape()).elements().to_vector(),
+                        strides = wrap(l.stride()).elements().to_vector();
   shapes.push_back(m.shape());
   strides.push_back(m.stride());
   return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
