@@ -7,6 +7,7 @@
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
+#include "small_vector.hpp"
 
 namespace cuteref {
 
@@ -21,7 +22,7 @@ struct Occupancy {
     std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
     bool touched = false;
   };
-  std::vector<Mode> modes;
+  SmallVector<Mode, 8> modes;
   std::size_t touched_count = 0;
   bool positive = false, negative = false;
 
@@ -36,7 +37,7 @@ struct Occupancy {
 struct Context {
   const Layout& a;
   const Layout& b;
-  std::vector<std::pair<std::string, Occupancy>> occupancy;
+  SmallVector<std::pair<std::string, Occupancy>, 1> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
   Occupancy& occupancy_of(const std::string& key) {
     for (auto& [k, occ] : occupancy)
@@ -50,29 +51,17 @@ struct Context {
 struct EmittedModes {
   explicit EmittedModes(std::size_t max_modes) : max_modes(max_modes) {}
   void push(IntTuple shape, IntTuple stride) {
-    if (count == 0) {
-      first_shape = std::move(shape);
-      first_stride = std::move(stride);
-    } else {
-      if (count == 1) {
-        shapes.reserve(max_modes);
-        strides.reserve(max_modes);
-        shapes.push_back(std::move(first_shape));
-        strides.push_back(std::move(first_stride));
-      }
-      shapes.push_back(std::move(shape));
-      strides.push_back(std::move(stride));
-    }
+    shapes.push_back(std::move(shape));
+    strides.push_back(std::move(stride));
     ++count;
   }
   // Precondition: count >= 1.
   Layout layout() {
-    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
-    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    if (count == 1) return Layout(std::move(shapes[0]), std::move(strides[0]));
+    return Layout(IntTuple::tuple_moved(shapes.data(), count), IntTuple::tuple_moved(strides.data(), count));
   }
   std::size_t max_modes, count = 0;
-  IntTuple first_shape, first_stride;
-  std::vector<IntTuple> shapes, strides;
+  Leaves shapes, strides;
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -85,8 +74,8 @@ Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   // In place, back to front: the result is m[w..n), w only decreasing, always above k.
-  std::vector<IntTuple>& shapes = m.shapes;
-  std::vector<IntTuple>& strides = m.strides;
+  Leaves& shapes = m.shapes;
+  Leaves& strides = m.strides;
   std::size_t w = shapes.size() - 1;
   for (std::size_t k = shapes.size() - 1; k-- > 0;) {
     if (shapes[k].value() == 1) continue;
@@ -102,10 +91,9 @@ Layout coalesce_unbounded(const Layout& l) {
       strides[w] = std::move(strides[k]);
     }
   }
-  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
-  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
-  if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  const std::size_t kept = shapes.size() - w;
+  if (kept == 1) return Layout(std::move(shapes[w]), std::move(strides[w]));
+  return Layout(IntTuple::tuple_moved(shapes.data() + w, kept), IntTuple::tuple_moved(strides.data() + w, kept));
 }
 
 // Insert a basis position path (outermost first) into a coalescing profile: a leaf means
@@ -159,15 +147,14 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    std::vector<IntTuple> shapes, strides;
-    shapes.reserve(shape.rank());
-    strides.reserve(shape.rank());
+    Leaves shapes, strides;
     for (std::size_t i = 0; i < shape.rank(); ++i) {
       Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
       shapes.push_back(m.shape());
       strides.push_back(m.stride());
     }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                              IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
