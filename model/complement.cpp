@@ -1,5 +1,6 @@
 #include "complement.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,25 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
     m.shapes.erase(m.shapes.begin() + static_cast<std::ptrdiff_t>(k));
     m.strides.erase(m.strides.begin() + static_cast<std::ptrdiff_t>(k));
   }
-  // The repetitions past A's extent, up to the cotarget.
+  // The repetitions past A's extent, up to the cotarget: the modes of
+  // tuple_ceil_div(cotarget, extent) with compact_col_major strides from extent.
+  const bool flat_cotarget =
+      std::none_of(cotarget.elements().begin(), cotarget.elements().end(), [](const IntTuple& e) { return e.is_tuple(); });
+  if (flat_cotarget) {
+    // The same leaves, without building the tuples: the divisor passes left to right
+    // (ceil_div of a leaf is its own product's) and the strides are the running product.
+    IntTuple divisor = extent, running = extent;
+    for (std::size_t i = 0; i < cotarget.rank(); ++i) {
+      const IntTuple& c = cotarget[i];
+      IntTuple q = leaf_ceil_div(c, divisor);
+      if (cotarget.is_tuple()) divisor = leaf_ceil_div(divisor, c);
+      IntTuple next = leaf_mul(running, q);
+      r.shapes.push_back(std::move(q));
+      r.strides.push_back(std::move(running));
+      running = std::move(next);
+    }
+    return coalesce_flat(std::move(r));
+  }
   const IntTuple rest = tuple_ceil_div(cotarget, extent);
   const IntTuple rest_stride = compact_col_major(rest, extent);
   append_leaves_to(rest, r.shapes);

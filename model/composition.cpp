@@ -199,54 +199,64 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
   // The emitted modes; most results have one, which needs no vector.
   EmittedModes out(r);
-  IntTuple rest_shape = n0;
-  IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
-  auto signed_stride = [&](const IntTuple& mag) {
-    return negative ? IntTuple::integer(checked_neg(mag.value()), mag.is_static()) : mag;
+  // The rest shape and stride as plain values with their static flags (the loop's
+  // arithmetic cannot fail: shapes are >= 1 and the rest stride stays >= 1).
+  std::int64_t rest_shape = n0.value(), rest_stride = checked_abs(d0.value());  // the sign goes on emitted strides
+  bool rest_shape_static = n0.is_static(), rest_stride_static = d0.is_static();
+  auto ceil_div = [](std::int64_t x, std::int64_t y) { return x / y + (x % y != 0 ? 1 : 0); };
+  auto emitted_stride = [&](std::int64_t mag, bool mag_static, const IntTuple& a_stride) {
+    return scale_stride_leaf(IntTuple::integer(negative ? checked_neg(mag) : mag, mag_static), a_stride);
   };
   auto fail = [&](const std::string& condition, std::size_t i) {
     throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
                 s[i].to_string() + ":" + t[i].to_string() + ") of coalesced A " + lhs.to_string() +
                 ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+                IntTuple::integer(rest_shape, rest_shape_static).to_string() + ", rest stride " +
+                IntTuple::integer(rest_stride, rest_stride_static).to_string() + "); " + ctx.operands());
   };
   for (std::size_t i = 0; i + 1 < r; ++i) {
-    const std::int64_t si = s[i].value(), ri = rest_stride.value(), ni = rest_shape.value();
+    const std::int64_t si = s[i].value(), ri = rest_stride, ni = rest_shape;
+    const bool si_static = s[i].is_static();
     if (!(ri % si == 0 || ri < si))
       fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
            "Condition\"", i);
-    const IntTuple next_shape = leaf_ceil_div(s[i], rest_stride);
-    const IntTuple next_stride = leaf_ceil_div(rest_stride, s[i]);
-    if (ri < si && ni > next_shape.value() && si % ri != 0)
+    const std::int64_t next_shape = ceil_div(si, ri), next_stride = ceil_div(ri, si);
+    const bool next_static = si_static && rest_stride_static;
+    if (ri < si && ni > next_shape && si % ri != 0)
       fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
            "this and would return a layout that is not A o B)", i);
-    if (next_shape.value() == 1 || ni == 1) {
+    if (next_shape == 1 || ni == 1) {
       rest_stride = next_stride;
+      rest_stride_static = next_static;
       continue;
     }
-    const IntTuple new_shape = leaf_min(next_shape, rest_shape);
-    if (ni % new_shape.value() != 0)
+    const std::int64_t new_shape = next_shape < ni ? next_shape : ni;
+    const bool new_shape_static = next_static && rest_shape_static;
+    if (ni % new_shape != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
     occ.touch(i);
     std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
-    digit_sum = checked_add(digit_sum, checked_mul(new_shape.value() - 1, ri));
+    digit_sum = checked_add(digit_sum, checked_mul(new_shape - 1, ri));
     if (digit_sum >= si)
       fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out.push(new_shape, scale_stride_leaf(signed_stride(rest_stride), t[i]));
-    rest_shape = leaf_div(rest_shape, new_shape);
+    out.push(IntTuple::integer(new_shape, new_shape_static), emitted_stride(rest_stride, rest_stride_static, t[i]));
+    rest_shape = ni / new_shape;
+    rest_shape_static = rest_shape_static && new_shape_static;
     rest_stride = next_stride;
+    rest_stride_static = next_static;
   }
-  if (rest_shape.value() > 1) occ.touch(r - 1);
+  if (rest_shape > 1) occ.touch(r - 1);
   if (occ.negative && occ.positive && occ.touched_count > 1)
     throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
                 "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
                 "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-  const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
-  if (out.count == 0) return Layout(rest_shape, last_stride);
-  if (rest_shape.value() != 1) out.push(rest_shape, last_stride);
+  IntTuple last_shape = IntTuple::integer(rest_shape, rest_shape_static);
+  IntTuple last_stride = emitted_stride(rest_stride, rest_stride_static, t[r - 1]);
+  if (out.count == 0) return Layout(std::move(last_shape), std::move(last_stride));
+  if (rest_shape != 1) out.push(std::move(last_shape), std::move(last_stride));
   return out.layout();
 }
 

@@ -224,12 +224,36 @@ bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
 }
 
 
+namespace {
+// product of a tuple on plain values, with the same order of multiplications (each
+// sub-tuple's product first), so the same overflow diagnostics.
+void tuple_product_value(const IntTuple& t, std::int64_t& value, bool& is_static) {
+  value = 1;
+  is_static = true;
+  for (const auto& e : t.elements()) {
+    std::int64_t v;
+    bool st;
+    if (e.is_integer()) {
+      v = e.value();
+      st = e.is_static();
+    } else if (e.is_tuple()) {
+      tuple_product_value(e, v, st);
+    } else {
+      throw Error("product: expected integers, got " + e.to_string());
+    }
+    value = checked_mul(value, v);
+    is_static = is_static && st;
+  }
+}
+}  // namespace
+
 IntTuple product(const IntTuple& t) {
   if (t.is_integer()) return t;
   if (!t.is_tuple()) throw Error("product: expected integers, got " + t.to_string());
-  IntTuple r = IntTuple::static_int(1);
-  for (const auto& e : t.elements()) r = leaf_mul(r, product(e));
-  return r;
+  std::int64_t value;
+  bool is_static;
+  tuple_product_value(t, value, is_static);
+  return IntTuple::integer(value, is_static);
 }
 
 namespace {

@@ -64,7 +64,10 @@ void append_leaves_to(const IntTuple& t, Out& out) {
     out.push_back(t);
     return;
   }
-  for (const auto& e : t.elements()) append_leaves_to(e, out);
+  for (const auto& e : t.elements()) {
+    if (e.is_tuple()) append_leaves_to(e, out);
+    else out.push_back(e);
+  }
 }
 
 // Flattened leaves of a layout's shape and stride, as parallel vectors (inline for the
