@@ -103,7 +103,7 @@ CaseOutcome run_case(const MmaCase& c) {
   if (c.wrong_a_layout) {
     // A wrong TV layout: the first two value strides exchanged.
     const IntTuple& d = atom.a_layout.stride()[1];
-    std::vector<IntTuple> swapped = d.elements();
+    std::vector<IntTuple> swapped = d.elements().to_vector();
     std::swap(swapped[0], swapped[1]);
     a_layout = Layout(atom.a_layout.shape(), IntTuple::tuple({atom.a_layout.stride()[0], IntTuple::tuple(swapped)}));
   }

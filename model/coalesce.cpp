@@ -3,37 +3,14 @@
 #include <vector>
 
 #include "checked_math.hpp"
-#include "coalesce_generic.hpp"
+#include "flat_coalesce.hpp"
 #include "error.hpp"
 
 namespace cuteref {
 
-namespace {
-
-// s * d for an integer or scaled-basis stride d, keeping d's basis.
-IntTuple scale(const IntTuple& s, const IntTuple& d) {
-  std::int64_t v = checked_mul(s.value(), d.value());
-  bool st = s.is_static() && d.is_static();
-  return d.is_basis() ? IntTuple::basis(v, d.basis_path(), st) : IntTuple::integer(v, st);
-}
-
-// coalesce_tree's decisions on the model's leaves: on the run-time values (static flags
-// only propagate); a stride continues a mode when it equals shape * stride, basis included.
-struct IntTupleCoalesceOps {
-  bool is_unit(const IntTuple& s) const { return s.value() == 1; }
-  bool continues(const IntTuple& prev_shape, const IntTuple& prev_stride, const IntTuple& stride) const {
-    return scale(prev_shape, prev_stride).same_values(stride);
-  }
-  IntTuple merge(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-  IntTuple unit_shape() const { return IntTuple::static_int(1); }
-  IntTuple zero_stride() const { return IntTuple::static_int(0); }
-};
-
-}  // namespace
-
 Layout coalesce(const Layout& l) {
-  auto [shape, stride] = coalesce_tree(l.shape(), l.stride(), IntTupleCoalesceOps{});
-  return Layout(std::move(shape), std::move(stride));
+  // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check.
+  return coalesce_flat(flat_modes(l.shape(), l.stride()));
 }
 
 Layout coalesce(const Layout& l, const IntTuple& profile) {

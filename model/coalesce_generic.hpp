@@ -21,25 +21,40 @@
 
 namespace cuteref {
 
+// The algorithm in place on flat modes (any vector-like container of leaves): on return
+// `shapes` and `strides` hold the kept modes (none when every mode has shape 1).
 // Ops: bool is_unit(shape leaf); bool continues(prev shape, prev stride, stride);
-//      Tree merge(prev shape, shape); Tree unit_shape(); Tree zero_stride().
-template <class Tree, class Ops>
-std::pair<Tree, Tree> coalesce_tree(const Tree& shape, const Tree& stride, const Ops& ops) {
-  std::vector<Tree> shapes, strides, out_shape, out_stride;
-  flatten_leaves(shape, shapes);
-  flatten_leaves(stride, strides);
+//      Tree merge(prev shape, shape).
+template <class Vec, class Ops>
+void coalesce_modes(Vec& shapes, Vec& strides, const Ops& ops) {
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     if (ops.is_unit(shapes[i])) continue;
-    if (!out_shape.empty() && ops.continues(out_shape.back(), out_stride.back(), strides[i])) {
-      out_shape.back() = ops.merge(out_shape.back(), shapes[i]);
+    if (kept > 0 && ops.continues(shapes[kept - 1], strides[kept - 1], strides[i])) {
+      shapes[kept - 1] = ops.merge(shapes[kept - 1], shapes[i]);
       continue;
     }
-    out_shape.push_back(shapes[i]);
-    out_stride.push_back(strides[i]);
+    if (kept != i) {
+      shapes[kept] = std::move(shapes[i]);
+      strides[kept] = std::move(strides[i]);
+    }
+    ++kept;
   }
-  if (out_shape.empty()) return {ops.unit_shape(), ops.zero_stride()};
-  if (out_shape.size() == 1) return {out_shape[0], out_stride[0]};
-  return {Tree::tuple(std::move(out_shape)), Tree::tuple(std::move(out_stride))};
+  shapes.resize(kept);
+  strides.resize(kept);
+}
+
+// coalesce of a (shape, stride) tree. Ops as coalesce_modes, and Tree unit_shape(),
+// Tree zero_stride() for the result 1:0 when no mode is kept.
+template <class Tree, class Ops>
+std::pair<Tree, Tree> coalesce_tree(const Tree& shape, const Tree& stride, const Ops& ops) {
+  std::vector<Tree> shapes, strides;
+  flatten_leaves(shape, shapes);
+  flatten_leaves(stride, strides);
+  coalesce_modes(shapes, strides, ops);
+  if (shapes.empty()) return {ops.unit_shape(), ops.zero_stride()};
+  if (shapes.size() == 1) return {shapes[0], strides[0]};
+  return {Tree::tuple(std::move(shapes)), Tree::tuple(std::move(strides))};
 }
 
 // Decisions on Scalar leaves, through ScalarOps<Scalar>::decide (a case split when symbolic).

@@ -1,5 +1,6 @@
 #include "complement.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,8 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
       throw Error("complement: precondition violated: A's strides must be >= 0 (mode " + m.shapes[k].to_string() +
                   ":" + m.strides[k].to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
 
-  std::vector<IntTuple> shapes, strides;
   // A's modes, then the rest modes (one per leaf of a flat cotarget).
-  shapes.reserve(m.shapes.size() + cotarget.rank());
-  strides.reserve(m.shapes.size() + cotarget.rank());
+  FlatModes r;
   IntTuple extent = IntTuple::static_int(1);
   while (!m.shapes.empty()) {
     // The mode of smallest stride, the first one among equals.
@@ -54,18 +53,36 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
                   m.shapes[k].to_string() + ":" + m.strides[k].to_string() + " starts below the extent " +
                   extent.to_string() + " of A's smaller-stride modes (CuTe: \"Non-injective Layout detected in "
                   "complement\"); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
-    shapes.push_back(gap);
-    strides.push_back(extent);
+    r.shapes.push_back(gap);
+    r.strides.push_back(extent);
     extent = leaf_mul(m.strides[k], m.shapes[k]);
     m.shapes.erase(m.shapes.begin() + static_cast<std::ptrdiff_t>(k));
     m.strides.erase(m.strides.begin() + static_cast<std::ptrdiff_t>(k));
   }
-  // The repetitions past A's extent, up to the cotarget.
+  // The repetitions past A's extent, up to the cotarget: the modes of
+  // tuple_ceil_div(cotarget, extent) with compact_col_major strides from extent.
+  const bool flat_cotarget =
+      std::none_of(cotarget.elements().begin(), cotarget.elements().end(), [](const IntTuple& e) { return e.is_tuple(); });
+  if (flat_cotarget) {
+    // The same leaves, without building the tuples: the divisor passes left to right
+    // (ceil_div of a leaf is its own product's) and the strides are the running product.
+    IntTuple divisor = extent, running = extent;
+    for (std::size_t i = 0; i < cotarget.rank(); ++i) {
+      const IntTuple& c = cotarget[i];
+      IntTuple q = leaf_ceil_div(c, divisor);
+      if (cotarget.is_tuple()) divisor = leaf_ceil_div(divisor, c);
+      IntTuple next = leaf_mul(running, q);
+      r.shapes.push_back(std::move(q));
+      r.strides.push_back(std::move(running));
+      running = std::move(next);
+    }
+    return coalesce_flat(std::move(r));
+  }
   const IntTuple rest = tuple_ceil_div(cotarget, extent);
   const IntTuple rest_stride = compact_col_major(rest, extent);
-  flatten_into(rest, shapes);
-  flatten_into(rest_stride, strides);
-  return coalesce_flat({std::move(shapes), std::move(strides)});
+  append_leaves_to(rest, r.shapes);
+  append_leaves_to(rest_stride, r.strides);
+  return coalesce_flat(std::move(r));
 }
 
 Layout complement(const Layout& a) {

@@ -7,6 +7,7 @@
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
+#include "small_vector.hpp"
 
 namespace cuteref {
 
@@ -21,7 +22,7 @@ struct Occupancy {
     std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
     bool touched = false;
   };
-  std::vector<Mode> modes;
+  SmallVector<Mode, 8> modes;
   std::size_t touched_count = 0;
   bool positive = false, negative = false;
 
@@ -36,7 +37,7 @@ struct Occupancy {
 struct Context {
   const Layout& a;
   const Layout& b;
-  std::vector<std::pair<std::string, Occupancy>> occupancy;
+  SmallVector<std::pair<std::string, Occupancy>, 1> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
   Occupancy& occupancy_of(const std::string& key) {
     for (auto& [k, occ] : occupancy)
@@ -50,29 +51,17 @@ struct Context {
 struct EmittedModes {
   explicit EmittedModes(std::size_t max_modes) : max_modes(max_modes) {}
   void push(IntTuple shape, IntTuple stride) {
-    if (count == 0) {
-      first_shape = std::move(shape);
-      first_stride = std::move(stride);
-    } else {
-      if (count == 1) {
-        shapes.reserve(max_modes);
-        strides.reserve(max_modes);
-        shapes.push_back(std::move(first_shape));
-        strides.push_back(std::move(first_stride));
-      }
-      shapes.push_back(std::move(shape));
-      strides.push_back(std::move(stride));
-    }
+    shapes.push_back(std::move(shape));
+    strides.push_back(std::move(stride));
     ++count;
   }
   // Precondition: count >= 1.
   Layout layout() {
-    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
-    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    if (count == 1) return Layout(std::move(shapes[0]), std::move(strides[0]));
+    return Layout(IntTuple::tuple_moved(shapes.data(), count), IntTuple::tuple_moved(strides.data(), count));
   }
   std::size_t max_modes, count = 0;
-  IntTuple first_shape, first_stride;
-  std::vector<IntTuple> shapes, strides;
+  Leaves shapes, strides;
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -85,8 +74,8 @@ Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   // In place, back to front: the result is m[w..n), w only decreasing, always above k.
-  std::vector<IntTuple>& shapes = m.shapes;
-  std::vector<IntTuple>& strides = m.strides;
+  Leaves& shapes = m.shapes;
+  Leaves& strides = m.strides;
   std::size_t w = shapes.size() - 1;
   for (std::size_t k = shapes.size() - 1; k-- > 0;) {
     if (shapes[k].value() == 1) continue;
@@ -102,10 +91,9 @@ Layout coalesce_unbounded(const Layout& l) {
       strides[w] = std::move(strides[k]);
     }
   }
-  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
-  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
-  if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  const std::size_t kept = shapes.size() - w;
+  if (kept == 1) return Layout(std::move(shapes[w]), std::move(strides[w]));
+  return Layout(IntTuple::tuple_moved(shapes.data() + w, kept), IntTuple::tuple_moved(strides.data() + w, kept));
 }
 
 // Insert a basis position path (outermost first) into a coalescing profile: a leaf means
@@ -114,10 +102,10 @@ IntTuple add_basis_path(IntTuple profile, const std::vector<int>& outer_first, s
   if (k == outer_first.size()) return profile;
   if (!profile.is_tuple()) profile = IntTuple();
   const auto idx = static_cast<std::size_t>(outer_first[k]);
-  auto& elems = profile.mutable_elements();
+  std::vector<IntTuple> elems = profile.elements().to_vector();
   while (elems.size() <= idx) elems.push_back(IntTuple::static_int(0));
   elems[idx] = add_basis_path(elems[idx], outer_first, k + 1);
-  return profile;
+  return IntTuple::tuple(std::move(elems));
 }
 
 void collect_profile(const IntTuple& stride, IntTuple& profile, bool& has_basis, bool& has_integer) {
@@ -159,15 +147,14 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    std::vector<IntTuple> shapes, strides;
-    shapes.reserve(shape.rank());
-    strides.reserve(shape.rank());
+    Leaves shapes, strides;
     for (std::size_t i = 0; i < shape.rank(); ++i) {
       Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
       shapes.push_back(m.shape());
       strides.push_back(m.stride());
     }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                              IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -212,54 +199,64 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
   if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
   // The emitted modes; most results have one, which needs no vector.
   EmittedModes out(r);
-  IntTuple rest_shape = n0;
-  IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
-  auto signed_stride = [&](const IntTuple& mag) {
-    return negative ? IntTuple::integer(checked_neg(mag.value()), mag.is_static()) : mag;
+  // The rest shape and stride as plain values with their static flags (the loop's
+  // arithmetic cannot fail: shapes are >= 1 and the rest stride stays >= 1).
+  std::int64_t rest_shape = n0.value(), rest_stride = checked_abs(d0.value());  // the sign goes on emitted strides
+  bool rest_shape_static = n0.is_static(), rest_stride_static = d0.is_static();
+  auto ceil_div = [](std::int64_t x, std::int64_t y) { return x / y + (x % y != 0 ? 1 : 0); };
+  auto emitted_stride = [&](std::int64_t mag, bool mag_static, const IntTuple& a_stride) {
+    return scale_stride_leaf(IntTuple::integer(negative ? checked_neg(mag) : mag, mag_static), a_stride);
   };
   auto fail = [&](const std::string& condition, std::size_t i) {
     throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
                 s[i].to_string() + ":" + t[i].to_string() + ") of coalesced A " + lhs.to_string() +
                 ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+                IntTuple::integer(rest_shape, rest_shape_static).to_string() + ", rest stride " +
+                IntTuple::integer(rest_stride, rest_stride_static).to_string() + "); " + ctx.operands());
   };
   for (std::size_t i = 0; i + 1 < r; ++i) {
-    const std::int64_t si = s[i].value(), ri = rest_stride.value(), ni = rest_shape.value();
+    const std::int64_t si = s[i].value(), ri = rest_stride, ni = rest_shape;
+    const bool si_static = s[i].is_static();
     if (!(ri % si == 0 || ri < si))
       fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
            "Condition\"", i);
-    const IntTuple next_shape = leaf_ceil_div(s[i], rest_stride);
-    const IntTuple next_stride = leaf_ceil_div(rest_stride, s[i]);
-    if (ri < si && ni > next_shape.value() && si % ri != 0)
+    const std::int64_t next_shape = ceil_div(si, ri), next_stride = ceil_div(ri, si);
+    const bool next_static = si_static && rest_stride_static;
+    if (ri < si && ni > next_shape && si % ri != 0)
       fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
            "this and would return a layout that is not A o B)", i);
-    if (next_shape.value() == 1 || ni == 1) {
+    if (next_shape == 1 || ni == 1) {
       rest_stride = next_stride;
+      rest_stride_static = next_static;
       continue;
     }
-    const IntTuple new_shape = leaf_min(next_shape, rest_shape);
-    if (ni % new_shape.value() != 0)
+    const std::int64_t new_shape = next_shape < ni ? next_shape : ni;
+    const bool new_shape_static = next_static && rest_shape_static;
+    if (ni % new_shape != 0)
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i);
     occ.touch(i);
     std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
-    digit_sum = checked_add(digit_sum, checked_mul(new_shape.value() - 1, ri));
+    digit_sum = checked_add(digit_sum, checked_mul(new_shape - 1, ri));
     if (digit_sum >= si)
       fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out.push(new_shape, scale_stride_leaf(signed_stride(rest_stride), t[i]));
-    rest_shape = leaf_div(rest_shape, new_shape);
+    out.push(IntTuple::integer(new_shape, new_shape_static), emitted_stride(rest_stride, rest_stride_static, t[i]));
+    rest_shape = ni / new_shape;
+    rest_shape_static = rest_shape_static && new_shape_static;
     rest_stride = next_stride;
+    rest_stride_static = next_static;
   }
-  if (rest_shape.value() > 1) occ.touch(r - 1);
+  if (rest_shape > 1) occ.touch(r - 1);
   if (occ.negative && occ.positive && occ.touched_count > 1)
     throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
                 "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
                 "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-  const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
-  if (out.count == 0) return Layout(rest_shape, last_stride);
-  if (rest_shape.value() != 1) out.push(rest_shape, last_stride);
+  IntTuple last_shape = IntTuple::integer(rest_shape, rest_shape_static);
+  IntTuple last_stride = emitted_stride(rest_stride, rest_stride_static, t[r - 1]);
+  if (out.count == 0) return Layout(std::move(last_shape), std::move(last_stride));
+  if (rest_shape != 1) out.push(std::move(last_shape), std::move(last_stride));
   return out.layout();
 }
 

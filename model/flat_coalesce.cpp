@@ -2,48 +2,43 @@
 
 #include <utility>
 
+#include "coalesce_generic.hpp"
+
 namespace cuteref {
 
 namespace {
 
-// coalesce's rule in place on flat modes (see coalesce.hpp): size-1 modes (and, for
-// filter, stride-0 modes, which filter_zeros turns into size-1 modes) are dropped; a mode
-// whose stride is the previous kept mode's shape times stride merges into it.
-void merge_modes(FlatModes& m, bool drop_zero_strides) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < m.shapes.size(); ++i) {
-    if (drop_zero_strides && m.strides[i].value() == 0) continue;
-    if (m.shapes[i].value() == 1) continue;
-    if (kept > 0 && scale_stride_leaf(m.shapes[kept - 1], m.strides[kept - 1]).same_values(m.strides[i])) {
-      m.shapes[kept - 1] = leaf_mul(m.shapes[kept - 1], m.shapes[i]);
-      continue;
-    }
-    if (kept != i) {
-      m.shapes[kept] = std::move(m.shapes[i]);
-      m.strides[kept] = std::move(m.strides[i]);
-    }
-    ++kept;
+// coalesce_modes's decisions on the model's leaves: on the run-time values (static flags
+// only propagate); a stride continues a mode when it equals shape * stride, basis included.
+struct IntTupleCoalesceOps {
+  bool is_unit(const IntTuple& s) const { return s.value() == 1; }
+  bool continues(const IntTuple& prev_shape, const IntTuple& prev_stride, const IntTuple& stride) const {
+    return scale_stride_leaf(prev_shape, prev_stride).same_values(stride);
   }
-  m.shapes.resize(kept);
-  m.strides.resize(kept);
-  if (kept == 0) {
-    m.shapes.push_back(IntTuple::static_int(1));
-    m.strides.push_back(IntTuple::static_int(0));
-  }
-}
+  IntTuple merge(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
+};
 
 }  // namespace
 
 FlatModes filtered_flat_modes(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
-  merge_modes(m, true);
+  // filter = coalesce o filter_zeros: a stride-0 mode gets shape _1, then coalesce drops it.
+  for (std::size_t i = 0; i < m.shapes.size(); ++i)
+    if (m.strides[i].value() == 0) m.shapes[i] = IntTuple::static_int(1);
+  coalesce_modes(m.shapes, m.strides, IntTupleCoalesceOps{});
+  if (m.shapes.empty()) {
+    m.shapes.push_back(IntTuple::static_int(1));
+    m.strides.push_back(IntTuple::static_int(0));
+  }
   return m;
 }
 
 Layout coalesce_flat(FlatModes m) {
-  merge_modes(m, false);
+  coalesce_modes(m.shapes, m.strides, IntTupleCoalesceOps{});
+  if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));
   if (m.shapes.size() == 1) return Layout(std::move(m.shapes[0]), std::move(m.strides[0]));
-  return Layout(IntTuple::tuple(std::move(m.shapes)), IntTuple::tuple(std::move(m.strides)));
+  return Layout(IntTuple::tuple_moved(m.shapes.data(), m.shapes.size()),
+                IntTuple::tuple_moved(m.strides.data(), m.strides.size()));
 }
 
 }  // namespace cuteref

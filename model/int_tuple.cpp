@@ -1,6 +1,7 @@
 #include "int_tuple.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "checked_math.hpp"
 #include "error.hpp"
@@ -9,20 +10,23 @@ namespace cuteref {
 
 namespace {
 
-// A thread's freed nodes, for reuse. Plain thread-locals (no destructor of their own), so
-// that they stay usable while other objects are destroyed at thread or program exit; the
-// NodeListOwner releases the list when the thread ends and, from then on, nodes go
-// straight back to the heap.
-constexpr std::size_t kMaxFreeNodes = 1024;
-thread_local void* free_nodes[kMaxFreeNodes];
-thread_local std::size_t free_node_count = 0;
+// Each thread's freed tuple nodes of 1..kMaxPooledSize elements, for reuse, one bounded
+// list per size. Plain thread-locals (no destructor of their own), so that they stay
+// usable while other objects are destroyed at thread or program exit; the NodeListOwner
+// releases the lists when the thread ends and, from then on, nodes go straight back to
+// the heap.
+constexpr std::size_t kMaxPooledSize = 8;
+constexpr std::size_t kMaxFreeNodes = 256;  // per size
+thread_local void* free_nodes[kMaxPooledSize + 1][kMaxFreeNodes];
+thread_local std::size_t free_node_count[kMaxPooledSize + 1] = {};
 thread_local bool free_list_closed = false;
 thread_local bool owner_registered = false;
 
 struct NodeListOwner {
   ~NodeListOwner() {
     free_list_closed = true;
-    while (free_node_count > 0) ::operator delete(free_nodes[--free_node_count]);
+    for (std::size_t n = 0; n <= kMaxPooledSize; ++n)
+      while (free_node_count[n] > 0) ::operator delete(free_nodes[n][--free_node_count[n]]);
   }
 };
 thread_local NodeListOwner node_list_owner;
@@ -37,28 +41,48 @@ inline void register_owner() {
 
 }  // namespace
 
-void* IntTuple::Node::operator new(std::size_t size) {
-  if (size == sizeof(Node) && free_node_count > 0) return free_nodes[--free_node_count];
-  register_owner();
-  return ::operator new(size);
-}
+struct IntTuple::BasisNode : IntTuple::Node {
+  std::vector<int> path;
+};
 
-void IntTuple::Node::operator delete(void* p, std::size_t size) noexcept {
-  if (size == sizeof(Node) && !free_list_closed && free_node_count < kMaxFreeNodes) {
+IntTuple::Node* IntTuple::allocate_tuple_node(std::size_t n) {
+  if (n > UINT32_MAX / 2) throw Error("tuple of " + std::to_string(n) + " elements is too large");
+  void* p;
+  if (n <= kMaxPooledSize && free_node_count[n] > 0) {
+    p = free_nodes[n][--free_node_count[n]];
+  } else {
     register_owner();
-    free_nodes[free_node_count++] = p;
-    return;
+    p = ::operator new(sizeof(Node) + n * sizeof(IntTuple));
   }
-  ::operator delete(p);
+  Node* node = new (p) Node;
+  node->size = static_cast<std::uint32_t>(n);
+  return node;
 }
 
 void IntTuple::release_node() noexcept {
-  if (node_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete node_;
+  Node* const node = node_;
   node_ = nullptr;
+  if (node->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (kind_ == Kind::Basis) {
+    delete static_cast<BasisNode*>(node);
+    return;
+  }
+  const std::size_t n = node->size;
+  IntTuple* elems = reinterpret_cast<IntTuple*>(node + 1);
+  for (std::size_t i = 0; i < n; ++i) elems[i].~IntTuple();
+  node->~Node();
+  if (n <= kMaxPooledSize && !free_list_closed && free_node_count[n] < kMaxFreeNodes) {
+    free_nodes[n][free_node_count[n]++] = node;
+    return;
+  }
+  ::operator delete(node);
 }
 
-const std::vector<IntTuple> IntTuple::no_elements_;
 const std::vector<int> IntTuple::no_path_;
+
+const std::vector<int>& IntTuple::basis_path() const {
+  return is_basis() ? static_cast<const BasisNode*>(node_)->path : no_path_;
+}
 
 IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool is_static) {
   if (printed_path.empty()) return integer(value, is_static);
@@ -68,39 +92,46 @@ IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool
   t.kind_ = Kind::Basis;
   t.value_ = value;
   t.is_static_ = is_static;
-  t.node_ = new Node;
-  t.node_->basis_path = std::move(printed_path);
+  auto* node = new BasisNode;
+  node->path = std::move(printed_path);
+  t.node_ = node;
   return t;
 }
+
+IntTuple IntTuple::tuple_copied(const IntTuple* first, std::size_t n) {
+  IntTuple t;
+  if (n == 0) return t;
+  Node* node = allocate_tuple_node(n);
+  IntTuple* elems = reinterpret_cast<IntTuple*>(node + 1);
+  for (std::size_t i = 0; i < n; ++i) new (elems + i) IntTuple(first[i]);
+  t.node_ = node;
+  return t;
+}
+
+IntTuple IntTuple::tuple_moved(IntTuple* first, std::size_t n) {
+  IntTuple t;
+  if (n == 0) return t;
+  Node* node = allocate_tuple_node(n);
+  IntTuple* elems = reinterpret_cast<IntTuple*>(node + 1);
+  for (std::size_t i = 0; i < n; ++i) new (elems + i) IntTuple(std::move(first[i]));
+  t.node_ = node;
+  return t;
+}
+
+bool TupleElements::operator==(const TupleElements& o) const {
+  if (size_ != o.size_) return false;
+  for (std::size_t i = 0; i < size_; ++i)
+    if (!(data_[i] == o.data_[i])) return false;
+  return true;
+}
+
+std::vector<IntTuple> TupleElements::to_vector() const { return std::vector<IntTuple>(begin(), end()); }
 
 IntTuple IntTuple::underscore() {
   IntTuple t;
   t.kind_ = Kind::Underscore;
   t.is_static_ = true;
   return t;
-}
-
-IntTuple IntTuple::tuple(std::vector<IntTuple> elements) {
-  IntTuple t;
-  t.kind_ = Kind::Tuple;
-  if (!elements.empty()) {
-    t.node_ = new Node;
-    t.node_->elements = std::move(elements);
-  }
-  return t;
-}
-
-std::vector<IntTuple>& IntTuple::mutable_elements() {
-  if (!is_tuple()) throw Error("mutable_elements: " + to_string() + " is not a tuple");
-  if (node_ == nullptr) {
-    node_ = new Node;
-  } else if (node_->refs.load(std::memory_order_acquire) != 1) {
-    Node* own = new Node;
-    own->elements = node_->elements;
-    release();
-    node_ = own;
-  }
-  return node_->elements;
 }
 
 void IntTuple::throw_not_integer() const { throw Error("expected an integer, got " + to_string()); }
@@ -193,12 +224,36 @@ bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
 }
 
 
+namespace {
+// product of a tuple on plain values, with the same order of multiplications (each
+// sub-tuple's product first), so the same overflow diagnostics.
+void tuple_product_value(const IntTuple& t, std::int64_t& value, bool& is_static) {
+  value = 1;
+  is_static = true;
+  for (const auto& e : t.elements()) {
+    std::int64_t v;
+    bool st;
+    if (e.is_integer()) {
+      v = e.value();
+      st = e.is_static();
+    } else if (e.is_tuple()) {
+      tuple_product_value(e, v, st);
+    } else {
+      throw Error("product: expected integers, got " + e.to_string());
+    }
+    value = checked_mul(value, v);
+    is_static = is_static && st;
+  }
+}
+}  // namespace
+
 IntTuple product(const IntTuple& t) {
   if (t.is_integer()) return t;
   if (!t.is_tuple()) throw Error("product: expected integers, got " + t.to_string());
-  IntTuple r = IntTuple::static_int(1);
-  for (const auto& e : t.elements()) r = leaf_mul(r, product(e));
-  return r;
+  std::int64_t value;
+  bool is_static;
+  tuple_product_value(t, value, is_static);
+  return IntTuple::integer(value, is_static);
 }
 
 namespace {

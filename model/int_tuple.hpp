@@ -28,6 +28,31 @@ struct BasisPath {
   bool operator==(const BasisPath&) const = default;
 };
 
+class IntTuple;
+
+// A read-only view of a tuple's elements (valid while the tuple it came from lives): the
+// elements are stored inline in the tuple's shared node, so there is no vector to return.
+class TupleElements {
+ public:
+  TupleElements() noexcept = default;
+  TupleElements(const IntTuple* data, std::size_t size) noexcept : data_(data), size_(size) {}
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const IntTuple* begin() const noexcept { return data_; }
+  const IntTuple* end() const noexcept;
+  const IntTuple* data() const noexcept { return data_; }
+  const IntTuple& operator[](std::size_t i) const noexcept;
+  const IntTuple& front() const noexcept { return *data_; }
+  const IntTuple& back() const noexcept;
+  // Element-wise exact equality.
+  bool operator==(const TupleElements& o) const;
+  std::vector<IntTuple> to_vector() const;
+
+ private:
+  const IntTuple* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 class IntTuple {
  public:
   enum class Kind : std::uint8_t { Integer, Basis, Underscore, Tuple };
@@ -74,10 +99,14 @@ class IntTuple {
   static IntTuple static_int(std::int64_t value) noexcept { return integer(value, true); }
   static IntTuple basis(std::int64_t value, std::vector<int> printed_path, bool is_static = false);
   static IntTuple underscore();
-  static IntTuple tuple(std::vector<IntTuple> elements);
+  static IntTuple tuple(std::vector<IntTuple> elements) { return tuple_moved(elements.data(), elements.size()); }
   static IntTuple tuple(std::initializer_list<IntTuple> elements) {
-    return tuple(std::vector<IntTuple>(elements));
+    return tuple_copied(elements.begin(), elements.size());
   }
+  static IntTuple tuple(TupleElements elements) { return tuple_copied(elements.data(), elements.size()); }
+  // The tuple of n elements copied / moved from `first` (any contiguous storage).
+  static IntTuple tuple_copied(const IntTuple* first, std::size_t n);
+  static IntTuple tuple_moved(IntTuple* first, std::size_t n);
 
   Kind kind() const { return kind_; }
   bool is_tuple() const { return kind_ == Kind::Tuple; }
@@ -96,16 +125,16 @@ class IntTuple {
 
   // Tuple accessors. rank() of a leaf is 1, as in CuTe; operator[] on a leaf with i == 0
   // returns the leaf itself (CuTe's get<0> of an integer).
-  std::size_t rank() const { return is_tuple() ? elements().size() : 1; }
+  std::size_t rank() const { return is_tuple() ? tuple_size() : 1; }
   const IntTuple& operator[](std::size_t i) const {
-    if (is_tuple() && node_ != nullptr && i < node_->elements.size()) return node_->elements[i];
+    if (is_tuple() && i < tuple_size()) return tuple_data()[i];
     if (!is_tuple() && i == 0) return *this;
     throw_out_of_range(i);
   }
-  const std::vector<IntTuple>& elements() const;
-  // The elements, for modification in place. The elements are shared between copies of a
-  // tuple (copies are cheap); this detaches this tuple's own copy first.
-  std::vector<IntTuple>& mutable_elements();
+  // The elements (empty for a leaf). Tuples are immutable values: copies share the elements.
+  TupleElements elements() const {
+    return is_tuple() ? TupleElements(tuple_data(), tuple_size()) : TupleElements();
+  }
 
   // depth: 0 for a leaf, 1 + max depth of the elements for a tuple (() has depth 1).
   int depth() const;
@@ -127,17 +156,20 @@ class IntTuple {
   std::string to_string() const;
 
  private:
-  // The shared, immutable-once-shared storage of a tuple's elements or a basis's path,
-  // reference counted (atomically: copies may live in different threads).
+  // The shared, immutable storage of a tuple's elements or a basis's path, reference
+  // counted (atomically: copies may live in different threads). A tuple's node is followed
+  // in the same allocation by its `size` elements (one allocation per tuple); a basis's
+  // node is a BasisNode. The algebra creates and drops nodes at a high rate: each thread
+  // recycles freed tuple nodes of small sizes through bounded free lists (int_tuple.cpp).
   struct Node {
     std::atomic<std::int32_t> refs{1};
-    std::vector<IntTuple> elements;
-    std::vector<int> basis_path;
-    // The algebra creates and drops nodes at a high rate: each thread recycles its freed
-    // nodes through a bounded free list (int_tuple.cpp).
-    static void* operator new(std::size_t size);
-    static void operator delete(void* p, std::size_t size) noexcept;
+    std::uint32_t size = 0;  // a tuple's element count
   };
+  struct BasisNode;
+
+  std::size_t tuple_size() const noexcept { return node_ != nullptr ? node_->size : 0; }
+  const IntTuple* tuple_data() const noexcept { return reinterpret_cast<const IntTuple*>(node_ + 1); }
+  static Node* allocate_tuple_node(std::size_t n);  // refs 1, size n, elements uninitialized
 
   void retain() const noexcept {
     if (node_ != nullptr) node_->refs.fetch_add(1, std::memory_order_relaxed);
@@ -162,17 +194,14 @@ class IntTuple {
   std::int64_t value_ = 0;
   Node* node_ = nullptr;  // tuples with elements and bases; nullptr for () and other leaves
 
-  static const std::vector<IntTuple> no_elements_;
   static const std::vector<int> no_path_;
 };
 
-inline const std::vector<IntTuple>& IntTuple::elements() const {
-  return is_tuple() && node_ != nullptr ? node_->elements : no_elements_;
-}
+static_assert(sizeof(IntTuple) % alignof(std::int64_t) == 0);
 
-inline const std::vector<int>& IntTuple::basis_path() const {
-  return is_basis() ? node_->basis_path : no_path_;
-}
+inline const IntTuple* TupleElements::end() const noexcept { return data_ + size_; }
+inline const IntTuple& TupleElements::operator[](std::size_t i) const noexcept { return data_[i]; }
+inline const IntTuple& TupleElements::back() const noexcept { return data_[size_ - 1]; }
 
 // Congruent: same tree structure (leaves at the same places).
 bool congruent(const IntTuple& a, const IntTuple& b);

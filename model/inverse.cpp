@@ -35,7 +35,7 @@ Coalesced coalesced_modes(const Layout& l, const char* fn) {
 // Mode indices in increasing stride order, ordered among equal strides as CuTe's
 // compile-time exchange sort orders them (it is not stable: for each position in turn,
 // every later smaller element is swapped into it).
-std::vector<std::size_t> stride_order(const std::vector<IntTuple>& strides) {
+std::vector<std::size_t> stride_order(const Leaves& strides) {
   std::vector<std::size_t> idx(strides.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   for (std::size_t i = 0; i < idx.size(); ++i)

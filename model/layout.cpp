@@ -2,6 +2,7 @@
 
 #include "checked_math.hpp"
 #include "error.hpp"
+#include "small_vector.hpp"
 
 namespace cuteref {
 
@@ -131,7 +132,8 @@ Layout group_modes(const Layout& l, std::size_t begin, std::size_t end) {
 }
 
 Layout append(const Layout& l, const Layout& m) {
-  std::vector<IntTuple> shapes = wrap(l.shape()).elements(), strides = wrap(l.stride()).elements();
+  std::vector<IntTuple> shapes = wrap(l.shape()).elements().to_vector(),
+                        strides = wrap(l.stride()).elements().to_vector();
   shapes.push_back(m.shape());
   strides.push_back(m.stride());
   return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
@@ -149,14 +151,13 @@ Layout prepend(const Layout& l, const Layout& m) {
 namespace {
 template <class Modes>
 Layout layout_of_modes(const Modes& modes) {
-  std::vector<IntTuple> shapes, strides;
-  shapes.reserve(modes.size());
-  strides.reserve(modes.size());
+  SmallVector<IntTuple, 8> shapes, strides;
   for (const auto& m : modes) {
     shapes.push_back(m.shape());
     strides.push_back(m.stride());
   }
-  return LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                    IntTuple::tuple_moved(strides.data(), strides.size()));
 }
 }  // namespace
 

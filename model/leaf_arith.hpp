@@ -12,6 +12,7 @@
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "int_tuple.hpp"
+#include "small_vector.hpp"
 
 namespace cuteref {
 
@@ -56,16 +57,31 @@ inline IntTuple tuple_ceil_div(const IntTuple& shape, IntTuple divisor) {
   return IntTuple::tuple(std::move(out));
 }
 
-// Flattened leaves of a layout's shape and stride, as parallel vectors.
+// The leaves of a tuple, appended left to right to `out` (any vector-like container).
+template <class Out>
+void append_leaves_to(const IntTuple& t, Out& out) {
+  if (!t.is_tuple()) {
+    out.push_back(t);
+    return;
+  }
+  for (const auto& e : t.elements()) {
+    if (e.is_tuple()) append_leaves_to(e, out);
+    else out.push_back(e);
+  }
+}
+
+// Flattened leaves of a layout's shape and stride, as parallel vectors (inline for the
+// usual few modes: no heap block).
+using Leaves = SmallVector<IntTuple, 8>;
 struct FlatModes {
-  std::vector<IntTuple> shapes;
-  std::vector<IntTuple> strides;
+  Leaves shapes;
+  Leaves strides;
 };
 
 inline FlatModes flat_modes(const IntTuple& shape, const IntTuple& stride) {
   FlatModes m;
-  flatten_into(shape, m.shapes);
-  flatten_into(stride, m.strides);
+  append_leaves_to(shape, m.shapes);
+  append_leaves_to(stride, m.strides);
   return m;
 }
 

@@ -147,23 +147,31 @@ TEST(IntTuple, Wrap) {
   EXPECT_EQ(wrap(IntTuple()), IntTuple());
 }
 
-// Copies share a tuple's storage; mutable_elements() detaches the tuple it is called on, so
-// a copy never sees another copy's modification.
+// Tuples are immutable values whose copies share storage: rebuilding a copy from its
+// elements never changes the original (nor the tuple the elements came from).
 TEST(IntTuple, CopiesAreIndependentValues) {
   const IntTuple original = T({I(1), T({I(2), S(3)})});
   IntTuple copy = original;
-  copy.mutable_elements()[0] = I(7);
+  std::vector<IntTuple> e = copy.elements().to_vector();
+  e[0] = I(7);
+  copy = IntTuple::tuple(std::move(e));
   EXPECT_EQ(original.to_string(), "(1,(2,_3))");
   EXPECT_EQ(copy.to_string(), "(7,(2,_3))");
   IntTuple inner_copy = original[1];
-  inner_copy.mutable_elements().push_back(I(4));
+  std::vector<IntTuple> inner = inner_copy.elements().to_vector();
+  inner.push_back(I(4));
+  inner_copy = IntTuple::tuple(std::move(inner));
   EXPECT_EQ(original.to_string(), "(1,(2,_3))");
   EXPECT_EQ(inner_copy.to_string(), "(2,_3,4)");
-  // The empty tuple can grow too.
-  IntTuple empty;
-  empty.mutable_elements().push_back(S(5));
-  EXPECT_EQ(empty.to_string(), "(_5)");
+  EXPECT_EQ(copy[1].to_string(), "(2,_3)");
+  // Tuples of more elements than the node free lists pool (8), and the empty tuple.
+  std::vector<IntTuple> many;
+  for (int i = 0; i < 20; ++i) many.push_back(I(i));
+  const IntTuple big = IntTuple::tuple(many);
+  EXPECT_EQ(big.rank(), 20u);
+  EXPECT_EQ(big[19], I(19));
   EXPECT_EQ(IntTuple().to_string(), "()");
+  EXPECT_TRUE(IntTuple().elements().empty());
 }
 
 // Assigning a tuple one of its own elements (by copy or move) must read the element before
@@ -173,7 +181,7 @@ TEST(IntTuple, AssignFromOwnElement) {
   t = t[0];
   EXPECT_EQ(t.to_string(), "(1,2)");
   IntTuple u = T({T({I(4), T({S(5)})}), I(6)});
-  u = std::move(u.mutable_elements()[0]);
+  u = u[0];  // u holds the only reference to its node: the element outlives the release
   EXPECT_EQ(u.to_string(), "(4,(_5))");
   IntTuple v = T({I(8)});
   v = v;  // self-assignment keeps the value
