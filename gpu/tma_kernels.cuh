@@ -55,6 +55,34 @@ __device__ inline void tma_store(const CUtensorMap* map, const int* c, const voi
   asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
+// Fills `bytes` bytes at `smem` with `poison` and initializes the mbarrier `bar` (one arrival),
+// ordered before the copy engine's writes (the poison stores are generic-proxy stores).
+__device__ inline void poison_and_init_barrier(std::uint8_t* smem, std::uint32_t bytes, std::uint8_t poison,
+                                               std::uint64_t* bar) {
+  for (std::uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) smem[i] = poison;
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(bar)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+}
+
+// Announces `bytes` bytes of transactions on `bar` (thread 0 only, before issuing the copies).
+__device__ inline void expect_bytes(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+
+// Waits until phase 0 of `bar` completes (all announced bytes arrived).
+__device__ inline void wait_barrier(std::uint64_t* bar) {
+  std::uint32_t done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done) : "r"(smem_addr(bar)) : "memory");
+  }
+}
+
 struct Coords {
   int c[5];
 };
@@ -66,24 +94,12 @@ __global__ void tma_load_kernel(const __grid_constant__ CUtensorMap map, Coords 
   extern __shared__ std::uint8_t raw[];
   __shared__ alignas(8) std::uint64_t bar;
   std::uint8_t* box = aligned_box(raw);
-  for (std::uint32_t i = threadIdx.x; i < box_bytes; i += blockDim.x) box[i] = poison;
+  poison_and_init_barrier(box, box_bytes, poison, &bar);
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&bar)));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
-  // The poison stores (generic proxy) must be ordered before the copy engine's writes.
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_addr(&bar)), "r"(box_bytes) : "memory");
+    expect_bytes(&bar, box_bytes);
     tma_load<Rank>(box, &map, coords.c, &bar);
   }
-  std::uint32_t done = 0;
-  while (!done) {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done) : "r"(smem_addr(&bar)) : "memory");
-  }
+  wait_barrier(&bar);
   for (std::uint32_t i = threadIdx.x; i < box_bytes; i += blockDim.x) out[i] = box[i];
 }
 
@@ -115,25 +131,13 @@ __global__ void tma_tile_load_kernel(const __grid_constant__ CUtensorMap map, co
   extern __shared__ std::uint8_t raw[];
   __shared__ alignas(8) std::uint64_t bar;
   std::uint8_t* tile = aligned_box(raw);
-  for (std::uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) tile[i] = poison;
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&bar)));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
+  poison_and_init_barrier(tile, tile_bytes, poison, &bar);
   if (threadIdx.x == 0) {
     // Every box transfers its full size (out-of-bounds elements are zero-filled, and counted).
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_addr(&bar)),
-                 "r"(box_bytes * static_cast<std::uint32_t>(n)) : "memory");
+    expect_bytes(&bar, box_bytes * static_cast<std::uint32_t>(n));
     for (int i = 0; i < n; ++i) tma_load<Rank>(tile + copies[i].smem_byte_offset, &map, copies[i].c, &bar);
   }
-  std::uint32_t done = 0;
-  while (!done) {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done) : "r"(smem_addr(&bar)) : "memory");
-  }
+  wait_barrier(&bar);
   for (std::uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) out[i] = tile[i];
 }
 
