@@ -1,10 +1,12 @@
 #include "composition.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checked_math.hpp"
+#include "composition_generic.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
 
@@ -12,24 +14,7 @@ namespace cuteref {
 
 namespace {
 
-// What B's leaf modes already occupy of one sub-layout of A (one per basis position of B;
-// the whole A for integer strides): per mode of the coalesced sub-layout and per sign of
-// the leaves' strides, the sum of the largest digit each leaf reaches in that mode; and
-// the modes any leaf reaches at all.
-struct Occupancy {
-  struct Mode {
-    std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
-    bool touched = false;
-  };
-  std::vector<Mode> modes;
-  std::size_t touched_count = 0;
-  bool positive = false, negative = false;
-
-  void touch(std::size_t i) {
-    if (!modes[i].touched) ++touched_count;
-    modes[i].touched = true;
-  }
-};
+using Occupancy = CompositionOccupancy<std::int64_t>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
 // by the sub-layout (few keys: a linear search beats a map).
@@ -73,6 +58,68 @@ struct EmittedModes {
   std::size_t max_modes, count = 0;
   IntTuple first_shape, first_stride;
   std::vector<IntTuple> shapes, strides;
+};
+
+// compose_leaf_mode's steps on the model's leaves: decisions on the run-time values, static
+// flags propagated as in leaf_arith, each failed precondition an Error naming it.
+struct IntTupleCompositionOps {
+  const Layout& lhs;
+  const IntTuple& n0;
+  const IntTuple& d0;
+  const Context& ctx;
+  bool is_zero(const IntTuple& x) const { return x.value() == 0; }
+  bool is_negative(const IntTuple& x) const { return x.value() < 0; }
+  bool is_one(const IntTuple& x) const { return x.value() == 1; }
+  bool above_one(const IntTuple& x) const { return x.value() > 1; }
+  IntTuple abs(const IntTuple& x) const { return leaf_abs(x); }
+  IntTuple neg(const IntTuple& x) const { return IntTuple::integer(checked_neg(x.value()), x.is_static()); }
+  IntTuple ceil_div(const IntTuple& a, const IntTuple& b) const { return leaf_ceil_div(a, b); }
+  IntTuple div(const IntTuple& a, const IntTuple& b) const { return leaf_div(a, b); }
+  IntTuple min(const IntTuple& a, const IntTuple& b) const { return leaf_min(a, b); }
+  IntTuple scale(const IntTuple& c, const IntTuple& d) const { return scale_stride_leaf(c, d); }
+  std::int64_t zero_sum() const { return 0; }
+  void add_digits(std::int64_t& sum, const IntTuple& new_shape, const IntTuple& rest_stride) const {
+    sum = checked_add(sum, checked_mul(new_shape.value() - 1, rest_stride.value()));
+  }
+  [[noreturn]] void fail(const std::string& condition, std::size_t i, const IntTuple& rest_shape,
+                         const IntTuple& rest_stride) const {
+    throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
+                lhs.shape()[i].to_string() + ":" + lhs.stride()[i].to_string() + ") of coalesced A " +
+                lhs.to_string() + ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
+                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+  }
+  void check_stride_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, std::size_t i) const {
+    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
+    if (!(ri % si == 0 || ri < si))
+      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
+           "Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_exactness(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& next_shape,
+                       std::size_t i) const {
+    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
+    if (ri < si && rest_shape.value() > next_shape.value() && si % ri != 0)
+      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
+           "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
+  }
+  void check_shape_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& new_shape,
+                                std::size_t i) const {
+    if (rest_shape.value() % new_shape.value() != 0)
+      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
+           "Divisibility Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_carry(const IntTuple& rest_shape, const IntTuple& rest_stride, std::int64_t digit_sum,
+                   std::size_t i) const {
+    if (digit_sum >= lhs.shape()[i].value())
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
+           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
+           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
+           i, rest_shape, rest_stride);
+  }
+  void check_signs() const {
+    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
+                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
+                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
+  }
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -191,75 +238,26 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
 // A (coalesced, flat) composed with one leaf mode n0:d0 of B, d0 an integer.
 Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
                             Context& ctx) {
-  if (d0.value() == 0) return Layout(n0, d0);  // every c maps to A(0) = 0
-  if (!lhs.shape().is_tuple()) return Layout(n0, scale_stride_leaf(d0, lhs.stride()));
+  if (!lhs.shape().is_tuple() || d0.value() == 0) {
+    std::optional<Layout> result;
+    Occupancy untouched;  // these two cases emit one mode and record no occupancy
+    compose_leaf_mode(&lhs.shape(), &lhs.stride(), 1, !lhs.shape().is_tuple(), n0, d0, untouched,
+                      IntTupleCompositionOps{lhs, n0, d0, ctx},
+                      [&](IntTuple shape, IntTuple stride) { result.emplace(std::move(shape), std::move(stride)); });
+    return std::move(*result);
+  }
   for (const auto& s : lhs.shape().elements())
     if (s.is_tuple())
       throw Error("composition: precondition violated: B mixes integer strides with scaled-basis strides, so its "
                   "integer stride " + d0.to_string() + " cannot index the multi-mode A " + lhs.to_string() + "; " +
                   ctx.operands());
 
+  IntTupleCompositionOps ops{lhs, n0, d0, ctx};
   const auto& s = lhs.shape().elements();
   const auto& t = lhs.stride().elements();
-  const std::size_t r = s.size();
-  const bool negative = d0.value() < 0;
-  // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
-  // one sign must not carry together; leaves of both signs must all stay within one mode
-  // of A (else the truncating digits of p - q are not the differences of the digits).
-  Occupancy& occ = ctx.occupancy_of(key);
-  occ.modes.resize(r);
-  const int sign = negative ? 1 : 0;
-  if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
-  // The emitted modes; most results have one, which needs no vector.
-  EmittedModes out(r);
-  IntTuple rest_shape = n0;
-  IntTuple rest_stride = leaf_abs(d0);  // the sign is applied to the emitted strides
-  auto signed_stride = [&](const IntTuple& mag) {
-    return negative ? IntTuple::integer(checked_neg(mag.value()), mag.is_static()) : mag;
-  };
-  auto fail = [&](const std::string& condition, std::size_t i) {
-    throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
-                s[i].to_string() + ":" + t[i].to_string() + ") of coalesced A " + lhs.to_string() +
-                ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
-  };
-  for (std::size_t i = 0; i + 1 < r; ++i) {
-    const std::int64_t si = s[i].value(), ri = rest_stride.value(), ni = rest_shape.value();
-    if (!(ri % si == 0 || ri < si))
-      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
-           "Condition\"", i);
-    const IntTuple next_shape = leaf_ceil_div(s[i], rest_stride);
-    const IntTuple next_stride = leaf_ceil_div(rest_stride, s[i]);
-    if (ri < si && ni > next_shape.value() && si % ri != 0)
-      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
-           "this and would return a layout that is not A o B)", i);
-    if (next_shape.value() == 1 || ni == 1) {
-      rest_stride = next_stride;
-      continue;
-    }
-    const IntTuple new_shape = leaf_min(next_shape, rest_shape);
-    if (ni % new_shape.value() != 0)
-      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
-           "Divisibility Condition\"", i);
-    occ.touch(i);
-    std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
-    digit_sum = checked_add(digit_sum, checked_mul(new_shape.value() - 1, ri));
-    if (digit_sum >= si)
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
-           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
-           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out.push(new_shape, scale_stride_leaf(signed_stride(rest_stride), t[i]));
-    rest_shape = leaf_div(rest_shape, new_shape);
-    rest_stride = next_stride;
-  }
-  if (rest_shape.value() > 1) occ.touch(r - 1);
-  if (occ.negative && occ.positive && occ.touched_count > 1)
-    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
-                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
-                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-  const IntTuple last_stride = scale_stride_leaf(signed_stride(rest_stride), t[r - 1]);
-  if (out.count == 0) return Layout(rest_shape, last_stride);
-  if (rest_shape.value() != 1) out.push(rest_shape, last_stride);
+  EmittedModes out(s.size());
+  compose_leaf_mode(s.data(), t.data(), s.size(), false, n0, d0, ctx.occupancy_of(key), ops,
+                    [&](IntTuple shape, IntTuple stride) { out.push(std::move(shape), std::move(stride)); });
   return out.layout();
 }
 
