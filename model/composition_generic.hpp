@@ -52,11 +52,8 @@ void compose_leaf_mode(const Leaf* s, const Leaf* t, std::size_t r, bool a_is_le
   // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
   // one sign must not carry together; leaves of both signs must all stay within one mode
   // of A (else the truncating digits of p - q are not the differences of the digits).
-  while (occ.modes.size() < r) {
-    occ.modes.emplace_back();
-    occ.modes.back().digit_sum[0] = ops.zero_sum();
-    occ.modes.back().digit_sum[1] = ops.zero_sum();
-  }
+  while (occ.modes.size() < r)
+    occ.modes.push_back(typename CompositionOccupancy<Sum>::Mode{{ops.zero_sum(), ops.zero_sum()}, false});
   const int sign = negative ? 1 : 0;
   if (ops.above_one(n0)) (negative ? occ.negative : occ.positive) = true;
   std::size_t emitted = 0;

@@ -121,6 +121,15 @@ std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
   if (natural) {
+    // (b * c) / b is c and (b * c) % b is 0, for b >= 1 (c >= 0 follows from b * c >= 0):
+    // the law division_lemmas proves it over all integers. Layouts divide products of
+    // extents by some of their factors (complement's gaps and rest modes).
+    if (const std::optional<z3::expr> c = cofactor(a, b)) {
+      const z3::expr zero = ctx_.int_val(0);
+      divisions_.push_back({a, b, *c, zero, true});
+      exact_used_ = true;
+      return {*c, zero};
+    }
     // (x % (b * c)) / b is (x / b) % c, and (x % (b * c)) % b is x % b, for x >= 0 and
     // b, c >= 1 (the law division_remainder_split proves it over all integers): the digits
     // of a remainder are digits of the dividend, so that crd2idx on a tuple mode (which
