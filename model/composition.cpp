@@ -122,6 +122,15 @@ struct IntTupleCompositionOps {
   }
 };
 
+// coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
+struct IntTupleCoalesceXOps {
+  bool is_one(const IntTuple& s) const { return s.value() == 1; }
+  bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) const {
+    return scale_stride_leaf(s, d).same_values(next);
+  }
+  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
+};
+
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
 // mode even when its size is 1, because the last mode is unbounded (it takes the whole
 // quotient of an index past the domain) and its stride still matters there. The result is
@@ -131,26 +140,9 @@ Layout coalesce_unbounded(const Layout& l) {
   if (!l.shape().is_tuple()) return l;  // one mode, kept whatever its size
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
-  // In place, back to front: the result is m[w..n), w only decreasing, always above k.
+  coalesce_unbounded_modes(m.shapes, m.strides, IntTupleCoalesceXOps{});
   std::vector<IntTuple>& shapes = m.shapes;
   std::vector<IntTuple>& strides = m.strides;
-  std::size_t w = shapes.size() - 1;
-  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
-    if (shapes[k].value() == 1) continue;
-    if (scale_stride_leaf(shapes[k], strides[k]).same_values(strides[w])) {
-      // s:d followed by s':(s*d) is (s*s'):d.
-      shapes[w] = leaf_mul(shapes[k], shapes[w]);
-      strides[w] = std::move(strides[k]);
-      continue;
-    }
-    --w;
-    if (w != k) {
-      shapes[w] = std::move(shapes[k]);
-      strides[w] = std::move(strides[k]);
-    }
-  }
-  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
-  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
   if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
   return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }

@@ -22,6 +22,33 @@
 
 namespace cuteref {
 
+// CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
+// back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
+// it takes the whole quotient of an index past the domain, so its stride still matters).
+// Ops: bool is_one(shape); bool continues(shape, stride, next_stride) (shape * stride equals
+// the next kept mode's stride); Leaf mul(a, b). @pre shapes.size() == strides.size() >= 1.
+template <class Leaf, class Ops>
+void coalesce_unbounded_modes(std::vector<Leaf>& shapes, std::vector<Leaf>& strides, const Ops& ops) {
+  // The result is [w, n), w only decreasing, always above k.
+  std::size_t w = shapes.size() - 1;
+  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
+    if (ops.is_one(shapes[k])) continue;
+    if (ops.continues(shapes[k], strides[k], strides[w])) {
+      // s:d followed by s':(s*d) is (s*s'):d.
+      shapes[w] = ops.mul(shapes[k], shapes[w]);
+      strides[w] = std::move(strides[k]);
+      continue;
+    }
+    --w;
+    if (w != k) {
+      shapes[w] = std::move(shapes[k]);
+      strides[w] = std::move(strides[k]);
+    }
+  }
+  shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
+  strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
+}
+
 // What B's leaf modes already occupy of one (coalesced) sub-layout of A: per mode and per
 // stride sign, the sum of the largest digits B's leaves reach in that mode, and the modes
 // any leaf reaches at all (composition.hpp's no-carry precondition).

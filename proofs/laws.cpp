@@ -625,6 +625,43 @@ LawResult tiled_matrix_law(const ProofOptions& opt) {
   return r;
 }
 
+// (A o B)(i) == A(B(i)) for the model's composition on symbolic extents: A = (m,n):(1,p), an
+// (m,n) column-major matrix with column pitch p, and B = (128,64):(1,m), a 128x64 tile in A's
+// index space (rows 0..127 of columns 0..63). m in [128, 2^16], n in [64, 2^16],
+// p in [1, 2^24] (A's modes merge when p == m: a case split of coalesce_x). Also the
+// result's shape and strides: (128,64):(1,p).
+LawResult composition_parametric_law(const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicSession s(Encoding::Int64Range);
+  std::vector<z3::expr> dom;
+  const SymInt m = s.ranged_variable("m", 128, 1 << 16, dom), n = s.ranged_variable("n", 64, 1 << 16, dom);
+  const SymInt p = s.ranged_variable("p", 1, 1 << 24, dom), i = s.ranged_variable("i", 0, 128 * 64 - 1, dom);
+  const auto out = run_one(r, s, dom, {{"m", m.e}, {"n", n.e}, {"p", p.e}, {"i", i.e}}, [&]() -> z3::expr {
+    const SymLayout a{SymTuple::tuple({SymTuple::of(m), SymTuple::of(n)}),
+                      SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(p)})};
+    const SymLayout b{SymTuple::tuple({SymTuple::of(s.constant(128)), SymTuple::of(s.constant(64))}),
+                      SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(m)})};
+    const SymLayout c = sym_composition(a, b);
+    const SymLayout want{b.shape, SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(p)})};
+    const z3::expr shaped = structurally_equal(c.shape, want.shape) && structurally_equal(c.stride, want.stride);
+    return shaped && sym_size(c) == sym_size(b) && apply_at(c, i) == apply_at(a, apply_at(b, i));
+  }, opt);
+  fold_status(r, out, ProofStatus::Proved, "(m,n):(1,p) o (128,64):(1,m)");
+  // Corner: the model's composition for small m, n, p, every index of B.
+  for (std::int64_t mv : {128, 129, 200})
+    for (std::int64_t pv : {1, 128, 129, 300})
+      for (std::int64_t nv : {64, 65}) {
+        const Layout a = parse_layout("(" + std::to_string(mv) + "," + std::to_string(nv) + "):(1," + std::to_string(pv) + ")");
+        const Layout b = parse_layout("(128,64):(1," + std::to_string(mv) + ")");
+        const Layout c = composition(a, b);
+        for (std::int64_t k = 0; k < size_value(b); ++k, ++r.corner_cases)
+          if (apply_index(c, k) != apply_index(a, apply_index(b, k)) && r.corner_failure.empty())
+            r.corner_failure = a.to_string() + " o " + b.to_string() + " at " + std::to_string(k);
+      }
+  return r;
+}
+
 // R = complement(A, M) for parametric A, by the model's complement (complement_generic.hpp)
 // on symbolic extents: A(j) == R(i) only at 0, and size(A) * size(R) == M. (Injectivity of
 // (j, i) -> A(j) + R(i) on symbolic extents is uniqueness of a mixed-radix representation
@@ -776,6 +813,10 @@ const std::vector<Law>& named_laws() {
                  "logical_divide((m,n):(1,m), (128,64)): mode shapes (128,m/128), (64,n/64), and element (i,j) of tile "
                  "(p,q) is matrix element (128p+i, 64q+j), for all m, n multiples of the tile up to 2^20",
                  ProofStatus::Proved, tiled_matrix_law});
+    v.push_back({"composition_parametric",
+                 "(A o B)(i) == A(B(i)) and A o B == (128,64):(1,p) for A = (m,n):(1,p), B = (128,64):(1,m), "
+                 "m, n in [128|64, 2^16], p in [1, 2^24]",
+                 ProofStatus::Proved, composition_parametric_law});
     v.push_back({"complement_parametric",
                  "R = complement(A, M = a*b*c*e) for A = (a,b):(1,a*c) and (a,b):(b*c,1), a in [2,2^8], b,c,e in [1,2^8]: "
                  "A and R meet only at 0, size(A)*size(R) == M (injectivity: enumerated corner only)",

@@ -89,26 +89,32 @@ struct SymCompositionOps {
 // B's leaf modes one by one (composition.cpp's compose_impl: right-distributivity over B's
 // tuple modes, A o (B0, B1, ...) = (A o B0, A o B1, ...); a leaf composes by
 // compose_leaf_mode).
-SymLayout compose_tree(const SymLayout& a, const SymTuple& shape, const SymTuple& stride,
-                       CompositionOccupancy<SymInt>& occ) {
+// `as`, `ad`: the modes of coalesce_x(A); `a_is_leaf`: A itself was a leaf layout.
+SymLayout compose_tree(const std::vector<SymInt>& as, const std::vector<SymInt>& ad, bool a_is_leaf,
+                       const SymTuple& shape, const SymTuple& stride, CompositionOccupancy<SymInt>& occ) {
   if (shape.is_tuple()) {
     std::vector<SymTuple> shapes, strides;
     for (std::size_t i = 0; i < shape.rank(); ++i) {
-      SymLayout m = compose_tree(a, shape[i], stride[i], occ);
+      SymLayout m = compose_tree(as, ad, a_is_leaf, shape[i], stride[i], occ);
       shapes.push_back(std::move(m.shape));
       strides.push_back(std::move(m.stride));
     }
     return {SymTuple::tuple(std::move(shapes)), SymTuple::tuple(std::move(strides))};
   }
-  const SymInt as = *a.shape.leaf, ad = *a.stride.leaf;
   std::vector<SymInt> out_shape, out_stride;
-  compose_leaf_mode(&as, &ad, 1, true, *shape.leaf, *stride.leaf, occ, SymCompositionOps{&as},
-                    [&](const SymInt& sh, const SymInt& st) {
+  compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *shape.leaf, *stride.leaf, occ,
+                    SymCompositionOps{as.data()}, [&](const SymInt& sh, const SymInt& st) {
                       out_shape.push_back(sh);
                       out_stride.push_back(st);
                     });
   return {tuple_of(out_shape), tuple_of(out_stride)};
 }
+
+struct SymCoalesceXOps {
+  bool is_one(const SymInt& s) const { return Ops::decide(s == Ops::constant(1)); }
+  bool continues(const SymInt& s, const SymInt& d, const SymInt& next) const { return Ops::decide(s * d == next); }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+};
 
 struct SymDivideOps {
   std::vector<SymInt> coalesced_shape(const SymLayout& a) const { return leaves_of(sym_coalesce(a).shape); }
@@ -141,10 +147,12 @@ SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget
 }
 
 SymLayout sym_composition(const SymLayout& a, const SymLayout& b) {
-  if (a.shape.is_tuple())
-    throw Error("symbolic composition: A must be a leaf layout (coalesce_x of several modes is not generic yet)");
+  // composition.cpp: A is read through coalesce_x (coalesce_unbounded), a leaf A as it is.
+  std::vector<SymInt> as = leaves_of(a.shape), ad = leaves_of(a.stride);
+  if (as.empty()) throw Error("symbolic composition: A = () is not covered");
+  if (a.shape.is_tuple()) coalesce_unbounded_modes(as, ad, SymCoalesceXOps{});
   CompositionOccupancy<SymInt> occ;
-  return compose_tree(a, b.shape, b.stride, occ);
+  return compose_tree(as, ad, !a.shape.is_tuple() || as.size() == 1, b.shape, b.stride, occ);
 }
 
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler) {

@@ -5,9 +5,8 @@
 // (ScalarOps::require), as for coalesce.
 //
 // Covered: integer strides; complement(A, M) for any A (filter(A) must keep a mode: A with
-// no mode of size > 1 and non-zero stride is refused with an Error); composition(A, B) where
-// A is a leaf layout (a coalesced A of several modes needs CuTe's coalesce_x, which is not
-// generic yet: refused with an Error); logical_divide(A, T) by the layout form, for such A.
+// no mode of size > 1 and non-zero stride is refused with an Error); composition(A, B) for
+// any A but () (A read through the model's coalesce_x); logical_divide(A, T) by the layout form.
 #pragma once
 
 #include <vector>
@@ -19,10 +18,10 @@ namespace cuteref::proofs {
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);
 
-// composition(A, B), A a leaf layout.
+// composition(A, B).
 SymLayout sym_composition(const SymLayout& a, const SymLayout& b);
 
-// logical_divide(A, T), A a leaf layout: divide.cpp's layout form.
+// logical_divide(A, T): divide.cpp's layout form.
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler);
 
 }  // namespace cuteref::proofs

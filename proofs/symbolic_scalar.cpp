@@ -168,6 +168,21 @@ std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const
     }
     const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
     define(a == b * q + r && r >= zero && r < b && q >= zero);
+    // A dividend written as rest + b*c (e.g. a coordinate's index x + m*y): the instance of
+    // uniqueness of division (the law division_lemmas proves it for all integers) for the
+    // two representations b*q + r and b*c + rest, so that Z3 need not find it.
+    if (a.is_app() && a.decl().decl_kind() == Z3_OP_ADD)
+      for (unsigned k = 0; k < a.num_args(); ++k) {
+        const std::optional<z3::expr> c = cofactor(a.arg(k), b);
+        if (!c) continue;
+        z3::expr rest = zero;
+        for (unsigned l = 0; l < a.num_args(); ++l)
+          if (l != k) rest = rest + a.arg(l);
+        define(z3::implies(b >= 1 && a == b * q + r && a == b * *c + rest && r >= zero && r < b && rest >= zero &&
+                               rest < b,
+                           q == *c && r == rest));
+        break;
+      }
     // Uniqueness of division, stated for Z3 (which would need nonlinear reasoning to find
     // it): the same dividend over equal divisors has the same quotient and remainder.
     for (const auto& d : divisions_)
