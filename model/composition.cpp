@@ -1,43 +1,27 @@
 #include "composition.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checked_math.hpp"
+#include "composition_generic.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
-#include "small_vector.hpp"
 
 namespace cuteref {
 
 namespace {
 
-// What B's leaf modes already occupy of one sub-layout of A (one per basis position of B;
-// the whole A for integer strides): per mode of the coalesced sub-layout and per sign of
-// the leaves' strides, the sum of the largest digit each leaf reaches in that mode; and
-// the modes any leaf reaches at all.
-struct Occupancy {
-  struct Mode {
-    std::int64_t digit_sum[2] = {0, 0};  // [0]: positive strides, [1]: negative strides
-    bool touched = false;
-  };
-  SmallVector<Mode, 8> modes;
-  std::size_t touched_count = 0;
-  bool positive = false, negative = false;
-
-  void touch(std::size_t i) {
-    if (!modes[i].touched) ++touched_count;
-    modes[i].touched = true;
-  }
-};
+using Occupancy = CompositionOccupancy<std::int64_t>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
 // by the sub-layout (few keys: a linear search beats a map).
 struct Context {
   const Layout& a;
   const Layout& b;
-  SmallVector<std::pair<std::string, Occupancy>, 1> occupancy;
+  std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
   Occupancy& occupancy_of(const std::string& key) {
     for (auto& [k, occ] : occupancy)
@@ -51,17 +35,100 @@ struct Context {
 struct EmittedModes {
   explicit EmittedModes(std::size_t max_modes) : max_modes(max_modes) {}
   void push(IntTuple shape, IntTuple stride) {
-    shapes.push_back(std::move(shape));
-    strides.push_back(std::move(stride));
+    if (count == 0) {
+      first_shape = std::move(shape);
+      first_stride = std::move(stride);
+    } else {
+      if (count == 1) {
+        shapes.reserve(max_modes);
+        strides.reserve(max_modes);
+        shapes.push_back(std::move(first_shape));
+        strides.push_back(std::move(first_stride));
+      }
+      shapes.push_back(std::move(shape));
+      strides.push_back(std::move(stride));
+    }
     ++count;
   }
   // Precondition: count >= 1.
   Layout layout() {
-    if (count == 1) return Layout(std::move(shapes[0]), std::move(strides[0]));
-    return Layout(IntTuple::tuple_moved(shapes.data(), count), IntTuple::tuple_moved(strides.data(), count));
+    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
+    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
   }
   std::size_t max_modes, count = 0;
-  Leaves shapes, strides;
+  IntTuple first_shape, first_stride;
+  std::vector<IntTuple> shapes, strides;
+};
+
+// compose_leaf_mode's steps on the model's leaves: decisions on the run-time values, static
+// flags propagated as in leaf_arith, each failed precondition an Error naming it.
+struct IntTupleCompositionOps {
+  const Layout& lhs;
+  const IntTuple& n0;
+  const IntTuple& d0;
+  const Context& ctx;
+  bool is_zero(const IntTuple& x) const { return x.value() == 0; }
+  bool is_negative(const IntTuple& x) const { return x.value() < 0; }
+  bool is_one(const IntTuple& x) const { return x.value() == 1; }
+  bool above_one(const IntTuple& x) const { return x.value() > 1; }
+  IntTuple abs(const IntTuple& x) const { return leaf_abs(x); }
+  IntTuple neg(const IntTuple& x) const { return IntTuple::integer(checked_neg(x.value()), x.is_static()); }
+  IntTuple ceil_div(const IntTuple& a, const IntTuple& b) const { return leaf_ceil_div(a, b); }
+  IntTuple div(const IntTuple& a, const IntTuple& b) const { return leaf_div(a, b); }
+  IntTuple min(const IntTuple& a, const IntTuple& b) const { return leaf_min(a, b); }
+  IntTuple scale(const IntTuple& c, const IntTuple& d) const { return scale_stride_leaf(c, d); }
+  std::int64_t zero_sum() const { return 0; }
+  void add_digits(std::int64_t& sum, const IntTuple& new_shape, const IntTuple& rest_stride) const {
+    sum = checked_add(sum, checked_mul(new_shape.value() - 1, rest_stride.value()));
+  }
+  [[noreturn]] void fail(const std::string& condition, std::size_t i, const IntTuple& rest_shape,
+                         const IntTuple& rest_stride) const {
+    throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
+                lhs.shape()[i].to_string() + ":" + lhs.stride()[i].to_string() + ") of coalesced A " +
+                lhs.to_string() + ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
+                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+  }
+  void check_stride_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, std::size_t i) const {
+    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
+    if (!(ri % si == 0 || ri < si))
+      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
+           "Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_exactness(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& next_shape,
+                       std::size_t i) const {
+    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
+    if (ri < si && rest_shape.value() > next_shape.value() && si % ri != 0)
+      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
+           "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
+  }
+  void check_shape_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& new_shape,
+                                std::size_t i) const {
+    if (rest_shape.value() % new_shape.value() != 0)
+      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
+           "Divisibility Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_carry(const IntTuple& rest_shape, const IntTuple& rest_stride, std::int64_t digit_sum,
+                   std::size_t i) const {
+    if (digit_sum >= lhs.shape()[i].value())
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
+           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
+           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
+           i, rest_shape, rest_stride);
+  }
+  void check_signs() const {
+    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
+                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
+                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
+  }
+};
+
+// coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
+struct IntTupleCoalesceXOps {
+  bool is_one(const IntTuple& s) const { return s.value() == 1; }
+  bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) const {
+    return scale_stride_leaf(s, d).same_values(next);
+  }
+  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
 };
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
@@ -73,27 +140,11 @@ Layout coalesce_unbounded(const Layout& l) {
   if (!l.shape().is_tuple()) return l;  // one mode, kept whatever its size
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
-  // In place, back to front: the result is m[w..n), w only decreasing, always above k.
+  coalesce_unbounded_modes(m.shapes, m.strides, IntTupleCoalesceXOps{});
   Leaves& shapes = m.shapes;
   Leaves& strides = m.strides;
-  std::size_t w = shapes.size() - 1;
-  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
-    if (shapes[k].value() == 1) continue;
-    if (scale_stride_leaf(shapes[k], strides[k]).same_values(strides[w])) {
-      // s:d followed by s':(s*d) is (s*s'):d.
-      shapes[w] = leaf_mul(shapes[k], shapes[w]);
-      strides[w] = std::move(strides[k]);
-      continue;
-    }
-    --w;
-    if (w != k) {
-      shapes[w] = std::move(shapes[k]);
-      strides[w] = std::move(strides[k]);
-    }
-  }
-  const std::size_t kept = shapes.size() - w;
-  if (kept == 1) return Layout(std::move(shapes[w]), std::move(strides[w]));
-  return Layout(IntTuple::tuple_moved(shapes.data() + w, kept), IntTuple::tuple_moved(strides.data() + w, kept));
+  if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
+  return Layout(IntTuple::tuple_moved(shapes.data(), shapes.size()), IntTuple::tuple_moved(strides.data(), strides.size()));
 }
 
 // Insert a basis position path (outermost first) into a coalescing profile: a leaf means
@@ -147,14 +198,15 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    Leaves shapes, strides;
+    std::vector<IntTuple> shapes, strides;
+    shapes.reserve(shape.rank());
+    strides.reserve(shape.rank());
     for (std::size_t i = 0; i < shape.rank(); ++i) {
       Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
       shapes.push_back(m.shape());
       strides.push_back(m.stride());
     }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
-                                              IntTuple::tuple_moved(strides.data(), strides.size()));
+    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -178,85 +230,26 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
 // A (coalesced, flat) composed with one leaf mode n0:d0 of B, d0 an integer.
 Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
                             Context& ctx) {
-  if (d0.value() == 0) return Layout(n0, d0);  // every c maps to A(0) = 0
-  if (!lhs.shape().is_tuple()) return Layout(n0, scale_stride_leaf(d0, lhs.stride()));
+  if (!lhs.shape().is_tuple() || d0.value() == 0) {
+    std::optional<Layout> result;
+    Occupancy untouched;  // these two cases emit one mode and record no occupancy
+    compose_leaf_mode(&lhs.shape(), &lhs.stride(), 1, !lhs.shape().is_tuple(), n0, d0, untouched,
+                      IntTupleCompositionOps{lhs, n0, d0, ctx},
+                      [&](IntTuple shape, IntTuple stride) { result.emplace(std::move(shape), std::move(stride)); });
+    return std::move(*result);
+  }
   for (const auto& s : lhs.shape().elements())
     if (s.is_tuple())
       throw Error("composition: precondition violated: B mixes integer strides with scaled-basis strides, so its "
                   "integer stride " + d0.to_string() + " cannot index the multi-mode A " + lhs.to_string() + "; " +
                   ctx.operands());
 
+  IntTupleCompositionOps ops{lhs, n0, d0, ctx};
   const auto& s = lhs.shape().elements();
   const auto& t = lhs.stride().elements();
-  const std::size_t r = s.size();
-  const bool negative = d0.value() < 0;
-  // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
-  // one sign must not carry together; leaves of both signs must all stay within one mode
-  // of A (else the truncating digits of p - q are not the differences of the digits).
-  Occupancy& occ = ctx.occupancy_of(key);
-  occ.modes.resize(r);
-  const int sign = negative ? 1 : 0;
-  if (n0.value() > 1) (negative ? occ.negative : occ.positive) = true;
-  // The emitted modes; most results have one, which needs no vector.
-  EmittedModes out(r);
-  // The rest shape and stride as plain values with their static flags (the loop's
-  // arithmetic cannot fail: shapes are >= 1 and the rest stride stays >= 1).
-  std::int64_t rest_shape = n0.value(), rest_stride = checked_abs(d0.value());  // the sign goes on emitted strides
-  bool rest_shape_static = n0.is_static(), rest_stride_static = d0.is_static();
-  auto ceil_div = [](std::int64_t x, std::int64_t y) { return x / y + (x % y != 0 ? 1 : 0); };
-  auto emitted_stride = [&](std::int64_t mag, bool mag_static, const IntTuple& a_stride) {
-    return scale_stride_leaf(IntTuple::integer(negative ? checked_neg(mag) : mag, mag_static), a_stride);
-  };
-  auto fail = [&](const std::string& condition, std::size_t i) {
-    throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
-                s[i].to_string() + ":" + t[i].to_string() + ") of coalesced A " + lhs.to_string() +
-                ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-                IntTuple::integer(rest_shape, rest_shape_static).to_string() + ", rest stride " +
-                IntTuple::integer(rest_stride, rest_stride_static).to_string() + "); " + ctx.operands());
-  };
-  for (std::size_t i = 0; i + 1 < r; ++i) {
-    const std::int64_t si = s[i].value(), ri = rest_stride, ni = rest_shape;
-    const bool si_static = s[i].is_static();
-    if (!(ri % si == 0 || ri < si))
-      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
-           "Condition\"", i);
-    const std::int64_t next_shape = ceil_div(si, ri), next_stride = ceil_div(ri, si);
-    const bool next_static = si_static && rest_stride_static;
-    if (ri < si && ni > next_shape && si % ri != 0)
-      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
-           "this and would return a layout that is not A o B)", i);
-    if (next_shape == 1 || ni == 1) {
-      rest_stride = next_stride;
-      rest_stride_static = next_static;
-      continue;
-    }
-    const std::int64_t new_shape = next_shape < ni ? next_shape : ni;
-    const bool new_shape_static = next_static && rest_shape_static;
-    if (ni % new_shape != 0)
-      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
-           "Divisibility Condition\"", i);
-    occ.touch(i);
-    std::int64_t& digit_sum = occ.modes[i].digit_sum[sign];
-    digit_sum = checked_add(digit_sum, checked_mul(new_shape - 1, ri));
-    if (digit_sum >= si)
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
-           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
-           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)", i);
-    out.push(IntTuple::integer(new_shape, new_shape_static), emitted_stride(rest_stride, rest_stride_static, t[i]));
-    rest_shape = ni / new_shape;
-    rest_shape_static = rest_shape_static && new_shape_static;
-    rest_stride = next_stride;
-    rest_stride_static = next_static;
-  }
-  if (rest_shape > 1) occ.touch(r - 1);
-  if (occ.negative && occ.positive && occ.touched_count > 1)
-    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
-                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
-                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-  IntTuple last_shape = IntTuple::integer(rest_shape, rest_shape_static);
-  IntTuple last_stride = emitted_stride(rest_stride, rest_stride_static, t[r - 1]);
-  if (out.count == 0) return Layout(std::move(last_shape), std::move(last_stride));
-  if (rest_shape != 1) out.push(std::move(last_shape), std::move(last_stride));
+  EmittedModes out(s.size());
+  compose_leaf_mode(s.data(), t.data(), s.size(), false, n0, d0, ctx.occupancy_of(key), ops,
+                    [&](IntTuple shape, IntTuple stride) { out.push(std::move(shape), std::move(stride)); });
   return out.layout();
 }
 

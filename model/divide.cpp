@@ -3,6 +3,7 @@
 #include "coalesce.hpp"
 #include "complement.hpp"
 #include "composition.hpp"
+#include "divide_generic.hpp"
 #include "error.hpp"
 #include "flat_coalesce.hpp"
 #include "tiler.hpp"
@@ -11,13 +12,18 @@ namespace cuteref {
 
 namespace {
 
+// logical_divide_layout's steps on the model's layouts.
+struct LayoutDivideOps {
+  IntTuple coalesced_shape(const Layout& a) const { return coalesce_flat(flat_modes(a.shape(), a.stride())).shape(); }
+  Layout complement(const Layout& t, const IntTuple& shape) const { return cuteref::complement(t, shape); }
+  Layout pair(const Layout& t, const Layout& r) const { return make_layout_from_modes({t, r}); }
+  Layout composition(const Layout& a, const Layout& b) const { return cuteref::composition(a, b); }
+};
+
 // The layout form, with diagnostics that name the calling operation and the operands.
 Layout divide_by_layout(const Layout& a, const Layout& tiler, const std::string& fn) {
   try {
-    // The tiles are counted within A's coalesced shape, not its size: CuTe passes the
-    // shape as complement's cotarget, whose rest mode is ceil_div'ed mode by mode.
-    const Layout rest = complement(tiler, coalesce_flat(flat_modes(a.shape(), a.stride())).shape());
-    return composition(a, make_layout_from_modes({tiler, rest}));
+    return logical_divide_layout(a, tiler, LayoutDivideOps{});
   } catch (const Error& e) {
     throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }

@@ -96,6 +96,12 @@ class SmallVector {
     pop_back();
     return pos;
   }
+  // Removes [first, last), shifting the later ones down.
+  T* erase(T* first, T* last) {
+    T* new_end = std::move(last, end(), first);
+    truncate(static_cast<std::size_t>(new_end - data_));
+    return first;
+  }
   // Shrinks to n elements (n <= size()).
   void truncate(std::size_t n) noexcept {
     while (size_ > n) pop_back();

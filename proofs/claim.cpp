@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
@@ -16,6 +17,7 @@
 #include "notation.hpp"
 #include "prover.hpp"
 #include "swizzle_eval.hpp"
+#include "symbolic_algebra.hpp"
 #include "symbolic_layout.hpp"
 #include "symbolic_scalar.hpp"
 
@@ -440,7 +442,42 @@ class Evaluator {
     }
     if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple))
       return of_int(tuple_product<Scalar>(args[0].t), false);
-    throw Unsupported("`" + name + "` on symbolic arguments (only coalesce(L) and size(L) run symbolically)");
+    if constexpr (std::is_same_v<Scalar, SymInt>) {
+      // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);
+      // what they do not cover yet is `unknown`, not an error.
+      auto layout_of = [](const SymLayout& l) {
+        V v;
+        v.kind = K::Layout;
+        v.t = l.shape;
+        v.stride = l.stride;
+        return v;
+      };
+      const bool two_layouts = args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Layout;
+      try {
+        if (name == "complement" && args.size() == 2 && args[0].kind == K::Layout &&
+            (args[1].kind == K::Int || args[1].kind == K::Tuple)) {
+          std::vector<SymInt> cotarget;
+          if (args[1].kind == K::Int) {
+            cotarget.push_back(*args[1].i);
+          } else {
+            std::vector<ScalarTuple<Scalar>> leaves;
+            flatten_leaves(args[1].t, leaves);
+            for (const auto& l : leaves) cotarget.push_back(*l.leaf);
+          }
+          return layout_of(sym_complement({args[0].t, args[0].stride}, cotarget));
+        }
+        if (name == "composition" && two_layouts)
+          return layout_of(sym_composition({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
+        if (name == "logical_divide" && two_layouts)
+          return layout_of(sym_logical_divide({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
+      } catch (const Unsupported&) {
+        throw;
+      } catch (const Error& e) {
+        throw Unsupported(e.what());
+      }
+    }
+    throw Unsupported("`" + name + "` on symbolic arguments (coalesce(L), size(L), complement(L, M), and "
+                      "composition(A, B) and logical_divide(A, B) of layouts with A a leaf layout run symbolically)");
   }
 };
 

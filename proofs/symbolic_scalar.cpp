@@ -1,6 +1,7 @@
 #include "symbolic_scalar.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace cuteref::proofs {
 
@@ -95,19 +96,66 @@ z3::expr normalized_product(const z3::expr& e) {
   for (std::size_t k = 1; k < f.size(); ++k) p = p * f[k];
   return p;
 }
+
+// The cofactor c with b * c == B as products (the same factors, in any order and grouping;
+// factors 1 of b are ignored), or nothing when b's factors are not among B's.
+std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
+  std::vector<z3::expr> rest, fb;
+  collect_factors(big, rest);
+  collect_factors(b, fb);
+  for (const auto& f : fb) {
+    if (f.is_numeral() && f.get_numeral_int64() == 1) continue;
+    auto it = std::find_if(rest.begin(), rest.end(), [&](const z3::expr& g) { return z3::eq(f, g); });
+    if (it == rest.end()) return std::nullopt;
+    rest.erase(it);
+  }
+  if (rest.empty()) return big.ctx().int_val(1);
+  z3::expr c = rest[0];
+  for (std::size_t k = 1; k < rest.size(); ++k) c = c * rest[k];
+  return c;
+}
 }  // namespace
 
 std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
   const z3::expr b = natural ? normalized_product(b_in) : b_in;
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
+  if (natural) {
+    // (b * c) / b is c and (b * c) % b is 0, for b >= 1 (c >= 0 follows from b * c >= 0):
+    // the law division_lemmas proves it over all integers. Layouts divide products of
+    // extents by some of their factors (complement's gaps and rest modes).
+    if (const std::optional<z3::expr> c = cofactor(a, b)) {
+      const z3::expr zero = ctx_.int_val(0);
+      divisions_.push_back({a, b, *c, zero, true});
+      exact_used_ = true;
+      return {*c, zero};
+    }
+    // (x % (b * c)) / b is (x / b) % c, and (x % (b * c)) % b is x % b, for x >= 0 and
+    // b, c >= 1 (the law division_remainder_split proves it over all integers): the digits
+    // of a remainder are digits of the dividend, so that crd2idx on a tuple mode (which
+    // splits index % size(mode) again) and on the flattened modes share their quotients
+    // and remainders. c >= 1 follows from b * c == B > 0 and b > 0 (this division is
+    // natural, and so is the earlier one, with divisor B).
+    for (std::size_t k = 0; k < divisions_.size(); ++k) {
+      if (!divisions_[k].natural || !z3::eq(divisions_[k].r, a)) continue;
+      const std::optional<z3::expr> c = cofactor(divisions_[k].b, b);
+      if (!c) continue;
+      const z3::expr x = divisions_[k].a;  // a copy: the calls below may reallocate divisions_
+      const auto [q1, r1] = division(x, b, true);
+      const z3::expr r2 = division(q1, *c, true).second;
+      define(a == b * r2 + r1);  // a consequence of the lemma and the definitions above
+      divisions_.push_back({a, b, r2, r1, true});
+      split_used_ = true;
+      return {r2, r1};
+    }
+  }
   // Fresh names from a counter (the nested case below recurses before it records).
   const std::string n = std::to_string(fresh_names_++);
   const z3::expr r = ctx_.int_const(("div!r" + n).c_str());
   const z3::expr zero = ctx_.int_val(0);
   if (natural) {
-    // (x / c) / b is x / (c * b) for x >= 0, c, b > 0 (the law division_nesting proves it
-    // for every int64): the quotient of a nested division is that of the index divided by
+    // (x / c) / b is x / (c * b) for x >= 0, c, b > 0 (the law division_lemmas proves it
+    // for all integers): the quotient of a nested division is that of the index divided by
     // the product, so that crd2idx on nested and merged modes shares its quotients.
     for (std::size_t k = 0; k < divisions_.size(); ++k) {
       if (!divisions_[k].natural || !z3::eq(divisions_[k].q, a)) continue;
@@ -120,6 +168,21 @@ std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const
     }
     const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
     define(a == b * q + r && r >= zero && r < b && q >= zero);
+    // A dividend written as rest + b*c (e.g. a coordinate's index x + m*y): the instance of
+    // uniqueness of division (the law division_lemmas proves it for all integers) for the
+    // two representations b*q + r and b*c + rest, so that Z3 need not find it.
+    if (a.is_app() && a.decl().decl_kind() == Z3_OP_ADD)
+      for (unsigned k = 0; k < a.num_args(); ++k) {
+        const std::optional<z3::expr> c = cofactor(a.arg(k), b);
+        if (!c) continue;
+        z3::expr rest = zero;
+        for (unsigned l = 0; l < a.num_args(); ++l)
+          if (l != k) rest = rest + a.arg(l);
+        define(z3::implies(b >= 1 && a == b * q + r && a == b * *c + rest && r >= zero && r < b && rest >= zero &&
+                               rest < b,
+                           q == *c && r == rest));
+        break;
+      }
     // Uniqueness of division, stated for Z3 (which would need nonlinear reasoning to find
     // it): the same dividend over equal divisors has the same quotient and remainder.
     for (const auto& d : divisions_)

@@ -131,8 +131,11 @@ class SymbolicSession {
   void define(const z3::expr& fact) { definitions_.push_back(fact); }
   const std::vector<z3::expr>& definitions() const { return definitions_; }
   void clear_definitions() { definitions_.clear(); divisions_.clear(); }
-  // Whether a proof used the division-nesting lemma (proved by the law division_nesting).
+  // Whether a proof used the division-nesting lemma (proved by the law division_lemmas),
+  // or the remainder-split lemma (proved by the law division_remainder_split).
   bool nesting_used() const { return nesting_used_; }
+  bool split_used() const { return split_used_; }
+  bool exact_used() const { return exact_used_; }
   // The (quotient, remainder) variables of a / b, shared by / and % of the same operands.
   // `natural`: a >= 0 and b > 0 are known (the remainder is then in [0, b)).
   std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, bool natural);
@@ -151,6 +154,8 @@ class SymbolicSession {
     bool natural;
   };
   bool nesting_used_ = false;
+  bool split_used_ = false;
+  bool exact_used_ = false;
   std::size_t fresh_names_ = 0;
   std::vector<Division> divisions_;
   PathExplorer explorer_;
