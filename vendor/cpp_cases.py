@@ -268,13 +268,31 @@ def static_pair(rng: random.Random) -> Tuple[L.Tree, L.Tree, int]:
     return A, B, M
 
 
+def distinct_static_pairs(rng: random.Random, n: int) -> List[Tuple[L.Tree, L.Tree, int]]:
+    """n pairs, pairwise distinct (a repeated pair would be counted twice for one check).
+    Pre: n is far below the number of distinct pairs static_pair can draw."""
+    out, seen = [], set()
+    while len(out) < n:
+        A, B, M = static_pair(rng)
+        key = (L.model(A), L.model(B), M)
+        if key not in seen:
+            seen.add(key)
+            out.append((A, B, M))
+    return out
+
+
 STATIC_OPS = ["max_common_vector", "max_common_layout", "right_inverse", "left_inverse", "complement"]
+MAX_COMMON_OPS = 2  # the first two of STATIC_OPS: the only ones of a max_common-only pair
 
 
-def static_exprs(A, B, M) -> Dict[int, str]:
+def static_exprs(A, B, M, full: bool = True) -> Dict[int, str]:
+    """The model expressions of a static pair; without `full`, max_common_* only (the pairs
+    beyond --static-full, which exist for max_common's volume: each costs compile time)."""
     As, Bs = L.model(A), L.model(B)
-    return {0: f"max_common_vector({As}, {Bs})", 1: f"max_common_layout({As}, {Bs})",
-            2: f"right_inverse({As})", 3: f"left_inverse({As})", 4: f"complement({As}, _{M})"}
+    e = {0: f"max_common_vector({As}, {Bs})", 1: f"max_common_layout({As}, {Bs})"}
+    if full:
+        e.update({2: f"right_inverse({As})", 3: f"left_inverse({As})", 4: f"complement({As}, _{M})"})
+    return e
 
 
 def static_pattern(key: str, A, B, M, accepted: List[int]) -> Pattern:
@@ -285,6 +303,7 @@ def static_pattern(key: str, A, B, M, accepted: List[int]) -> Pattern:
                CppOp("right_inverse", "right_inverse(A)", check_rank=False),
                CppOp("left_inverse", "left_inverse(A)", check_rank=False),
                CppOp("complement", f"complement(A, Int<{M}>{{}})", check_rank=False)]
-    # An op the model refuses is not compiled: CuTe would stop the build with a static assert.
+    # An op the model refuses is not compiled: CuTe would stop the build with a static assert;
+    # nor is an op the pair was not drawn for (static_exprs without `full`).
     ops = [op if i in accepted else CppOp(op.name, "Int<0>{}", integer=True) for i, op in enumerate(all_ops)]
     return Pattern(key, pre, ops, 0)
