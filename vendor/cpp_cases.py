@@ -175,10 +175,11 @@ def dyn_pattern(rng: random.Random, key: str) -> CasePattern:
                  11: f"{swz} o {off} o {As}", 12: f"{swz} o {off} o {n}:1"}
         dyn = [l.stride for l in L.leaves(a) if not l.stride_static]
         # CuTe's documented assumption for upcast: "dynamic strides are larger than N and
-        # divisible"; downcast scales every dynamic stride, so a dynamic 1 is not the unit mode.
+        # divisible" (outside it CuTe answers garbage: corpus/vendor/cute_quirks.txt).
         if has_unit and all(d % r == 0 and abs(d) >= r for d in dyn):
             exprs[9] = f"upcast({As}, {r})"
-        if has_unit and all(abs(d) != 1 for d in dyn):
+        # downcast scales every run-time stride, a run-time +-1 too, as the model does.
+        if has_unit:
             exprs[10] = f"downcast({As}, {r})"
         if isinstance(A, list):
             exprs[13] = f"coalesce({As}, (" + ",".join(["1"] * len(A)) + "))"
