@@ -7,8 +7,11 @@ Three kinds of pattern, by what CuTe needs static:
           composed-layout evaluation, complement of rank-1 layouts.
   semi    A with static strides and dynamic shapes (CuTe's complement of rank > 1 needs
           static strides): complement, every product, tile_to_shape.
-  static  A and B fully static: max_common_vector / max_common_layout (CuTe answers 1 for
-          dynamic layouts), both inverses (CuTe's need static strides), complement.
+  static  A and B fully static: max_common_vector / max_common_layout (CuTe answers only the
+          static prefix of the common vector: 1 for dynamic layouts, less than the model's
+          answer for partly static ones; corpus/vendor/cute_quirks.txt), both inverses
+          (CuTe's need static strides), complement. One template instantiation per pair:
+          the first --static-full pairs check all five ops, the others max_common_* only.
 A case supplies the dynamic values; its model expressions are the same calls in the
 model's notation. Every op of every case goes through the model first (`cuteref batch`);
 CuTe runs only the ops the model accepts, because CuTe does not check run-time

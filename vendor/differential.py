@@ -7,8 +7,9 @@ pycute (the wheel's Python reference), on seeded random cases, compared as funct
 Prints, per operation, how many cases each oracle checked, how many the model refused
 (not counted as checked), how many were known vendor defects, and every disagreement.
 Exit 0 when there is no unexplained disagreement and every operation reached --min-per-op
-checked cases; 1 otherwise; 77 (skip) when the wheel is missing.
---scale multiplies every case count (the long sweep: see README, "Vendor differential").
+checked cases (times --scale, except max_common_*, whose cases are compiled static pairs);
+1 otherwise; 77 (skip) when the wheel is missing.
+--scale multiplies every run-time case count (the long sweep: see README, "Vendor differential").
 """
 
 import argparse
