@@ -288,6 +288,8 @@ def main():
     ap.add_argument("--no-cpp", action="store_true", help="pycute only (no usable CuTe headers)")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")
     args = ap.parse_args()
+    if args.pairs_per_tu < 1 or args.tus < 1 or args.jobs < 1:
+        ap.error("--pairs-per-tu, --tus and --jobs must be >= 1")
 
     if not os.path.isfile(os.path.join(args.wheel, "pycute", "layout.py")):
         print(f"vendor: SKIP: the nvidia-cutlass wheel is not at {args.wheel} (./run installs it)")
