@@ -40,13 +40,15 @@ void map_leaves(const IntTuple& s, const IntTuple& d, F&& f, IntTuple& out_s, In
   out_d = IntTuple::tuple(std::move(dd));
 }
 
-bool has_unit_stride(const IntTuple& d) {
+// Whether some leaf of d is the static integer _1 (CuTe's has_int1: a compile-time 1; a
+// run-time 1 or a _-1 does not count).
+bool has_static_unit_stride(const IntTuple& d) {
   if (d.is_tuple()) {
     for (const auto& e : d.elements())
-      if (has_unit_stride(e)) return true;
+      if (has_static_unit_stride(e)) return true;
     return false;
   }
-  return d.value() == 1;
+  return d.is_static() && d.value() == 1;
 }
 
 }  // namespace
@@ -77,13 +79,13 @@ Layout upcast(const Layout& l, std::int64_t n) {
 Layout downcast(const Layout& l, std::int64_t n) {
   check_factor(n, "downcast", l);
   check_integer_strides(l, "downcast");
-  if (!has_unit_stride(l.stride()))
-    throw Error("downcast: precondition violated: some stride must be 1 (CuTe: \"Downcast requires adjacent "
-                "elements\"); L = " + l.to_string());
+  if (!has_static_unit_stride(l.stride()))
+    throw Error("downcast: precondition violated: some stride must be the static _1 (CuTe: \"Downcast requires "
+                "adjacent elements\"; a run-time 1 is not known to be the contiguous mode); L = " + l.to_string());
   const IntTuple factor = IntTuple::static_int(n);
   IntTuple shape, stride;
   map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
-    if (d.value() == 1 || d.value() == -1) {
+    if (d.is_static() && (d.value() == 1 || d.value() == -1)) {
       os = leaf_mul(s, factor);
       od = d;
     } else {

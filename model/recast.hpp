@@ -20,10 +20,15 @@ namespace cuteref {
 Layout upcast(const Layout& l, std::int64_t n);
 
 // downcast(L, n): L counted in elements n times narrower. Each leaf mode s:d becomes
-//   d == 1 or d == -1:  (s*n):d;   else:  s:(d*n).
-// @pre  n >= 1; integer strides; some stride is 1 (CuTe: "Downcast requires adjacent
-//       elements").
-// @post shape congruent to L's; size(result) == size(L) * n.
+//   d the static _1 or _-1:  (s*n):d;   else (a run-time 1 included):  s:(d*n).
+// As in CuTe, the contiguous mode is known by its static stride: a run-time 1 is scaled as
+// any other stride (CuTe 4.2 prints (2,8):(_1,2) for downcast<2>((1,8):(_1,1)), as the
+// model does; corpus/vendor/cute_quirks.txt).
+// @pre  n >= 1; integer strides; some stride is the static _1 (CuTe's static assertion
+//       "Downcast requires adjacent elements"; a layout with only a run-time 1 is refused).
+// @post shape congruent to L's; size(result) == size(L) * n^k, k the number of leaves with
+//       stride _1 or _-1: size(L) * n, each element split into n adjacent ones, when _1 is
+//       the only one (CuTe scales every such leaf, so (_4,_2):(_1,_1) gives (_8,_4):(_1,_1)).
 Layout downcast(const Layout& l, std::int64_t n);
 
 // recast(L, old_bits, new_bits): CuTe's recast_layout<Old, New> for element types of

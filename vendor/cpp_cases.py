@@ -7,8 +7,11 @@ Three kinds of pattern, by what CuTe needs static:
           composed-layout evaluation, complement of rank-1 layouts.
   semi    A with static strides and dynamic shapes (CuTe's complement of rank > 1 needs
           static strides): complement, every product, tile_to_shape.
-  static  A and B fully static: max_common_vector / max_common_layout (CuTe answers 1 for
-          dynamic layouts), both inverses (CuTe's need static strides), complement.
+  static  A and B fully static: max_common_vector / max_common_layout (CuTe answers only the
+          static prefix of the common vector: 1 for dynamic layouts, less than the model's
+          answer for partly static ones; corpus/vendor/cute_quirks.txt), both inverses
+          (CuTe's need static strides), complement. One template instantiation per pair:
+          the first --static-full pairs check all five ops, the others max_common_* only.
 A case supplies the dynamic values; its model expressions are the same calls in the
 model's notation. Every op of every case goes through the model first (`cuteref batch`);
 CuTe runs only the ops the model accepts, because CuTe does not check run-time
@@ -175,10 +178,11 @@ def dyn_pattern(rng: random.Random, key: str) -> CasePattern:
                  11: f"{swz} o {off} o {As}", 12: f"{swz} o {off} o {n}:1"}
         dyn = [l.stride for l in L.leaves(a) if not l.stride_static]
         # CuTe's documented assumption for upcast: "dynamic strides are larger than N and
-        # divisible"; downcast scales every dynamic stride, so a dynamic 1 is not the unit mode.
+        # divisible" (outside it CuTe answers garbage: corpus/vendor/cute_quirks.txt).
         if has_unit and all(d % r == 0 and abs(d) >= r for d in dyn):
             exprs[9] = f"upcast({As}, {r})"
-        if has_unit and all(abs(d) != 1 for d in dyn):
+        # downcast scales every run-time stride, a run-time +-1 too, as the model does.
+        if has_unit:
             exprs[10] = f"downcast({As}, {r})"
         if isinstance(A, list):
             exprs[13] = f"coalesce({As}, (" + ",".join(["1"] * len(A)) + "))"
@@ -268,13 +272,31 @@ def static_pair(rng: random.Random) -> Tuple[L.Tree, L.Tree, int]:
     return A, B, M
 
 
+def distinct_static_pairs(rng: random.Random, n: int) -> List[Tuple[L.Tree, L.Tree, int]]:
+    """n pairs, pairwise distinct (a repeated pair would be counted twice for one check).
+    Pre: n is far below the number of distinct pairs static_pair can draw."""
+    out, seen = [], set()
+    while len(out) < n:
+        A, B, M = static_pair(rng)
+        key = (L.model(A), L.model(B), M)
+        if key not in seen:
+            seen.add(key)
+            out.append((A, B, M))
+    return out
+
+
 STATIC_OPS = ["max_common_vector", "max_common_layout", "right_inverse", "left_inverse", "complement"]
+MAX_COMMON_OPS = 2  # the first two of STATIC_OPS: the only ones of a max_common-only pair
 
 
-def static_exprs(A, B, M) -> Dict[int, str]:
+def static_exprs(A, B, M, full: bool = True) -> Dict[int, str]:
+    """The model expressions of a static pair; without `full`, max_common_* only (the pairs
+    beyond --static-full, which exist for max_common's volume: each costs compile time)."""
     As, Bs = L.model(A), L.model(B)
-    return {0: f"max_common_vector({As}, {Bs})", 1: f"max_common_layout({As}, {Bs})",
-            2: f"right_inverse({As})", 3: f"left_inverse({As})", 4: f"complement({As}, _{M})"}
+    e = {0: f"max_common_vector({As}, {Bs})", 1: f"max_common_layout({As}, {Bs})"}
+    if full:
+        e.update({2: f"right_inverse({As})", 3: f"left_inverse({As})", 4: f"complement({As}, _{M})"})
+    return e
 
 
 def static_pattern(key: str, A, B, M, accepted: List[int]) -> Pattern:
@@ -285,6 +307,7 @@ def static_pattern(key: str, A, B, M, accepted: List[int]) -> Pattern:
                CppOp("right_inverse", "right_inverse(A)", check_rank=False),
                CppOp("left_inverse", "left_inverse(A)", check_rank=False),
                CppOp("complement", f"complement(A, Int<{M}>{{}})", check_rank=False)]
-    # An op the model refuses is not compiled: CuTe would stop the build with a static assert.
+    # An op the model refuses is not compiled: CuTe would stop the build with a static assert;
+    # nor is an op the pair was not drawn for (static_exprs without `full`).
     ops = [op if i in accepted else CppOp(op.name, "Int<0>{}", integer=True) for i, op in enumerate(all_ops)]
     return Pattern(key, pre, ops, 0)

@@ -108,6 +108,7 @@ class Compiler:
     cpp_args: List[str]
     cache_dir: str
     vendor_dir: str  # for value_hash.hpp
+    compiled: int = 0  # units compiled (not found in the cache) by the last build()
 
     def build(self, sources: Dict[str, str], jobs: int = 2) -> Dict[str, str]:
         """Compile each named source to a binary; returns name -> binary path.
@@ -133,8 +134,10 @@ class Compiler:
             return name, binary, None, 1
 
         out = {}
+        self.compiled = 0
         with ThreadPoolExecutor(max_workers=jobs) as ex:
-            for name, binary, err, _ in ex.map(one, sources.items()):
+            for name, binary, err, fresh in ex.map(one, sources.items()):
+                self.compiled += fresh
                 if err is not None:
                     raise RuntimeError(f"compiling the generated CuTe program {name} failed:\n{err}")
                 out[name] = binary

@@ -7,13 +7,15 @@ pycute (the wheel's Python reference), on seeded random cases, compared as funct
 Prints, per operation, how many cases each oracle checked, how many the model refused
 (not counted as checked), how many were known vendor defects, and every disagreement.
 Exit 0 when there is no unexplained disagreement and every operation reached --min-per-op
-checked cases; 1 otherwise; 77 (skip) when the wheel is missing.
---scale multiplies every case count (the long sweep: see README, "Vendor differential").
+checked cases (times --scale, except max_common_*, whose cases are compiled static pairs);
+1 otherwise; 77 (skip) when the wheel is missing.
+--scale multiplies every run-time case count (the long sweep: see README, "Vendor differential").
 """
 
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -29,13 +31,24 @@ import pycute_cases  # noqa: E402
 import known_defects  # noqa: E402
 
 
+# Operations whose cases are compiled static pairs (not multiplied by --scale).
+COMPILE_BOUND = ("max_common_vector", "max_common_layout")
+
+
 class Tally:
     def __init__(self):
         self.n = defaultdict(lambda: defaultdict(int))  # op -> column -> count
         self.diffs = []
+        self.compile_note = ""
 
     def add(self, op, column, k=1):
         self.n[op][column] += k
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + sys) of the finished child processes so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def run_lines(cmd, lines):
@@ -77,13 +90,15 @@ def cpp_side(args, tally, rng, case_rng, pc):
     # cases per pattern, and the model's verdict on each of their ops
     per_dyn = max(1, (args.dyn_cases * args.scale) // max(1, args.dyn_patterns))
     per_semi = max(1, (args.semi_cases * args.scale) // max(1, args.semi_patterns))
-    statics = [cpp_cases.static_pair(rng) for _ in range(args.static_pairs)]
+    statics = cpp_cases.distinct_static_pairs(rng, args.static_pairs)
+    full = lambda si: si < args.static_full  # the pairs that also check inverses and complement
     cases = []  # (pattern index, case id, Case)
     for pi, cp in enumerate(pats):
         for _ in range(per_dyn if pi < args.dyn_patterns else per_semi):
             cases.append((pi, len(cases), cp.make_case(case_rng)))
     flat = [(ci, oi, e) for (_, ci, c) in cases for oi, e in c.exprs.items()]
-    sflat = [(si, oi, e) for si, (A, B, M) in enumerate(statics) for oi, e in cpp_cases.static_exprs(A, B, M).items()]
+    sflat = [(si, oi, e) for si, (A, B, M) in enumerate(statics)
+             for oi, e in cpp_cases.static_exprs(A, B, M, full(si)).items()]
     ok = [a is not None for a in model_answers(args.cuteref, [e for _, _, e in flat] + [e for _, _, e in sflat])]
     accepted = defaultdict(set)
     for (ci, oi, e), a in zip(flat, ok[:len(flat)]):
@@ -101,13 +116,29 @@ def cpp_side(args, tally, rng, case_rng, pc):
     static_base = len(all_patterns)
     for si, (A, B, M) in enumerate(statics):
         all_patterns.append(cpp_cases.static_pattern(f"static{si}", A, B, M, s_accepted[si]))
-    # translation units: patterns dealt round-robin
+    # translation units: run-time patterns dealt round-robin over --tus units; static pairs
+    # in units of --pairs-per-tu (their cost is template instantiation, about linear in the
+    # pairs, plus one parse of the headers per unit; the units compile --jobs at a time)
     tus = defaultdict(list)
-    for i, p in enumerate(all_patterns):
+    for i, p in enumerate(all_patterns[:static_base]):
         tus[i % args.tus].append((i, p))
-    sources = {f"cute_tu{k}": cute_programs.translation_unit(v) for k, v in tus.items()}
+    for si in range(len(statics)):
+        tus[args.tus + si // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
-    binaries = compiler.build(sources, jobs=args.jobs)
+    binaries, notes = {}, []
+    # two builds, so that the compiler CPU time of the static pairs is measured on its own
+    for what, keys in (("run-time patterns", [k for k in tus if k < args.tus]),
+                       ("static pairs", [k for k in tus if k >= args.tus])):
+        sources = {f"cute_tu{k}": cute_programs.translation_unit(tus[k]) for k in keys}
+        cpu0 = children_cpu()
+        w0 = time.time()
+        binaries.update(compiler.build(sources, jobs=args.jobs))
+        cpu, wall = children_cpu() - cpu0, time.time() - w0
+        note = f"{what}: {len(sources)} TUs ({compiler.compiled} compiled now), {wall:.1f}s wall, {cpu:.1f}s CPU"
+        if what == "static pairs" and compiler.compiled == len(sources) and statics:
+            note += f", {1000 * cpu / len(statics):.0f} ms CPU per pair"
+        notes.append(note)
+    tally.compile_note = "; ".join(notes)
     t1 = time.time()
     # inputs per TU
     tu_of = {i: k for k, v in tus.items() for i, _ in v}
@@ -138,7 +169,7 @@ def cpp_side(args, tally, rng, case_rng, pc):
             expected = None
             if cid >= STATIC_ID:
                 A, B, M = statics[cid - STATIC_ID]
-                expr = cpp_cases.static_exprs(A, B, M)[oi]
+                expr = cpp_cases.static_exprs(A, B, M, full(cid - STATIC_ID))[oi]
                 op = all_patterns[static_base + cid - STATIC_ID].ops[oi]
             else:
                 pi, c = case_by_id[cid]
@@ -184,7 +215,8 @@ def pycute_side(args, tally, rng, pc):
     t0 = time.time()
     pending = []
     for op in pycute_cases.OPS:
-        n = args.pycute_extra if op in ("right_inverse", "left_inverse", "complement") else args.pycute_cases
+        n = {"right_inverse": args.pycute_extra, "complement": args.pycute_extra,
+             "left_inverse": args.pycute_left_inverse}.get(op, args.pycute_cases)
         for _ in range(n * args.scale):
             pending.append(pycute_cases.draw_case(pc, rng, op))
     answers = model_answers(args.cuteref, [c.expr for c in pending])
@@ -235,21 +267,29 @@ def main():
     ap.add_argument("--scale", type=int, default=1, help="multiply every run-time case count")
     ap.add_argument("--dyn-patterns", type=int, default=20)
     ap.add_argument("--semi-patterns", type=int, default=10)
-    ap.add_argument("--static-pairs", type=int, default=800)
+    ap.add_argument("--static-pairs", type=int, default=5600,
+                    help="distinct fully static (A, B) pairs compiled for CuTe C++ (max_common_*)")
+    ap.add_argument("--static-full", type=int, default=800,
+                    help="how many of them also check both inverses and complement")
+    ap.add_argument("--pairs-per-tu", type=int, default=200, help="static pairs per translation unit")
     ap.add_argument("--dyn-cases", type=int, default=12000, help="cases over all dyn patterns")
     ap.add_argument("--semi-cases", type=int, default=8000, help="cases over all semi patterns")
     ap.add_argument("--pycute-cases", type=int, default=300, help="pycute cases per operation")
     ap.add_argument("--pycute-extra", type=int, default=7500,
                     help="pycute cases for the operations CuTe C++ checks on static layouts only "
-                         "(inverses) and complement")
-    ap.add_argument("--min-per-op-static", type=int, default=700,
-                    help="minimum for max_common_* (CuTe C++ on fully static pairs only: compile-bound)")
+                         "(right_inverse) and complement")
+    ap.add_argument("--pycute-left-inverse", type=int, default=9000,
+                    help="pycute cases for left_inverse: more than --pycute-extra, since about a "
+                         "third are refused by the model (negative or non-dividing strides) or are "
+                         "known pycute defects/quirks, neither counted as checked")
     ap.add_argument("--tus", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)
     ap.add_argument("--no-cpp", action="store_true", help="pycute only (no usable CuTe headers)")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")
     args = ap.parse_args()
+    if args.pairs_per_tu < 1 or args.tus < 1 or args.jobs < 1:
+        ap.error("--pairs-per-tu, --tus and --jobs must be >= 1")
 
     if not os.path.isfile(os.path.join(args.wheel, "pycute", "layout.py")):
         print(f"vendor: SKIP: the nvidia-cutlass wheel is not at {args.wheel} (./run installs it)")
@@ -267,7 +307,7 @@ def main():
 
     cols = ["cute", "pycute", "refused", "vendor_defect", "DIFF"]
     print(f"vendor differential, seed {args.seed}, case seed {case_seed}, scale {args.scale}, "
-          f"{args.static_pairs} static pairs")
+          f"{args.static_pairs} static pairs ({args.static_full} also for the inverses and complement)")
     print(f"{'operation':22s} {'CuTe C++':>9s} {'pycute':>8s} {'checked':>8s} {'refused':>8s} {'defects':>8s} {'DIFF':>5s}")
     total = total_diff = 0
     short = []
@@ -277,7 +317,9 @@ def main():
         total += checked
         total_diff += c["DIFF"]
         print(f"{op:22s} {c['cute']:9d} {c['pycute']:8d} {checked:8d} {c['refused']:8d} {c['vendor_defect']:8d} {c['DIFF']:5d}")
-        need = args.min_per_op_static if op.startswith("max_common") else args.min_per_op * args.scale
+        # --scale multiplies the run-time cases; max_common_* are checked on compiled static
+        # pairs only (CuTe answers them for static layouts), whose count is --static-pairs.
+        need = args.min_per_op if op in COMPILE_BOUND else args.min_per_op * args.scale
         if checked < need and not args.no_cpp:  # without CuTe C++ the volumes cannot be met
             short.append(f"{op} ({checked} < {need})")
     for op in sorted(tally.n):
@@ -289,6 +331,8 @@ def main():
     print(f"total: {total} cases checked, {total_diff} unexplained disagreements; "
           f"CuTe compile {compile_s:.1f}s, CuTe run+compare {cpp_run_s:.1f}s, pycute {py_s:.1f}s, "
           f"wall {time.time() - start:.1f}s")
+    if tally.compile_note:
+        print(f"CuTe compile: {tally.compile_note}")
     shown = defaultdict(int)
     for d in tally.diffs:
         shown[(d[0], d[1])] += 1

@@ -544,18 +544,36 @@ TEST(Recast, VendorExamples) {
   EXPECT_EQ(recast(L("(_4,_6):(_6,_1)"), 16, 24).to_string(), "(_4,_4):(_4,_1)");
 }
 
+// CuTe's downcast<N> rule, by leaf: a static stride _1 or _-1 multiplies the shape by N,
+// every other stride (a run-time 1 included) is multiplied by N; static-ness as in CuTe's
+// arithmetic (int * Int<N> is an int). Expected values derived by hand from that rule.
+TEST(Recast, DowncastFindsTheContiguousModeByItsStaticStride) {
+  // (1,8):(_1,1): mode 0 is the _1 mode, 1*2 = 2 (run-time); mode 1 keeps 8, stride 1*2 = 2.
+  // Values 0..15: each of the 8 elements split in 2 (CuTe 4.2 prints the same).
+  EXPECT_EQ(downcast(L("(1,8):(_1,1)"), 2).to_string(), "(2,8):(_1,2)");
+  // (4,2):(_1,4): (4*2, 2):(_1, 4*2).
+  EXPECT_EQ(downcast(L("(4,2):(_1,4)"), 2).to_string(), "(8,2):(_1,8)");
+  // A run-time -1 is scaled as a stride too; the static _-1 grows its shape.
+  EXPECT_EQ(downcast(L("(2,3,4):(_1,-1,_-1)"), 2).to_string(), "(4,3,8):(_1,-2,_-1)");
+  // Two static unit leaves both grow (CuTe's rule; size 8*2*2, not 8*2).
+  EXPECT_EQ(downcast(L("(_4,_2):(_1,_1)"), 2).to_string(), "(_8,_4):(_1,_1)");
+}
+
 TEST(Recast, PreconditionDiagnostics) {
   std::string e = error_of([] { upcast(L("(4,8):(6,1)"), 4); });
   EXPECT_NE(e.find("Divisibility"), std::string::npos) << e;
   e = error_of([] { downcast(L("(4,8):(8,2)"), 2); });
   EXPECT_NE(e.find("adjacent"), std::string::npos) << e;
+  // A run-time 1 is not CuTe's contiguous mode: downcast<N> static-asserts a static _1.
+  e = error_of([] { downcast(L("(4,2):(1,4)"), 2); });
+  EXPECT_NE(e.find("static _1"), std::string::npos) << e;
   e = error_of([] { upcast(L("4:1"), 0); });
   EXPECT_NE(e.find(">= 1"), std::string::npos) << e;
   e = error_of([] { recast(L("4:1"), 0, 8); });
   EXPECT_NE(e.find(">= 1 bit"), std::string::npos) << e;
 }
 
-// Brute force, for layouts whose first leaf mode has stride 1 and no other stride is +-1:
+// Brute force, for layouts whose first leaf mode has stride _1 and no other stride is +-1:
 // downcast(L, n)(j) == n*L(j / n) + j % n (each element splits into n adjacent ones),
 // upcast(downcast(L, n), n) == L, and upcast(L, n)(k) * n == L(n*k) when n divides the
 // first shape and the other strides.
@@ -565,7 +583,7 @@ TEST(Recast, BruteForce) {
   for (int trial = 0; trial < 5000; ++trial) {
     const std::int64_t n = gen.pick(1, 4);
     const Layout rest = gen.layout({0, 2, 4, 8, 12, 16});
-    std::vector<IntTuple> s{IntTuple::integer(gen.pick(1, 4) * n)}, d{IntTuple::integer(1)};
+    std::vector<IntTuple> s{IntTuple::integer(gen.pick(1, 4) * n)}, d{IntTuple::static_int(1)};
     const IntTuple rest_shape = wrap(rest.shape()), rest_stride = wrap(rest.stride());
     for (const auto& e : rest_shape.elements()) s.push_back(e);
     for (const auto& e : rest_stride.elements()) d.push_back(IntTuple::integer(e.is_tuple() ? 0 : e.value() * n));
