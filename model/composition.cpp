@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checked_math.hpp"
@@ -17,16 +18,19 @@ namespace {
 using Occupancy = CompositionOccupancy<std::int64_t>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
-// by the sub-layout (few keys: a linear search beats a map).
+// by the sub-layout: "" (all of A, integer strides) is kept inline; a basis position's key
+// is searched linearly (few keys: a linear search beats a map).
 struct Context {
   const Layout& a;
   const Layout& b;
+  Occupancy whole;
   std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
-  Occupancy& occupancy_of(const std::string& key) {
+  Occupancy& occupancy_of(std::string_view key) {
+    if (key.empty()) return whole;
     for (auto& [k, occ] : occupancy)
       if (k == key) return occ;
-    return occupancy.emplace_back(key, Occupancy{}).second;
+    return occupancy.emplace_back(std::string(key), Occupancy{}).second;
   }
 };
 
@@ -53,11 +57,12 @@ struct EmittedModes {
   // Precondition: count >= 1.
   Layout layout() {
     if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
-    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    return Layout(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                  IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   std::size_t max_modes, count = 0;
   IntTuple first_shape, first_stride;
-  std::vector<IntTuple> shapes, strides;
+  Leaves shapes, strides;
 };
 
 // compose_leaf_mode's steps on the model's leaves: decisions on the run-time values, static
@@ -188,25 +193,24 @@ Layout coalesce_at_profile(const Layout& a, const IntTuple& profile, const Conte
   return make_layout_from_modes(modes);
 }
 
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, std::string_view key,
                             Context& ctx);
 
 // composition_impl: lhs is coalesced (at the profile), B is given by (shape, stride).
 // `key` names the sub-layout of A that lhs is (the basis position, "" for all of A).
-Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, const std::string& key,
+Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, std::string_view key,
                     Context& ctx) {
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    std::vector<IntTuple> shapes, strides;
-    shapes.reserve(shape.rank());
-    strides.reserve(shape.rank());
+    Leaves shapes, strides;
     for (std::size_t i = 0; i < shape.rank(); ++i) {
       Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
       shapes.push_back(m.shape());
       strides.push_back(m.stride());
     }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                              IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -228,7 +232,7 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
 }
 
 // A (coalesced, flat) composed with one leaf mode n0:d0 of B, d0 an integer.
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, std::string_view key,
                             Context& ctx) {
   if (!lhs.shape().is_tuple() || d0.value() == 0) {
     std::optional<Layout> result;
