@@ -54,11 +54,13 @@ struct EmittedModes {
     }
     ++count;
   }
-  // Precondition: count >= 1.
+  // Precondition: count >= 1. Valid: compose_leaf_mode emits shapes >= 1 (B's shape, or
+  // min / exact quotients of shapes >= 1) and strides that are integers or A's bases scaled.
   Layout layout() {
-    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
-    return Layout(IntTuple::tuple_moved(shapes.data(), shapes.size()),
-                  IntTuple::tuple_moved(strides.data(), strides.size()));
+    using detail::LayoutFromValidParts;
+    if (count == 1) return LayoutFromValidParts::make(std::move(first_shape), std::move(first_stride));
+    return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                      IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   std::size_t max_modes, count = 0;
   IntTuple first_shape, first_stride;
@@ -146,10 +148,13 @@ Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   coalesce_unbounded_modes(m.shapes, m.strides, IntTupleCoalesceXOps{});
+  // Valid: l's own leaves, merged shapes products of shapes >= 1.
   Leaves& shapes = m.shapes;
   Leaves& strides = m.strides;
-  if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
-  return Layout(IntTuple::tuple_moved(shapes.data(), shapes.size()), IntTuple::tuple_moved(strides.data(), strides.size()));
+  using detail::LayoutFromValidParts;
+  if (shapes.size() == 1) return LayoutFromValidParts::make(std::move(shapes[0]), std::move(strides[0]));
+  return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                    IntTuple::tuple_moved(strides.data(), strides.size()));
 }
 
 // Insert a basis position path (outermost first) into a coalescing profile: a leaf means
@@ -239,7 +244,7 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     Occupancy untouched;  // these two cases emit one mode and record no occupancy
     compose_leaf_mode(&lhs.shape(), &lhs.stride(), 1, !lhs.shape().is_tuple(), n0, d0, untouched,
                       IntTupleCompositionOps{lhs, n0, d0, ctx},
-                      [&](IntTuple shape, IntTuple stride) { result.emplace(std::move(shape), std::move(stride)); });
+                      [&](IntTuple shape, IntTuple stride) { result.emplace(detail::LayoutFromValidParts::make(std::move(shape), std::move(stride))); });
     return std::move(*result);
   }
   for (const auto& s : lhs.shape().elements())
@@ -270,7 +275,7 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
-  Context ctx{a, b, {}};
+  Context ctx{a, b, {}, {}};
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b.stride(), profile, has_basis, has_integer);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <utility>
 
@@ -121,6 +122,7 @@ class SmallVector {
  private:
   T* inline_data() noexcept { return reinterpret_cast<T*>(storage_); }
   void grow(std::size_t n) {
+    if (n <= size_ || n > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T)) throw std::bad_array_new_length();
     T* block = static_cast<T*>(::operator new(n * sizeof(T)));
     for (std::size_t i = 0; i < size_; ++i) {
       new (block + i) T(std::move(data_[i]));
