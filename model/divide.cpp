@@ -29,8 +29,14 @@ struct LayoutDivideOps {
   Layout complement(const Layout& t, const FlatInts& shape) const {
     return complement_of_shape_leaves(t, shape.data(), shape.size());
   }
-  Layout pair(const Layout& t, const Layout& r) const { return make_layout_from_modes({t, r}); }
-  Layout composition(const Layout& a, const Layout& b) const { return cuteref::composition(a, b); }
+  // The pair (T, R) stands for make_layout_from_modes({T, R}); composition reads its two
+  // modes without the pair being built.
+  struct Pair {
+    const Layout& t;
+    const Layout& r;
+  };
+  Pair pair(const Layout& t, const Layout& r) const { return {t, r}; }
+  Layout composition(const Layout& a, const Pair& b) const { return composition_of_pair(a, b.t, b.r); }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.
