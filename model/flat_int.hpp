@@ -59,10 +59,7 @@ inline bool append_flat_ints(const IntTuple& t, FlatInts& out) {
 // The IntTuple of flat leaves: a leaf for one, a flat tuple for several (n >= 1).
 inline IntTuple tuple_of_flat(const FlatInt* first, std::size_t n) {
   if (n == 1) return first[0].tuple();
-  SmallVector<IntTuple, 8> leaves;
-  leaves.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) leaves.push_back(first[i].tuple());
-  return IntTuple::tuple_moved(leaves.data(), n);
+  return IntTuple::tuple_made(n, [first](std::size_t i) noexcept { return first[i].tuple(); });
 }
 
 }  // namespace cuteref
