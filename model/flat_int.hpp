@@ -51,8 +51,10 @@ inline bool append_flat_ints(const IntTuple& t, FlatInts& out) {
     out.push_back(FlatInt::of(t));
     return true;
   }
-  for (const auto& e : t.elements())
-    if (!append_flat_ints(e, out)) return false;
+  for (const auto& e : t.elements()) {
+    if (e.is_integer()) out.push_back(FlatInt::of(e));  // the common case, without the call
+    else if (!append_flat_ints(e, out)) return false;
+  }
   return true;
 }
 
