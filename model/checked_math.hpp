@@ -9,27 +9,27 @@
 
 namespace cuteref {
 
+// The overflow error, out of line so that the checked operations inline to a test and a branch.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_overflow(std::int64_t a, const char* op, std::int64_t b) {
+  throw Error("arithmetic overflow: " + std::to_string(a) + op + std::to_string(b) +
+              " does not fit in 64-bit signed integers");
+}
+
 inline std::int64_t checked_add(std::int64_t a, std::int64_t b) {
   std::int64_t r;
-  if (__builtin_add_overflow(a, b, &r))
-    throw Error("arithmetic overflow: " + std::to_string(a) + " + " + std::to_string(b) +
-                " does not fit in 64-bit signed integers");
+  if (__builtin_add_overflow(a, b, &r)) throw_overflow(a, " + ", b);
   return r;
 }
 
 inline std::int64_t checked_sub(std::int64_t a, std::int64_t b) {
   std::int64_t r;
-  if (__builtin_sub_overflow(a, b, &r))
-    throw Error("arithmetic overflow: " + std::to_string(a) + " - " + std::to_string(b) +
-                " does not fit in 64-bit signed integers");
+  if (__builtin_sub_overflow(a, b, &r)) throw_overflow(a, " - ", b);
   return r;
 }
 
 inline std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
   std::int64_t r;
-  if (__builtin_mul_overflow(a, b, &r))
-    throw Error("arithmetic overflow: " + std::to_string(a) + " * " + std::to_string(b) +
-                " does not fit in 64-bit signed integers");
+  if (__builtin_mul_overflow(a, b, &r)) throw_overflow(a, " * ", b);
   return r;
 }
 

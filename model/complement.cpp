@@ -8,12 +8,30 @@
 #include "complement_generic.hpp"
 #include "error.hpp"
 #include "flat_coalesce.hpp"
+#include "flat_int.hpp"
 #include "leaf_arith.hpp"
 #include "make_layout.hpp"
 
 namespace cuteref {
 
 namespace {
+
+// The cotarget for diagnostics: an IntTuple, or flat leaves printed as the tuple they form.
+struct CotargetText {
+  const IntTuple* whole;
+  const FlatInt* leaves;
+  std::size_t n;
+  IntTuple tuple() const { return whole != nullptr ? *whole : tuple_of_flat(leaves, n); }
+  std::string text() const { return tuple().to_string(); }
+};
+
+struct FlatIntSpan {
+  const FlatInt* first;
+  std::size_t n;
+  std::size_t size() const { return n; }
+  const FlatInt* begin() const { return first; }
+  const FlatInt* end() const { return first + n; }
+};
 
 void check_cotarget(const IntTuple& t, const Layout& a, const IntTuple& whole) {
   if (t.is_tuple()) {
@@ -25,43 +43,59 @@ void check_cotarget(const IntTuple& t, const Layout& a, const IntTuple& whole) {
                 " must be a shape of integers >= 1 (leaf " + t.to_string() + "); A = " + a.to_string());
 }
 
-// complement_modes' steps on the model's leaves (static flags propagate as in leaf_arith).
-struct IntTupleComplementOps {
+// complement_modes' steps on the model's leaves as plain values with static flags
+// (flat_int.hpp; as leaf_arith on IntTuple leaves). Diagnostics name A and the cotarget.
+struct FlatComplementOps {
   const Layout& a;
-  const IntTuple& cotarget;
-  bool less(const IntTuple& x, const IntTuple& y) const { return x.value() < y.value(); }
-  void check_stride(const IntTuple& shape, const IntTuple& stride) const {
-    if (stride.value() < 0)
+  const CotargetText& cotarget;
+  bool less(FlatInt x, FlatInt y) const { return x.v < y.v; }
+  void check_stride(FlatInt shape, FlatInt stride) const {
+    if (stride.v < 0)
       throw Error("complement: precondition violated: A's strides must be >= 0 (mode " + shape.to_string() + ":" +
-                  stride.to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.to_string());
+                  stride.to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.text());
   }
-  void check_gap(const IntTuple& gap, const IntTuple& shape, const IntTuple& stride, const IntTuple& extent) const {
-    if (gap.value() == 0)
+  void check_gap(FlatInt gap, FlatInt shape, FlatInt stride, FlatInt extent) const {
+    if (gap.v == 0)
       throw Error("complement: precondition violated: A must be injective with non-interleaved modes, but mode " +
                   shape.to_string() + ":" + stride.to_string() + " starts below the extent " + extent.to_string() +
                   " of A's smaller-stride modes (CuTe: \"Non-injective Layout detected in complement\"); A = " +
-                  a.to_string() + ", cotarget = " + cotarget.to_string());
+                  a.to_string() + ", cotarget = " + cotarget.text());
   }
-  IntTuple div(const IntTuple& x, const IntTuple& y) const { return leaf_div(x, y); }
-  IntTuple mul(const IntTuple& x, const IntTuple& y) const { return leaf_mul(x, y); }
-  IntTuple ceil_div(const IntTuple& x, const IntTuple& y) const { return leaf_ceil_div(x, y); }
-  IntTuple one() const { return IntTuple::static_int(1); }
+  FlatInt div(FlatInt x, FlatInt y) const { return flat_div(x, y); }
+  FlatInt mul(FlatInt x, FlatInt y) const { return flat_mul(x, y); }
+  FlatInt ceil_div(FlatInt x, FlatInt y) const { return flat_ceil_div(x, y); }
+  FlatInt one() const { return {1, true}; }
 };
+
+// complement(a, cotarget) with the cotarget's leaves given flat (the whole cotarget only
+// for diagnostics).
+Layout complement_of_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, const CotargetText& cotarget) {
+  for (std::size_t i = 0; i < n_cot; ++i)
+    if (cot[i].v < 1)
+      throw Error("complement: precondition violated: the cotarget " + cotarget.text() +
+                  " must be a shape of integers >= 1 (leaf " + cot[i].to_string() + "); A = " + a.to_string());
+  if (a.has_basis_strides())
+    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
+  FlatModesOfInts m;
+  filtered_flat_ints(a, m);  // flat_modes(filter(a)), as plain values
+  // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
+  if (m.shapes.size() == 1 && m.strides[0].v == 0) return coalesce(make_layout(cotarget.tuple()));
+  ComplementModes<FlatInts> r = complement_modes(std::move(m.shapes), std::move(m.strides),
+                                                 FlatIntSpan{cot, n_cot}, FlatComplementOps{a, cotarget});
+  return coalesce_flat_ints(r.shapes, r.strides);
+}
 
 }  // namespace
 
 Layout complement(const Layout& a, const IntTuple& cotarget) {
   check_cotarget(cotarget, a, cotarget);
-  if (a.has_basis_strides())
-    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
-  FlatModes m = filtered_flat_modes(a);  // flat_modes(filter(a))
-  // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
-  if (m.shapes.size() == 1 && m.strides[0].value() == 0) return coalesce(make_layout(cotarget));
-  Leaves cot;
-  append_leaves_to(cotarget, cot);
-  ComplementModes<Leaves> r =
-      complement_modes(std::move(m.shapes), std::move(m.strides), cot, IntTupleComplementOps{a, cotarget});
-  return coalesce_flat({std::move(r.shapes), std::move(r.strides)});
+  FlatInts cot;
+  append_flat_ints(cotarget, cot);  // all integers: checked above
+  return complement_of_leaves(a, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0});
+}
+
+Layout complement_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot) {
+  return complement_of_leaves(a, cot, n_cot, CotargetText{nullptr, cot, n_cot});
 }
 
 Layout complement(const Layout& a) {

@@ -34,4 +34,9 @@ Layout complement(const Layout& a, const IntTuple& cotarget);
 // complement(A) = complement(A, cosize(filter(A))): only the holes inside A's codomain.
 Layout complement(const Layout& a);
 
+// complement(A, S) for the shape S whose leaves, left to right, are cot[0..n_cot) (a leaf
+// when n_cot == 1, else a flat tuple): for callers that hold the leaves already (divide).
+struct FlatInt;
+Layout complement_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot);
+
 }  // namespace cuteref

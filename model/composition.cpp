@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checked_math.hpp"
 #include "composition_generic.hpp"
 #include "error.hpp"
+#include "flat_int.hpp"
 #include "leaf_arith.hpp"
 
 namespace cuteref {
@@ -17,16 +19,24 @@ namespace {
 using Occupancy = CompositionOccupancy<std::int64_t>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
-// by the sub-layout (few keys: a linear search beats a map).
+// by the sub-layout: "" (all of A, integer strides) is kept inline; a basis position's key
+// is searched linearly (few keys: a linear search beats a map).
 struct Context {
   const Layout& a;
-  const Layout& b;
+  const Layout* b;         // B, or null when B is the pair (b_modes[0], b_modes[1])
+  const Layout* b_modes[2];
+  Occupancy whole;
   std::vector<std::pair<std::string, Occupancy>> occupancy;
-  std::string operands() const { return "A = " + a.to_string() + ", B = " + b.to_string(); }
-  Occupancy& occupancy_of(const std::string& key) {
+  std::string operands() const {
+    const std::string b_text =
+        b != nullptr ? b->to_string() : make_layout_from_modes({*b_modes[0], *b_modes[1]}).to_string();
+    return "A = " + a.to_string() + ", B = " + b_text;
+  }
+  Occupancy& occupancy_of(std::string_view key) {
+    if (key.empty()) return whole;
     for (auto& [k, occ] : occupancy)
       if (k == key) return occ;
-    return occupancy.emplace_back(key, Occupancy{}).second;
+    return occupancy.emplace_back(std::string(key), Occupancy{}).second;
   }
 };
 
@@ -50,15 +60,34 @@ struct EmittedModes {
     }
     ++count;
   }
-  // Precondition: count >= 1.
+  // Precondition: count >= 1. Valid: compose_leaf_mode emits shapes >= 1 (B's shape, or
+  // min / exact quotients of shapes >= 1) and strides that are integers or A's bases scaled.
   Layout layout() {
-    if (count == 1) return Layout(std::move(first_shape), std::move(first_stride));
-    return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    using detail::LayoutFromValidParts;
+    if (count == 1) return LayoutFromValidParts::make(std::move(first_shape), std::move(first_stride));
+    return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                      IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   std::size_t max_modes, count = 0;
   IntTuple first_shape, first_stride;
-  std::vector<IntTuple> shapes, strides;
+  Leaves shapes, strides;
 };
+
+// A failed precondition of compose_leaf_mode at mode i of the coalesced A `lhs`.
+[[noreturn]] void fail_composition(const std::string& condition, std::size_t i, const Layout& lhs, const IntTuple& n0,
+                                   const IntTuple& d0, const IntTuple& rest_shape, const IntTuple& rest_stride,
+                                   const Context& ctx) {
+  throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
+              lhs.shape()[i].to_string() + ":" + lhs.stride()[i].to_string() + ") of coalesced A " +
+              lhs.to_string() + ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
+              rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+}
+
+[[noreturn]] void fail_signs(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const Context& ctx) {
+  throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
+              "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
+              "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
+}
 
 // compose_leaf_mode's steps on the model's leaves: decisions on the run-time values, static
 // flags propagated as in leaf_arith, each failed precondition an Error naming it.
@@ -83,10 +112,7 @@ struct IntTupleCompositionOps {
   }
   [[noreturn]] void fail(const std::string& condition, std::size_t i, const IntTuple& rest_shape,
                          const IntTuple& rest_stride) const {
-    throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
-                lhs.shape()[i].to_string() + ":" + lhs.stride()[i].to_string() + ") of coalesced A " +
-                lhs.to_string() + ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-                rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
+    fail_composition(condition, i, lhs, n0, d0, rest_shape, rest_stride, ctx);
   }
   void check_stride_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, std::size_t i) const {
     const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
@@ -115,12 +141,114 @@ struct IntTupleCompositionOps {
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
            i, rest_shape, rest_stride);
   }
-  void check_signs() const {
-    throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
-                "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
-                "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
+  void check_signs() const { fail_signs(lhs, n0, d0, ctx); }
+};
+
+// The coalesced A (coalesce_x) as flat integer modes, for the common case of integer
+// strides throughout; the Layout it stands for is built only for diagnostics.
+struct FlatLhs {
+  FlatInts shapes, strides;
+  bool is_leaf = false;  // A's coalesce_x is a leaf layout (one mode)
+  Layout layout() const {
+    return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
+                                              tuple_of_flat(strides.data(), strides.size()));
   }
 };
+
+// compose_leaf_mode's steps on plain values with static flags (flat_int.hpp), the same
+// decisions, arithmetic and checks as IntTupleCompositionOps; integer strides only.
+struct FlatCompositionOps {
+  const FlatLhs& lhs;
+  FlatInt n0, d0;
+  const Context& ctx;
+  bool is_zero(FlatInt x) const { return x.v == 0; }
+  bool is_negative(FlatInt x) const { return x.v < 0; }
+  bool is_one(FlatInt x) const { return x.v == 1; }
+  bool above_one(FlatInt x) const { return x.v > 1; }
+  FlatInt abs(FlatInt x) const { return {checked_abs(x.v), x.st}; }
+  FlatInt neg(FlatInt x) const { return {checked_neg(x.v), x.st}; }
+  FlatInt ceil_div(FlatInt a, FlatInt b) const { return flat_ceil_div(a, b); }
+  FlatInt div(FlatInt a, FlatInt b) const { return flat_div(a, b); }
+  FlatInt min(FlatInt a, FlatInt b) const { return {a.v < b.v ? a.v : b.v, a.st && b.st}; }
+  FlatInt scale(FlatInt c, FlatInt d) const { return flat_mul(c, d); }
+  std::int64_t zero_sum() const { return 0; }
+  void add_digits(std::int64_t& sum, FlatInt new_shape, FlatInt rest_stride) const {
+    sum = checked_add(sum, checked_mul(new_shape.v - 1, rest_stride.v));
+  }
+  [[noreturn]] void fail(const std::string& condition, std::size_t i, FlatInt rest_shape, FlatInt rest_stride) const {
+    fail_composition(condition, i, lhs.layout(), n0.tuple(), d0.tuple(), rest_shape.tuple(), rest_stride.tuple(), ctx);
+  }
+  void check_stride_divisibility(FlatInt rest_shape, FlatInt rest_stride, std::size_t i) const {
+    const std::int64_t si = lhs.shapes[i].v, ri = rest_stride.v;
+    if (!(ri % si == 0 || ri < si))
+      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
+           "Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_exactness(FlatInt rest_shape, FlatInt rest_stride, FlatInt next_shape, std::size_t i) const {
+    const std::int64_t si = lhs.shapes[i].v, ri = rest_stride.v;
+    if (ri < si && rest_shape.v > next_shape.v && si % ri != 0)
+      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
+           "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
+  }
+  void check_shape_divisibility(FlatInt rest_shape, FlatInt rest_stride, FlatInt new_shape, std::size_t i) const {
+    if (rest_shape.v % new_shape.v != 0)
+      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
+           "Divisibility Condition\"", i, rest_shape, rest_stride);
+  }
+  void check_carry(FlatInt rest_shape, FlatInt rest_stride, std::int64_t digit_sum, std::size_t i) const {
+    if (digit_sum >= lhs.shapes[i].v)
+      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
+           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
+           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
+           i, rest_shape, rest_stride);
+  }
+  void check_signs() const { fail_signs(lhs.layout(), n0.tuple(), d0.tuple(), ctx); }
+};
+
+// coalesce_unbounded_modes' decisions on plain values (integer strides).
+struct FlatCoalesceXOps {
+  bool is_one(FlatInt s) const { return s.v == 1; }
+  bool continues(FlatInt s, FlatInt d, FlatInt next) const { return checked_mul(s.v, d.v) == next.v; }
+  FlatInt mul(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
+};
+
+// coalesce_unbounded(a) as flat integer modes. Returns false (lhs unspecified) when a has a
+// scaled-basis stride or is ().
+bool flat_coalesce_unbounded(const Layout& a, FlatLhs& lhs) {
+  if (!append_flat_ints(a.shape(), lhs.shapes) || !append_flat_ints(a.stride(), lhs.strides)) return false;
+  if (lhs.shapes.empty()) return false;
+  // As coalesce_unbounded: a leaf A is kept whatever its size; a tuple A is coalesced.
+  if (a.shape().is_tuple()) coalesce_unbounded_modes(lhs.shapes, lhs.strides, FlatCoalesceXOps{});
+  lhs.is_leaf = lhs.shapes.size() == 1;
+  return true;
+}
+
+// compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
+// (right-distributivity), each leaf through compose_leaf_mode on plain values, all of B's
+// leaves sharing the occupancy of A.
+Layout compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
+                    const Context& ctx) {
+  if (shape.is_tuple()) {
+    Leaves shapes, strides;
+    for (std::size_t i = 0; i < shape.rank(); ++i) {
+      Layout m = compose_flat(lhs, shape[i], stride[i], occ, ctx);
+      shapes.push_back(m.shape());
+      strides.push_back(m.stride());
+    }
+    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                              IntTuple::tuple_moved(strides.data(), strides.size()));
+  }
+  const FlatInt n0 = FlatInt::of(shape), d0 = FlatInt::of(stride);
+  FlatInts out_shapes, out_strides;
+  compose_leaf_mode(lhs.shapes.data(), lhs.strides.data(), lhs.shapes.size(), lhs.is_leaf, n0, d0, occ,
+                    FlatCompositionOps{lhs, n0, d0, ctx}, [&](FlatInt sh, FlatInt st) {
+                      out_shapes.push_back(sh);
+                      out_strides.push_back(st);
+                    });
+  // Valid as EmittedModes' layout.
+  return detail::LayoutFromValidParts::make(tuple_of_flat(out_shapes.data(), out_shapes.size()),
+                                            tuple_of_flat(out_strides.data(), out_strides.size()));
+}
 
 // coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
 struct IntTupleCoalesceXOps {
@@ -141,10 +269,13 @@ Layout coalesce_unbounded(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
   if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // (): the constant 0
   coalesce_unbounded_modes(m.shapes, m.strides, IntTupleCoalesceXOps{});
+  // Valid: l's own leaves, merged shapes products of shapes >= 1.
   Leaves& shapes = m.shapes;
   Leaves& strides = m.strides;
-  if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
-  return Layout(IntTuple::tuple_moved(shapes.data(), shapes.size()), IntTuple::tuple_moved(strides.data(), strides.size()));
+  using detail::LayoutFromValidParts;
+  if (shapes.size() == 1) return LayoutFromValidParts::make(std::move(shapes[0]), std::move(strides[0]));
+  return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                    IntTuple::tuple_moved(strides.data(), strides.size()));
 }
 
 // Insert a basis position path (outermost first) into a coalescing profile: a leaf means
@@ -188,25 +319,24 @@ Layout coalesce_at_profile(const Layout& a, const IntTuple& profile, const Conte
   return make_layout_from_modes(modes);
 }
 
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, std::string_view key,
                             Context& ctx);
 
 // composition_impl: lhs is coalesced (at the profile), B is given by (shape, stride).
 // `key` names the sub-layout of A that lhs is (the basis position, "" for all of A).
-Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, const std::string& key,
+Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& stride, std::string_view key,
                     Context& ctx) {
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    std::vector<IntTuple> shapes, strides;
-    shapes.reserve(shape.rank());
-    strides.reserve(shape.rank());
+    Leaves shapes, strides;
     for (std::size_t i = 0; i < shape.rank(); ++i) {
       Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
       shapes.push_back(m.shape());
       strides.push_back(m.stride());
     }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
+                                              IntTuple::tuple_moved(strides.data(), strides.size()));
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -228,14 +358,14 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
 }
 
 // A (coalesced, flat) composed with one leaf mode n0:d0 of B, d0 an integer.
-Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const std::string& key,
+Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, std::string_view key,
                             Context& ctx) {
   if (!lhs.shape().is_tuple() || d0.value() == 0) {
     std::optional<Layout> result;
     Occupancy untouched;  // these two cases emit one mode and record no occupancy
     compose_leaf_mode(&lhs.shape(), &lhs.stride(), 1, !lhs.shape().is_tuple(), n0, d0, untouched,
                       IntTupleCompositionOps{lhs, n0, d0, ctx},
-                      [&](IntTuple shape, IntTuple stride) { result.emplace(std::move(shape), std::move(stride)); });
+                      [&](IntTuple shape, IntTuple stride) { result.emplace(detail::LayoutFromValidParts::make(std::move(shape), std::move(stride))); });
     return std::move(*result);
   }
   for (const auto& s : lhs.shape().elements())
@@ -266,14 +396,40 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
-  Context ctx{a, b, {}};
+  Context ctx{a, &b, {nullptr, nullptr}, {}, {}};
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b.stride(), profile, has_basis, has_integer);
   if (has_basis && has_integer)
     throw Error("composition: precondition violated: B's non-zero strides must be all integers or all scaled "
                 "bases; " + ctx.operands());
+  if (!has_basis) {
+    // Integer strides in B: A is read through coalesce_x whole (profile 0); on plain values
+    // when A's strides are integers too.
+    FlatLhs lhs;
+    if (flat_coalesce_unbounded(a, lhs)) return compose_flat(lhs, b.shape(), b.stride(), ctx.whole, ctx);
+  }
   return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
+}
+
+Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {
+  // composition(a, make_layout_from_modes({b0, b1})) step for step: the profile collected
+  // over b0's then b1's strides (the pair's stride in order), the same checks; on plain
+  // values when every stride is an integer, else through the pair.
+  Context ctx{a, nullptr, {&b0, &b1}, {}, {}};
+  IntTuple profile = IntTuple::static_int(0);
+  bool has_basis = false, has_integer = false;
+  collect_profile(b0.stride(), profile, has_basis, has_integer);
+  collect_profile(b1.stride(), profile, has_basis, has_integer);
+  if (!has_basis) {
+    FlatLhs lhs;
+    if (flat_coalesce_unbounded(a, lhs)) {
+      Layout m0 = compose_flat(lhs, b0.shape(), b0.stride(), ctx.whole, ctx);
+      Layout m1 = compose_flat(lhs, b1.shape(), b1.stride(), ctx.whole, ctx);
+      return make_layout_from_modes({m0, m1});
+    }
+  }
+  return composition(a, make_layout_from_modes({b0, b1}));
 }
 
 Layout composition(const Layout& a, const Value& tiler) {

@@ -41,6 +41,9 @@ namespace cuteref {
 // @post size(R) == size(B).
 // Errors name the violated condition, A, B, and the mode of A where it failed.
 Layout composition(const Layout& a, const Layout& b);
+// composition(A, make_layout_from_modes({B0, B1})), without building the pair (divide's
+// A o (T, complement)): the same result, checks and diagnostics.
+Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1);
 
 // composition(A, tiler): CuTe's composition with a Tiler.
 //   - a layout: composition(A, layout);

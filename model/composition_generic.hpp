@@ -20,6 +20,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "small_vector.hpp"
+
 namespace cuteref {
 
 // CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
@@ -59,7 +61,7 @@ struct CompositionOccupancy {
     Sum digit_sum[2];  // [0]: positive strides, [1]: negative strides
     bool touched = false;
   };
-  std::vector<Mode> modes;
+  SmallVector<Mode, 8> modes;  // inline for the usual few modes of A
   std::size_t touched_count = 0;
   bool positive = false, negative = false;
 

@@ -14,10 +14,29 @@ namespace {
 
 // logical_divide_layout's steps on the model's layouts.
 struct LayoutDivideOps {
-  IntTuple coalesced_shape(const Layout& a) const { return coalesce_flat(flat_modes(a.shape(), a.stride())).shape(); }
-  Layout complement(const Layout& t, const IntTuple& shape) const { return cuteref::complement(t, shape); }
-  Layout pair(const Layout& t, const Layout& r) const { return make_layout_from_modes({t, r}); }
-  Layout composition(const Layout& a, const Layout& b) const { return cuteref::composition(a, b); }
+  // The leaves of coalesce(A)'s shape, as plain values (the proofs' SymDivideOps also
+  // passes the leaves): complement reads only the leaves of its cotarget.
+  FlatInts coalesced_shape(const Layout& a) const {
+    FlatModesOfInts m;
+    if (a.has_basis_strides()) {
+      append_flat_ints(coalesce_flat(flat_modes(a.shape(), a.stride())).shape(), m.shapes);
+      return std::move(m.shapes);
+    }
+    coalesced_flat_ints(a, m);
+    if (m.shapes.empty()) m.shapes.push_back(FlatInt{1, true});  // coalesce gives _1:_0
+    return std::move(m.shapes);
+  }
+  Layout complement(const Layout& t, const FlatInts& shape) const {
+    return complement_of_shape_leaves(t, shape.data(), shape.size());
+  }
+  // The pair (T, R) stands for make_layout_from_modes({T, R}); composition reads its two
+  // modes without the pair being built.
+  struct Pair {
+    const Layout& t;
+    const Layout& r;
+  };
+  Pair pair(const Layout& t, const Layout& r) const { return {t, r}; }
+  Layout composition(const Layout& a, const Pair& b) const { return composition_of_pair(a, b.t, b.r); }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "coalesce_generic.hpp"
+#include "error.hpp"
 
 namespace cuteref {
 
@@ -18,7 +19,49 @@ struct IntTupleCoalesceOps {
   IntTuple merge(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
 };
 
+// The same decisions on plain values (integer strides only).
+struct FlatIntCoalesceOps {
+  bool is_unit(FlatInt s) const { return s.v == 1; }
+  bool continues(FlatInt prev_shape, FlatInt prev_stride, FlatInt stride) const {
+    return checked_mul(prev_shape.v, prev_stride.v) == stride.v;
+  }
+  FlatInt merge(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
+};
+
+void flat_ints_of(const Layout& l, FlatModesOfInts& m) {
+  m.shapes.clear();
+  m.strides.clear();
+  append_flat_ints(l.shape(), m.shapes);
+  if (!append_flat_ints(l.stride(), m.strides))
+    throw Error("internal: flat integer modes of a layout with basis strides: " + l.to_string());
+}
+
 }  // namespace
+
+void filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
+  flat_ints_of(l, m);
+  for (std::size_t i = 0; i < m.shapes.size(); ++i)
+    if (m.strides[i].v == 0) m.shapes[i] = FlatInt{1, true};
+  coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
+  if (m.shapes.empty()) {
+    m.shapes.push_back(FlatInt{1, true});
+    m.strides.push_back(FlatInt{0, true});
+  }
+}
+
+void coalesced_flat_ints(const Layout& l, FlatModesOfInts& m) {
+  flat_ints_of(l, m);
+  coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
+}
+
+Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides) {
+  coalesce_modes(shapes, strides, FlatIntCoalesceOps{});
+  // Valid by the precondition, as coalesce_flat's result.
+  using detail::LayoutFromValidParts;
+  if (shapes.empty()) return LayoutFromValidParts::make(IntTuple::static_int(1), IntTuple::static_int(0));
+  return LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
+                                    tuple_of_flat(strides.data(), strides.size()));
+}
 
 FlatModes filtered_flat_modes(const Layout& l) {
   FlatModes m = flat_modes(l.shape(), l.stride());
@@ -35,10 +78,13 @@ FlatModes filtered_flat_modes(const Layout& l) {
 
 Layout coalesce_flat(FlatModes m) {
   coalesce_modes(m.shapes, m.strides, IntTupleCoalesceOps{});
-  if (m.shapes.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));
-  if (m.shapes.size() == 1) return Layout(std::move(m.shapes[0]), std::move(m.strides[0]));
-  return Layout(IntTuple::tuple_moved(m.shapes.data(), m.shapes.size()),
-                IntTuple::tuple_moved(m.strides.data(), m.strides.size()));
+  // Valid by the precondition: kept leaves are input leaves, merged shapes products of
+  // shapes >= 1 (checked), strides unchanged.
+  using detail::LayoutFromValidParts;
+  if (m.shapes.empty()) return LayoutFromValidParts::make(IntTuple::static_int(1), IntTuple::static_int(0));
+  if (m.shapes.size() == 1) return LayoutFromValidParts::make(std::move(m.shapes[0]), std::move(m.strides[0]));
+  return LayoutFromValidParts::make(IntTuple::tuple_moved(m.shapes.data(), m.shapes.size()),
+                                    IntTuple::tuple_moved(m.strides.data(), m.strides.size()));
 }
 
 }  // namespace cuteref

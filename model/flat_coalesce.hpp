@@ -4,6 +4,7 @@
 #pragma once
 
 #include "layout.hpp"
+#include "flat_int.hpp"
 #include "leaf_arith.hpp"
 
 namespace cuteref {
@@ -19,5 +20,24 @@ FlatModes filtered_flat_modes(const Layout& l);
 //      integer or scaled-basis strides).
 // @post equal to coalesce(Layout(tuple(m.shapes), tuple(m.strides))).
 Layout coalesce_flat(FlatModes m);
+
+// The same on integer leaves as plain values (flat_int.hpp).
+struct FlatModesOfInts {
+  FlatInts shapes;
+  FlatInts strides;
+};
+
+// filtered_flat_modes on plain values. @pre l has integer strides (no scaled basis).
+// @post m (emptied first) equal, leaf for leaf, to filtered_flat_modes(l).
+void filtered_flat_ints(const Layout& l, FlatModesOfInts& m);
+
+// The flat modes of coalesce(l) on plain values (none when every mode has size 1).
+// @pre l has integer strides. @post equal to the flat modes of coalesce(l)'s result, except
+// that coalesce gives the leaf _1:_0 where this gives no mode.
+void coalesced_flat_ints(const Layout& l, FlatModesOfInts& m);
+
+// coalesce_flat on plain values; shapes and strides are coalesced in place.
+// @pre same sizes, integer shapes >= 1.
+Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides);
 
 }  // namespace cuteref

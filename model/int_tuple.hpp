@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <initializer_list>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,18 @@ class IntTuple {
   // The tuple of n elements copied / moved from `first` (any contiguous storage).
   static IntTuple tuple_copied(const IntTuple* first, std::size_t n);
   static IntTuple tuple_moved(IntTuple* first, std::size_t n);
+  // The tuple of the n elements make(0), ..., make(n - 1), built in place (no staging
+  // vector). @pre make does not throw.
+  template <class Make>
+  static IntTuple tuple_made(std::size_t n, Make&& make) {
+    IntTuple t;
+    if (n == 0) return t;
+    Node* node = allocate_tuple_node(n);
+    IntTuple* elems = reinterpret_cast<IntTuple*>(node + 1);
+    for (std::size_t i = 0; i < n; ++i) new (elems + i) IntTuple(make(i));
+    t.node_ = node;
+    return t;
+  }
 
   Kind kind() const { return kind_; }
   bool is_tuple() const { return kind_ == Kind::Tuple; }

@@ -151,13 +151,10 @@ Layout prepend(const Layout& l, const Layout& m) {
 namespace {
 template <class Modes>
 Layout layout_of_modes(const Modes& modes) {
-  SmallVector<IntTuple, 8> shapes, strides;
-  for (const auto& m : modes) {
-    shapes.push_back(m.shape());
-    strides.push_back(m.stride());
-  }
-  return LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
-                                    IntTuple::tuple_moved(strides.data(), strides.size()));
+  const Layout* first = modes.size() > 0 ? &*modes.begin() : nullptr;
+  return LayoutFromValidParts::make(
+      IntTuple::tuple_made(modes.size(), [first](std::size_t i) noexcept { return first[i].shape(); }),
+      IntTuple::tuple_made(modes.size(), [first](std::size_t i) noexcept { return first[i].stride(); }));
 }
 }  // namespace
 

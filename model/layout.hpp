@@ -50,7 +50,10 @@ namespace detail {
 // Builds a layout without re-checking the invariants. Sound only when shape and stride are
 // a valid layout's own (shape, stride), or tuples whose elements are the (shape, stride)
 // pairs of valid layouts, recursively: such a pair is congruent with valid leaves by
-// construction. Every layout that arithmetic produces goes through the checked constructor.
+// construction. The algebra's flat results (coalesce_flat, coalesce_x, composition's
+// emitted modes) also use it: each states why its leaves are valid (shape an integer >= 1,
+// stride an integer or a scaled basis); every other layout goes through the checked
+// constructor.
 struct LayoutFromValidParts {
   static Layout make(IntTuple shape, IntTuple stride) noexcept {
     return Layout(Layout::Unchecked{}, std::move(shape), std::move(stride));

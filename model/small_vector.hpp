@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace cuteref {
@@ -30,6 +33,12 @@ class SmallVector {
       o.data_ = o.inline_data();
       o.size_ = 0;
       o.capacity_ = N;
+      return;
+    }
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (o.size_ > 0) std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
+      size_ = o.size_;
+      o.size_ = 0;
       return;
     }
     for (std::size_t i = 0; i < o.size_; ++i) new (data_ + i) T(std::move(o.data_[i]));
@@ -104,7 +113,11 @@ class SmallVector {
   }
   // Shrinks to n elements (n <= size()).
   void truncate(std::size_t n) noexcept {
-    while (size_ > n) pop_back();
+    if constexpr (std::is_trivially_destructible_v<T>) {
+      if (size_ > n) size_ = n;
+    } else {
+      while (size_ > n) pop_back();
+    }
   }
   void clear() noexcept { truncate(0); }
   // n elements: shrinks, or grows with value-initialized elements.
@@ -121,6 +134,7 @@ class SmallVector {
  private:
   T* inline_data() noexcept { return reinterpret_cast<T*>(storage_); }
   void grow(std::size_t n) {
+    if (n <= size_ || n > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T)) throw std::bad_array_new_length();
     T* block = static_cast<T*>(::operator new(n * sizeof(T)));
     for (std::size_t i = 0; i < size_; ++i) {
       new (block + i) T(std::move(data_[i]));
