@@ -7,6 +7,11 @@
 
 namespace cuteref_gpu {
 
+// The TMA probes' launch shape: one CTA of this many threads, and the dynamic shared memory
+// they allow (the largest box or tile plus 1024 bytes for the alignment).
+constexpr int kTmaThreads = 128;
+constexpr int kTmaMaxDynamicSmem = 200 * 1024;
+
 __device__ inline std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }

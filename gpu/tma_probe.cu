@@ -35,8 +35,6 @@ using cuteref::Value;
 
 namespace {
 
-constexpr int kThreads = 128;
-constexpr int kMaxDynamicSmem = 200 * 1024;
 
 struct TmaCase {
   int elem_bytes;
@@ -81,11 +79,11 @@ template <int Rank>
 void launch(bool store, const CUtensorMap& map, const Coords& c, std::uint8_t* out_or_image, std::uint32_t box_bytes,
             std::uint8_t poison) {
   // Set every time: a device reset after a failed case drops function attributes.
-  CUDA_CHECK(cudaFuncSetAttribute(tma_load_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
-  CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
+  CUDA_CHECK(cudaFuncSetAttribute(tma_load_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaMaxDynamicSmem));
+  CUDA_CHECK(cudaFuncSetAttribute(tma_store_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaMaxDynamicSmem));
   const std::size_t smem = box_bytes + 1024;
-  if (store) tma_store_kernel<Rank><<<1, kThreads, smem>>>(map, c, out_or_image, box_bytes);
-  else tma_load_kernel<Rank><<<1, kThreads, smem>>>(map, c, out_or_image, box_bytes, poison);
+  if (store) tma_store_kernel<Rank><<<1, kTmaThreads, smem>>>(map, c, out_or_image, box_bytes);
+  else tma_load_kernel<Rank><<<1, kTmaThreads, smem>>>(map, c, out_or_image, box_bytes, poison);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -31,8 +31,6 @@ using cuteref::Value;
 
 namespace {
 
-constexpr int kThreads = 128;
-constexpr int kMaxDynamicSmem = 200 * 1024;
 const char* const kSwizzleNames[] = {"INTER", "SW32", "SW64", "SW128"};
 
 enum class Control { None, PredictUnswizzled, CoordinatesReversed };
@@ -81,11 +79,11 @@ struct TileCase {
 template <int Rank>
 void launch(const TileCase& c, const CUtensorMap& map, const TileCopy* d_copies, int n, std::uint8_t* buf,
             std::uint32_t tile_bytes, std::uint32_t box_bytes, std::uint8_t poison) {
-  CUDA_CHECK(cudaFuncSetAttribute(tma_tile_load_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
-  CUDA_CHECK(cudaFuncSetAttribute(tma_tile_store_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicSmem));
+  CUDA_CHECK(cudaFuncSetAttribute(tma_tile_load_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaMaxDynamicSmem));
+  CUDA_CHECK(cudaFuncSetAttribute(tma_tile_store_kernel<Rank>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaMaxDynamicSmem));
   const std::size_t smem = tile_bytes + 1024;
-  if (c.store) tma_tile_store_kernel<Rank><<<1, kThreads, smem>>>(map, d_copies, n, buf, tile_bytes);
-  else tma_tile_load_kernel<Rank><<<1, kThreads, smem>>>(map, d_copies, n, buf, tile_bytes, box_bytes, poison);
+  if (c.store) tma_tile_store_kernel<Rank><<<1, kTmaThreads, smem>>>(map, d_copies, n, buf, tile_bytes);
+  else tma_tile_load_kernel<Rank><<<1, kTmaThreads, smem>>>(map, d_copies, n, buf, tile_bytes, box_bytes, poison);
   CUDA_CHECK_LAUNCH();
 }
 
