@@ -479,7 +479,11 @@ void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std:
     p.set("timeout", 60000u);
     solver.set(p);
     solver.add(n);
+    const auto t0 = std::chrono::steady_clock::now();
     const z3::check_result c = solver.check();
+    if (std::getenv("CUTEREF_PROOF_TRACE"))
+      std::cerr << "  lemma " << r.proofs << ": " << (c == z3::unsat ? "unsat " : c == z3::sat ? "sat " : "unknown ")
+                << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << " ms\n";
     ++r.proofs;
     ++r.paths;
     if (r.smt2.size() < kSmt2Sample) r.smt2.emplace_back(solver.to_smt2(), c == z3::unsat ? "unsat" : c == z3::sat ? "sat" : "unknown");
@@ -663,14 +667,27 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
 }
 
 // R = complement(A, M) for parametric A, by the model's complement (complement_generic.hpp)
-// on symbolic extents: A(j) == R(i) only at 0, and size(A) * size(R) == M. (Injectivity of
-// (j, i) -> A(j) + R(i) on symbolic extents is uniqueness of a mixed-radix representation
-// with symbolic radices: Z3 gave no answer in 5 minutes on one branch case, so it is checked
-// here only by the enumerated corner; complement_disjoint_injective proves it for large
-// concrete A.) Families: a column-major (a,b) block with row pitch a*c,
-// A = (a,b):(1,a*c), and the same transposed, A = (a,b):(b*c,1) (complement sorts its modes),
-// in a codomain M = a*b*c*e; a in [2, 2^8] (A keeps a mode: sym_complement does not cover
-// an A that filters to _1:_0), b, c, e in [1, 2^8].
+// on symbolic extents: A(j) == R(i) only at 0, size(A) * size(R) == M, and
+// (j, i) -> A(j) + R(i) is injective on [0, size(A)) x [0, size(R)). Families: a
+// column-major (a,b) block with row pitch a*c, A = (a,b):(1,a*c), and the same transposed,
+// A = (a,b):(b*c,1) (complement sorts its modes), in a codomain M = a*b*c*e; a in [2, 2^8]
+// (A keeps a mode: sym_complement does not cover an A that filters to _1:_0), b, c, e in
+// [1, 2^8]. Injectivity on symbolic extents is uniqueness of a mixed-radix representation
+// with symbolic radices (Z3 gave no answer in 5 minutes on the direct query), so it is proved
+// in steps, each an unsat query:
+//   S1 (model, per family, A and R apart): size(R) == c*e and, with coordinates
+//      q = j/a, r = j%a, qi = i/c, ri = i%c (j < a*b, i < c*e), A(j) and R(i) equal fixed
+//      formulas: family 0 gives A(j) + R(i) == r + a*(ri + c*(q + b*qi)), family 1 gives
+//      q + b*(ri + c*(r + a*qi)), i.e. the modes of (A, R) sorted by stride form a compact
+//      column-major layout (a,c,b,e) resp. (b,c,a,e);
+//   S2 (all integers): a compact rank-4 layout is injective, x0 + s0*(x1 + s1*(x2 + s2*x3))
+//      determines x for 0 <= xk < sk, by three instances of uniqueness of division
+//      (division_unique, proved again here) and a final combination;
+//   S3 (all integers, per family): two coordinate tuples with equal A + R formulas are
+//      equal (the S2 instance with the family's radices);
+//   S4 (all integers): j in [0, a*b) is a*(j/a) + j%a with 0 <= j/a < b, 0 <= j%a < a
+//      (and i in [0, c*e) likewise), so the coordinates are in S3's ranges and index pairs
+//      with equal A(j) + R(i) have equal coordinates by S1 and S3, hence are equal.
 LawResult complement_parametric_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
@@ -697,6 +714,93 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       return na * nr == m && z3::implies(in, meet_at_zero);
     }, opt);
     fold_status(r, out, ProofStatus::Proved, family == 0 ? "(a,b):(1,a*c)" : "(a,b):(b*c,1)");
+  }
+  // S1: the model's A and R on coordinates (per family; A and R in separate queries).
+  for (int part = 0; part < 4; ++part) {
+    const int family = part / 2;
+    const bool of_r = part % 2 == 1;
+    SymbolicSession s(Encoding::Int64Range);
+    std::vector<z3::expr> dom;
+    const std::int64_t hi = 256;
+    const SymInt a = s.ranged_variable("a", 2, hi, dom), b = s.ranged_variable("b", 1, hi, dom);
+    const SymInt c = s.ranged_variable("c", 1, hi, dom), e = s.ranged_variable("e", 1, hi, dom);
+    const std::int64_t big = hi * hi * hi * hi;
+    const SymInt j = s.ranged_variable("j", 0, big, dom), i = s.ranged_variable("i", 0, big, dom);
+    const auto out = run_one(r, s, dom, {{"a", a.e}, {"b", b.e}, {"c", c.e}, {"e", e.e}, {"j", j.e}, {"i", i.e}},
+                             [&]() -> z3::expr {
+      const SymLayout la = family == 0 ? SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
+                                                   SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(a * c)})}
+                                       : SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
+                                                   SymTuple::tuple({SymTuple::of(b * c), SymTuple::of(s.constant(1))})};
+      const SymLayout lr = sym_complement(la, {a * b * c * e});
+      if (!of_r) {
+        const SymInt av = apply_at(la, j);
+        return z3::implies(j < a * b, family == 0 ? av == j % a + a * c * (j / a) : av == (j % a) * b * c + j / a);
+      }
+      const SymInt rv = apply_at(lr, i);
+      return sym_size(lr) == c * e &&
+             z3::implies(i < c * e, rv == (family == 0 ? a : b) * (i % c) + a * b * c * (i / c));
+    }, opt);
+    fold_status(r, out, ProofStatus::Proved, std::string(of_r ? "S1 R of " : "S1 A of ") + (family == 0 ? "(a,b):(1,a*c)" : "(a,b):(b*c,1)"));
+  }
+  {
+    SymbolicSession session(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
+    z3::context& ctx = session.ctx();
+    auto v = [&](const std::string& n) { return ctx.int_const(n.c_str()); };
+    std::vector<z3::expr> sv, x, y;
+    for (int k = 0; k < 4; ++k) {
+      sv.push_back(v("s" + std::to_string(k)));
+      x.push_back(v("x" + std::to_string(k)));
+      y.push_back(v("y" + std::to_string(k)));
+    }
+    // Upper parts of the mixed-radix value: up(z, k) = z_k + s_k*(z_{k+1} + ...).
+    auto up = [&](const std::vector<z3::expr>& z, const std::vector<z3::expr>& rad, int k) {
+      z3::expr u = z[3];
+      for (int m = 2; m >= k; --m) u = z[m] + rad[m] * u;
+      return u;
+    };
+    auto ranges = [&](const std::vector<z3::expr>& rad) {
+      z3::expr g = ctx.bool_val(true);
+      for (int k = 0; k < 4; ++k) g = g && rad[k] >= 1 && x[k] >= 0 && x[k] < rad[k] && y[k] >= 0 && y[k] < rad[k];
+      return g;
+    };
+    auto all_equal = [&] { return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3]; };
+    // The compact lemma on radices rad as an implication (its instance, once S2 holds).
+    auto compact = [&](const std::vector<z3::expr>& rad) {
+      return z3::implies(ranges(rad) && up(x, rad, 0) == up(y, rad, 0), all_equal());
+    };
+    const z3::expr d = v("d"), yy = v("yy"), u1 = v("u1"), w1 = v("w1"), u2 = v("u2"), w2 = v("w2");
+    const z3::expr g = ranges(sv);
+    std::vector<z3::expr> negated{!division_unique(d, yy, u1, w1, u2, w2)};
+    // S2: step k peels digit k by uniqueness of division by s_k.
+    for (int k = 0; k < 3; ++k)
+      negated.push_back(g && up(x, sv, k) == up(y, sv, k) &&
+                        division_unique(sv[k], up(x, sv, k), up(x, sv, k + 1), x[k], up(y, sv, k + 1), y[k]) &&
+                        !(x[k] == y[k] && up(x, sv, k + 1) == up(y, sv, k + 1)));
+    negated.push_back(g && up(x, sv, 0) == up(y, sv, 0) &&
+                      z3::implies(up(x, sv, 0) == up(y, sv, 0), x[0] == y[0] && up(x, sv, 1) == up(y, sv, 1)) &&
+                      z3::implies(up(x, sv, 1) == up(y, sv, 1), x[1] == y[1] && up(x, sv, 2) == up(y, sv, 2)) &&
+                      z3::implies(up(x, sv, 2) == up(y, sv, 2), x[2] == y[2] && x[3] == y[3]) && !all_equal());
+    // S3: the families' A + R formulas (S1) with coordinates x = (r, ri, q, qi) for family 0,
+    // x = (q, ri, r, qi) for family 1, and the compact lemma on the sorted radices.
+    const z3::expr a = v("a"), b = v("b"), c = v("c"), e = v("e");
+    const z3::expr base = a >= 2 && b >= 1 && c >= 1 && e >= 1;
+    {
+      const std::vector<z3::expr> rad{a, c, b, e};  // family 0: x = (r, ri, q, qi)
+      auto f0 = [&](const std::vector<z3::expr>& z) { return (z[0] + a * c * z[2]) + (a * z[1] + a * b * c * z[3]); };
+      negated.push_back(base && ranges(rad) && f0(x) == f0(y) && compact(rad) && !all_equal());
+    }
+    {
+      const std::vector<z3::expr> rad{b, c, a, e};  // family 1: x = (q, ri, r, qi)
+      auto f1 = [&](const std::vector<z3::expr>& z) { return (z[2] * b * c + z[0]) + (b * z[1] + a * b * c * z[3]); };
+      negated.push_back(base && ranges(rad) && f1(x) == f1(y) && compact(rad) && !all_equal());
+    }
+    // S4: an index in [0, n*m) has quotient by n in [0, m) (remainder in [0, n): Z3's division).
+    const z3::expr j = v("j"), n = v("n"), mm = v("m");
+    negated.push_back(n >= 1 && mm >= 1 && j >= 0 && j < n * mm && !(j / n >= 0 && j / n < mm && j == n * (j / n) + j % n &&
+                                                                      j % n >= 0 && j % n < n));
+    prove_lemmas(r, {negated[0]}, [&] { return z3::solver(ctx); });
+    prove_lemmas(r, std::vector<z3::expr>(negated.begin() + 1, negated.end()), [&] { return session.make_solver(); });
   }
   // Corner: both families for a in [2,4], b, c, e in [1,3] on the concrete model, every pair.
   for (std::int64_t av = 2; av <= 4; ++av)
@@ -819,7 +923,8 @@ const std::vector<Law>& named_laws() {
                  ProofStatus::Proved, composition_parametric_law});
     v.push_back({"complement_parametric",
                  "R = complement(A, M = a*b*c*e) for A = (a,b):(1,a*c) and (a,b):(b*c,1), a in [2,2^8], b,c,e in [1,2^8]: "
-                 "A and R meet only at 0, size(A)*size(R) == M (injectivity: enumerated corner only)",
+                 "A and R meet only at 0, size(A)*size(R) == M, (j, i) -> A(j) + R(i) injective (in steps: (A, R) sorted is "
+                 "compact; a compact rank-4 layout is injective by uniqueness of division)",
                  ProofStatus::Proved, complement_parametric_law});
     return v;
   }();
