@@ -30,4 +30,11 @@ inline std::uint64_t pass_value(std::int64_t id, int eb, int pass) {
   return (static_cast<std::uint64_t>(id) >> shift) & mask;
 }
 
+// A buffer of `count` `eb`-byte elements, element i holding pass `pass` of id i + 1.
+inline std::vector<std::uint8_t> id_image(std::int64_t count, int eb, int pass) {
+  std::vector<std::uint8_t> buf(static_cast<std::size_t>(count * eb));
+  for (std::int64_t i = 0; i < count; ++i) write_elem(buf, i, eb, pass_value(i + 1, eb, pass));
+  return buf;
+}
+
 }  // namespace cuteref_gpu

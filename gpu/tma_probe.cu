@@ -155,8 +155,7 @@ Outcome run_case(const TmaCase& c) {
   for (int pass = 0; pass < passes_for(eb) && o.ok; ++pass) {
     for (std::uint8_t poison : poisons) {
       if (!c.store) {
-        std::vector<std::uint8_t> host(gmem_bytes);
-        for (std::int64_t i = 0; i < gmem_elems; ++i) write_elem(host, i, eb, pass_value(i + 1, eb, pass));
+        const std::vector<std::uint8_t> host = id_image(gmem_elems, eb, pass);
         CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemset(d_box, 0xA5, box_bytes));
         launch_rank(p.rank, false, map, coords, d_box, box_bytes, poison);
@@ -186,8 +185,8 @@ Outcome run_case(const TmaCase& c) {
         }
       } else {
         // Store: the box image holds value(pos) at SMEM position pos; gmem is poisoned.
-        std::vector<std::uint8_t> img(box_bytes), host(gmem_bytes, poison);
-        for (std::int64_t pos = 0; pos < box_elems; ++pos) write_elem(img, pos, eb, pass_value(pos + 1, eb, pass));
+        const std::vector<std::uint8_t> img = id_image(box_elems, eb, pass);
+        const std::vector<std::uint8_t> host(gmem_bytes, poison);
         CUDA_CHECK(cudaMemcpy(d_box, img.data(), box_bytes, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
         launch_rank(p.rank, true, map, coords, d_box, box_bytes, poison);

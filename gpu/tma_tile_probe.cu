@@ -175,8 +175,7 @@ Outcome run_case(const TileCase& c) {
   for (int pass = 0; pass < passes_for(eb) && o.ok; ++pass) {
     for (std::uint8_t poison : poisons) {
       if (!c.store) {
-        std::vector<std::uint8_t> host(gmem_bytes);
-        for (std::int64_t i = 0; i < gmem_elems; ++i) write_elem(host, i, eb, pass_value(i + 1, eb, pass));
+        const std::vector<std::uint8_t> host = id_image(gmem_elems, eb, pass);
         CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemset(d_tile, 0xA5, tile_bytes));
         launch_rank(d_tile, poison);
@@ -200,8 +199,8 @@ Outcome run_case(const TileCase& c) {
       } else {
         // SMEM position pos holds id pos+1; GMEM is poisoned; each tile element inside the
         // tensor must receive the id of its SMEM position, every other GMEM element keeps the poison.
-        std::vector<std::uint8_t> img(tile_bytes), host(gmem_bytes, poison);
-        for (std::int64_t pos = 0; pos < tile_elems; ++pos) write_elem(img, pos, eb, pass_value(pos + 1, eb, pass));
+        const std::vector<std::uint8_t> img = id_image(tile_elems, eb, pass);
+        const std::vector<std::uint8_t> host(gmem_bytes, poison);
         CUDA_CHECK(cudaMemcpy(d_tile, img.data(), tile_bytes, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(d_gmem, host.data(), gmem_bytes, cudaMemcpyHostToDevice));
         launch_rank(d_tile, poison);
