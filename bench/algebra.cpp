@@ -12,8 +12,11 @@
 //
 // All figures are process CPU time (the machine may be shared). Each operation is timed as
 // one block over all its cases, `repeats` times; the dispatch on the operation happens
-// outside the timed loop.
-// Usage: bench_algebra [--cases N] [--repeats R] [--pycute DIR] [--cute EXE]
+// outside the timed loop. The model and pycute are timed in `rounds` alternating rounds
+// (model, pycute, model, pycute, ...): on a shared machine both sides' rates drift by tens
+// of percent within seconds, so each round's ratio compares the two under the same
+// conditions, and the table reports the median round.
+// Usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -194,6 +197,14 @@ double mix_rate(const Timing& t) {
   return n > 0 ? static_cast<double>(n) / s : 0;
 }
 
+// The median of xs (the mean of the middle two for an even count); 0 for none.
+double median(std::vector<double> xs) {
+  if (xs.empty()) return 0;
+  std::sort(xs.begin(), xs.end());
+  const std::size_t n = xs.size();
+  return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+
 // Runs a side process and returns its stdout lines; empty with `ok` false on failure.
 std::vector<std::string> run_side(const std::string& cmd, bool& ok) {
   std::vector<std::string> lines;
@@ -222,7 +233,7 @@ std::string fmt_rate(double r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int n_cases = 2000, repeats = 1000;
+  int n_cases = 2000, repeats = 1000, rounds = 5;
   std::string pycute_dir = ".vendor/wheel";
 #ifdef CUTEREF_BENCH_CUTE
   std::string cute_exe = CUTEREF_BENCH_CUTE;
@@ -233,15 +244,16 @@ int main(int argc, char** argv) {
     const std::string k = argv[i];
     if (k == "--cases") n_cases = std::atoi(argv[i + 1]);
     else if (k == "--repeats") repeats = std::atoi(argv[i + 1]);
+    else if (k == "--rounds") rounds = std::atoi(argv[i + 1]);
     else if (k == "--pycute") pycute_dir = argv[i + 1];
     else if (k == "--cute") cute_exe = argv[i + 1];
     else {
-      std::cerr << "usage: bench_algebra [--cases N] [--repeats R] [--pycute DIR] [--cute EXE]\n";
+      std::cerr << "usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE]\n";
       return 2;
     }
   }
-  if (n_cases < 1 || repeats < 1) {
-    std::cerr << "bench_algebra: --cases and --repeats must be >= 1\n";
+  if (n_cases < 1 || repeats < 1 || rounds < 1) {
+    std::cerr << "bench_algebra: --cases, --repeats and --rounds must be >= 1\n";
     return 2;
   }
 
@@ -282,24 +294,28 @@ int main(int argc, char** argv) {
     }
   }
 
-  const Timing model = time_model(by_op, repeats);
-
-  // pycute: far slower, so fewer repeats.
-  double py_rate[kOps] = {}, py_mix = 0;
+  // Alternating rounds: the model, then pycute (far slower, so fewer repeats), each round
+  // giving both sides' rates and their ratio under the same machine conditions.
+  const bool have_pycute = exists(pycute_dir + "/pycute");
   std::string py_note;
-  if (!exists(pycute_dir + "/pycute")) {
+  if (!have_pycute)
     py_note = "pycute not found under " + pycute_dir + " (install the nvidia-cutlass wheel there): column skipped";
-  } else {
-    const int py_repeats = std::max(1, repeats / 20);
+  std::vector<double> model_rates[kOps + 1], py_rates[kOps + 1], ratios[kOps + 1];  // [kOps]: the mix
+  for (int round = 0; round < rounds; ++round) {
+    const Timing model = time_model(by_op, repeats);
+    for (int op = 0; op < kOps; ++op) model_rates[op].push_back(rate(model, op));
+    model_rates[kOps].push_back(mix_rate(model));
+    if (!have_pycute || !py_note.empty()) continue;
     bool ok = false;
     const auto lines = run_side("PYTHONPATH=" + pycute_dir + " python3 " + std::string(CUTEREF_BENCH_DIR) +
-                                    "/pycute_algebra.py " + py_path + " " + std::to_string(py_repeats),
+                                    "/pycute_algebra.py " + py_path + " " + std::to_string(std::max(1, repeats / 20)),
                                 ok);
+    double py_rate[kOps + 1] = {};
     for (const auto& line : lines) {
       std::istringstream s(line);
       std::string head;
       s >> head;
-      if (head.rfind("ops_per_second=", 0) == 0) py_mix = std::atof(head.c_str() + 15);
+      if (head.rfind("ops_per_second=", 0) == 0) py_rate[kOps] = std::atof(head.c_str() + 15);
       if (head == "op") {
         std::string name;
         double r = 0;
@@ -308,8 +324,16 @@ int main(int argc, char** argv) {
           if (name == kOpNames[op]) py_rate[op] = r;
       }
     }
-    if (!ok || py_mix <= 0) py_note = "the pycute run failed: column skipped";
+    if (!ok || py_rate[kOps] <= 0) {
+      py_note = "the pycute run failed: column skipped";
+      continue;
+    }
+    for (int op = 0; op <= kOps; ++op) {
+      py_rates[op].push_back(py_rate[op]);
+      if (py_rate[op] > 0) ratios[op].push_back(model_rates[op].back() / py_rate[op]);
+    }
   }
+  const bool py_ok = py_note.empty();
 
   // CuTe C++: far faster, so more repeats; then the model again on the same subset.
   double cute_rate[kOps] = {};
@@ -373,12 +397,28 @@ int main(int argc, char** argv) {
   std::printf("bench/algebra: %zu cases (%d generated cases the model rejects were dropped), seed 20261123, "
               "process CPU time\n",
               cases.size(), rejected);
-  std::printf("\n%-16s %6s %13s %13s %9s\n", "operation", "cases", "model ops/s", "pycute ops/s", "model/py");
-  for (int op = 0; op < kOps; ++op)
-    std::printf("%-16s %6zu %13s %13s %9s\n", kOpNames[op], by_op[op].size(), fmt_rate(rate(model, op)).c_str(),
-                fmt_rate(py_rate[op]).c_str(), ratio(rate(model, op), py_rate[op]).c_str());
-  std::printf("%-16s %6zu %13s %13s %9s\n", "mix", cases.size(), fmt_rate(mix_rate(model)).c_str(),
-              fmt_rate(py_mix).c_str(), ratio(mix_rate(model), py_mix).c_str());
+  std::printf("\nmedians over %d alternating rounds (model: %d repeats per round, pycute: %d):\n", rounds, repeats,
+              std::max(1, repeats / 20));
+  std::printf("%-16s %6s %13s %13s %9s\n", "operation", "cases", "model ops/s", "pycute ops/s", "model/py");
+  for (int op = 0; op <= kOps; ++op) {
+    const double m = median(model_rates[op]);
+    const double p = py_ok ? median(py_rates[op]) : 0;
+    std::string r = "-";
+    if (py_ok && !ratios[op].empty()) {
+      char b[32];
+      const double x = median(ratios[op]);
+      std::snprintf(b, sizeof b, x >= 10 ? "%.0fx" : "%.2fx", x);
+      r = b;
+    }
+    std::printf("%-16s %6zu %13s %13s %9s\n", op < kOps ? kOpNames[op] : "mix",
+                op < kOps ? by_op[op].size() : cases.size(), fmt_rate(m).c_str(), fmt_rate(p).c_str(), r.c_str());
+  }
+  if (py_ok && !ratios[kOps].empty()) {
+    std::printf("mix ratio per round:");
+    for (double x : ratios[kOps]) std::printf(" %.0fx", x);
+    const auto [lo, hi] = std::minmax_element(ratios[kOps].begin(), ratios[kOps].end());
+    std::printf("  (min %.0fx, max %.0fx)\n", *lo, *hi);
+  }
   if (!py_note.empty()) std::printf("pycute: %s\n", py_note.c_str());
 
   std::printf("\nCuTe C++ (dynamic integers) on the cases its run-time path compiles and computes correctly:\n");

@@ -67,35 +67,50 @@ struct FlatComplementOps {
   FlatInt one() const { return {1, true}; }
 };
 
-// complement(a, cotarget) with the cotarget's leaves given flat (the whole cotarget only
-// for diagnostics).
-Layout complement_of_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, const CotargetText& cotarget) {
+// complement(a, cotarget) as its result's flat modes, the cotarget's leaves given flat (the
+// whole cotarget only for diagnostics).
+void complement_flat(const Layout& a, const FlatInt* cot, std::size_t n_cot, const CotargetText& cotarget,
+                     FlatModesOfInts& out) {
   for (std::size_t i = 0; i < n_cot; ++i)
     if (cot[i].v < 1)
       throw Error("complement: precondition violated: the cotarget " + cotarget.text() +
                   " must be a shape of integers >= 1 (leaf " + cot[i].to_string() + "); A = " + a.to_string());
-  if (a.has_basis_strides())
-    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
   FlatModesOfInts m;
-  filtered_flat_ints(a, m);  // flat_modes(filter(a)), as plain values
+  if (!filtered_flat_ints(a, m))  // flat_modes(filter(a)), as plain values
+    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
   // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
-  if (m.shapes.size() == 1 && m.strides[0].v == 0) return coalesce(make_layout(cotarget.tuple()));
-  ComplementModes<FlatInts> r = complement_modes(std::move(m.shapes), std::move(m.strides),
+  if (m.shapes.size() == 1 && m.strides[0].v == 0) {
+    const Layout r = coalesce(make_layout(cotarget.tuple()));
+    out.shapes.clear();
+    out.strides.clear();
+    append_flat_ints(r.shape(), out.shapes);
+    append_flat_ints(r.stride(), out.strides);  // make_layout's strides are integers
+    return;
+  }
+  ComplementModes<FlatInts> r = complement_modes(m.shapes, m.strides,
                                                  FlatIntSpan{cot, n_cot}, FlatComplementOps{a, cotarget});
-  return coalesce_flat_ints(r.shapes, r.strides);
+  coalesce_flat_ints_in_place(r.shapes, r.strides);
+  out.shapes = std::move(r.shapes);
+  out.strides = std::move(r.strides);
 }
 
 }  // namespace
 
-Layout complement(const Layout& a, const IntTuple& cotarget) {
+void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts& out) {
   check_cotarget(cotarget, a, cotarget);
   FlatInts cot;
   append_flat_ints(cotarget, cot);  // all integers: checked above
-  return complement_of_leaves(a, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0});
+  complement_flat(a, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
 }
 
-Layout complement_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot) {
-  return complement_of_leaves(a, cot, n_cot, CotargetText{nullptr, cot, n_cot});
+Layout complement(const Layout& a, const IntTuple& cotarget) {
+  FlatModesOfInts r;
+  complement_flat(a, cotarget, r);
+  return r.layout();
+}
+
+void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out) {
+  complement_flat(a, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
 }
 
 Layout complement(const Layout& a) {

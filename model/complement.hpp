@@ -2,6 +2,7 @@
 #pragma once
 
 #include "int_tuple.hpp"
+#include "flat_coalesce.hpp"
 #include "layout.hpp"
 
 namespace cuteref {
@@ -34,9 +35,13 @@ Layout complement(const Layout& a, const IntTuple& cotarget);
 // complement(A) = complement(A, cosize(filter(A))): only the holes inside A's codomain.
 Layout complement(const Layout& a);
 
-// complement(A, S) for the shape S whose leaves, left to right, are cot[0..n_cot) (a leaf
-// when n_cot == 1, else a flat tuple): for callers that hold the leaves already (divide).
-struct FlatInt;
-Layout complement_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot);
+// complement(A, M) as the flat modes of its result (R is coalesced, so they are its leaves):
+// for callers that compose with R next (divide, product) without building R's tuples.
+// @post out.layout() == complement(A, M); the same checks and diagnostics.
+void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts& out);
+
+// complement_flat(A, S) for the shape S whose leaves, left to right, are cot[0..n_cot) (a
+// leaf when n_cot == 1, else a flat tuple): for callers that hold the leaves already (divide).
+void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out);
 
 }  // namespace cuteref

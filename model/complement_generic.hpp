@@ -30,9 +30,10 @@ struct ComplementModes {
   Vec shapes, strides;
 };
 
+// `shapes` and `strides` are consumed (left unspecified): the modes are taken out one by one.
 // @pre shapes.size() == strides.size() >= 1; cotarget has >= 1 leaf.
 template <class Vec, class CotargetLeaves, class Ops>
-ComplementModes<Vec> complement_modes(Vec shapes, Vec strides, const CotargetLeaves& cotarget, const Ops& ops) {
+ComplementModes<Vec> complement_modes(Vec& shapes, Vec& strides, const CotargetLeaves& cotarget, const Ops& ops) {
   using Leaf = typename Vec::value_type;
   for (std::size_t k = 0; k < strides.size(); ++k) ops.check_stride(shapes[k], strides[k]);
   ComplementModes<Vec> out;

@@ -20,17 +20,24 @@ using Occupancy = CompositionOccupancy<std::int64_t>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
 // by the sub-layout: "" (all of A, integer strides) is kept inline; a basis position's key
-// is searched linearly (few keys: a linear search beats a map).
+// is searched linearly (few keys: a linear search beats a map). A and B's second mode may
+// be held as flat modes (composition_of_flat, composition_of_pair): their layouts are
+// built only for a diagnostic.
 struct Context {
-  const Layout& a;
-  const Layout* b;         // B, or null when B is the pair (b_modes[0], b_modes[1])
-  const Layout* b_modes[2];
-  Occupancy whole;
-  std::vector<std::pair<std::string, Occupancy>> occupancy;
+  const Layout* a;              // A, or null when A is a_flat
+  const FlatModesOfInts* a_flat;
+  const Layout* b;              // B, or null when B is the pair (b0, b1 or b1_flat)
+  const Layout* b0;
+  const Layout* b1;
+  const FlatModesOfInts* b1_flat;
+  Occupancy whole{};
+  std::vector<std::pair<std::string, Occupancy>> occupancy{};
   std::string operands() const {
+    const std::string a_text = a != nullptr ? a->to_string() : a_flat->layout().to_string();
     const std::string b_text =
-        b != nullptr ? b->to_string() : make_layout_from_modes({*b_modes[0], *b_modes[1]}).to_string();
-    return "A = " + a.to_string() + ", B = " + b_text;
+        b != nullptr ? b->to_string()
+                     : make_layout_from_modes({*b0, b1 != nullptr ? *b1 : b1_flat->layout()}).to_string();
+    return "A = " + a_text + ", B = " + b_text;
   }
   Occupancy& occupancy_of(std::string_view key) {
     if (key.empty()) return whole;
@@ -144,14 +151,16 @@ struct IntTupleCompositionOps {
   void check_signs() const { fail_signs(lhs, n0, d0, ctx); }
 };
 
-// The coalesced A (coalesce_x) as flat integer modes, for the common case of integer
-// strides throughout; the Layout it stands for is built only for diagnostics.
+// The coalesced A (coalesce_x) as flat integer modes s[0..r) : t[0..r), for the common case
+// of integer strides throughout (a view: the modes are held by the caller); the Layout it
+// stands for is built only for diagnostics.
 struct FlatLhs {
-  FlatInts shapes, strides;
+  const FlatInt* shapes = nullptr;
+  const FlatInt* strides = nullptr;
+  std::size_t r = 0;
   bool is_leaf = false;  // A's coalesce_x is a leaf layout (one mode)
   Layout layout() const {
-    return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
-                                              tuple_of_flat(strides.data(), strides.size()));
+    return detail::LayoutFromValidParts::make(tuple_of_flat(shapes, r), tuple_of_flat(strides, r));
   }
 };
 
@@ -212,15 +221,43 @@ struct FlatCoalesceXOps {
   FlatInt mul(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
 };
 
-// coalesce_unbounded(a) as flat integer modes. Returns false (lhs unspecified) when a has a
-// scaled-basis stride or is ().
-bool flat_coalesce_unbounded(const Layout& a, FlatLhs& lhs) {
-  if (!append_flat_ints(a.shape(), lhs.shapes) || !append_flat_ints(a.stride(), lhs.strides)) return false;
-  if (lhs.shapes.empty()) return false;
-  // As coalesce_unbounded: a leaf A is kept whatever its size; a tuple A is coalesced.
-  if (a.shape().is_tuple()) coalesce_unbounded_modes(lhs.shapes, lhs.strides, FlatCoalesceXOps{});
-  lhs.is_leaf = lhs.shapes.size() == 1;
+// The view of modes (already flat: a leaf layout when one) after coalesce_unbounded_modes
+// (a tuple A is coalesced; a leaf A is kept whatever its size).
+FlatLhs unbounded_lhs(FlatModesOfInts& m, bool a_is_tuple) {
+  if (a_is_tuple) coalesce_unbounded_modes(m.shapes, m.strides, FlatCoalesceXOps{});
+  return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), m.shapes.size() == 1};
+}
+
+// coalesce_unbounded(a) as flat integer modes held in `m`. Returns false (m unspecified)
+// when a has a scaled-basis stride or is ().
+bool flat_coalesce_unbounded(const Layout& a, FlatModesOfInts& m, FlatLhs& lhs) {
+  if (!append_flat_ints(a.shape(), m.shapes) || !append_flat_ints(a.stride(), m.strides)) return false;
+  if (m.shapes.empty()) return false;
+  lhs = unbounded_lhs(m, a.shape().is_tuple());
   return true;
+}
+
+// The layout whose modes are mode_of(0), ..., mode_of(n - 1) (valid layouts), called in order.
+template <class ModeOf>
+Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
+  IntTuple shape, stride;
+  IntTuple::tuples_filled(n, shape, stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
+    detail::LayoutFromValidParts::take_parts(mode_of(i), s, d);
+  });
+  return detail::LayoutFromValidParts::make(std::move(shape), std::move(stride));
+}
+
+// One leaf mode n0:d0 of B (integer stride) through compose_leaf_mode on plain values.
+Layout compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx) {
+  FlatInts out_shapes, out_strides;
+  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, FlatCompositionOps{lhs, n0, d0, ctx},
+                    [&](FlatInt sh, FlatInt st) {
+                      out_shapes.push_back(sh);
+                      out_strides.push_back(st);
+                    });
+  // Valid as EmittedModes' layout.
+  return detail::LayoutFromValidParts::make(tuple_of_flat(out_shapes.data(), out_shapes.size()),
+                                            tuple_of_flat(out_strides.data(), out_strides.size()));
 }
 
 // compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
@@ -228,26 +265,16 @@ bool flat_coalesce_unbounded(const Layout& a, FlatLhs& lhs) {
 // leaves sharing the occupancy of A.
 Layout compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
                     const Context& ctx) {
-  if (shape.is_tuple()) {
-    Leaves shapes, strides;
-    for (std::size_t i = 0; i < shape.rank(); ++i) {
-      Layout m = compose_flat(lhs, shape[i], stride[i], occ, ctx);
-      shapes.push_back(m.shape());
-      strides.push_back(m.stride());
-    }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
-                                              IntTuple::tuple_moved(strides.data(), strides.size()));
-  }
-  const FlatInt n0 = FlatInt::of(shape), d0 = FlatInt::of(stride);
-  FlatInts out_shapes, out_strides;
-  compose_leaf_mode(lhs.shapes.data(), lhs.strides.data(), lhs.shapes.size(), lhs.is_leaf, n0, d0, occ,
-                    FlatCompositionOps{lhs, n0, d0, ctx}, [&](FlatInt sh, FlatInt st) {
-                      out_shapes.push_back(sh);
-                      out_strides.push_back(st);
-                    });
-  // Valid as EmittedModes' layout.
-  return detail::LayoutFromValidParts::make(tuple_of_flat(out_shapes.data(), out_shapes.size()),
-                                            tuple_of_flat(out_strides.data(), out_strides.size()));
+  if (shape.is_tuple())
+    return layout_of_mode_results(shape.rank(), [&](std::size_t i) { return compose_flat(lhs, shape[i], stride[i], occ, ctx); });
+  return compose_flat_leaf(lhs, FlatInt::of(shape), FlatInt::of(stride), occ, ctx);
+}
+
+// compose_flat of B given by flat integer modes (a leaf layout when one mode).
+Layout compose_flat_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx) {
+  if (b.shapes.size() == 1) return compose_flat_leaf(lhs, b.shapes[0], b.strides[0], occ, ctx);
+  return layout_of_mode_results(b.shapes.size(),
+                         [&](std::size_t i) { return compose_flat_leaf(lhs, b.shapes[i], b.strides[i], occ, ctx); });
 }
 
 // coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
@@ -329,14 +356,7 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    Leaves shapes, strides;
-    for (std::size_t i = 0; i < shape.rank(); ++i) {
-      Layout m = compose_impl(lhs, shape[i], stride[i], key, ctx);
-      shapes.push_back(m.shape());
-      strides.push_back(m.stride());
-    }
-    return detail::LayoutFromValidParts::make(IntTuple::tuple_moved(shapes.data(), shapes.size()),
-                                              IntTuple::tuple_moved(strides.data(), strides.size()));
+    return layout_of_mode_results(shape.rank(), [&](std::size_t i) { return compose_impl(lhs, shape[i], stride[i], key, ctx); });
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -396,7 +416,7 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
-  Context ctx{a, &b, {nullptr, nullptr}, {}, {}};
+  Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b.stride(), profile, has_basis, has_integer);
@@ -406,30 +426,55 @@ Layout composition(const Layout& a, const Layout& b) {
   if (!has_basis) {
     // Integer strides in B: A is read through coalesce_x whole (profile 0); on plain values
     // when A's strides are integers too.
+    FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, lhs)) return compose_flat(lhs, b.shape(), b.stride(), ctx.whole, ctx);
+    if (flat_coalesce_unbounded(a, a_modes, lhs)) return compose_flat(lhs, b.shape(), b.stride(), ctx.whole, ctx);
   }
   return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
+}
+
+Layout composition_of_flat(const FlatModesOfInts& a, const Layout& b) {
+  // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
+  // coalesce_x is unbounded_lhs of a copy of them; B with a scaled-basis stride goes
+  // through the layout.
+  if (b.stride().has_basis()) return composition(a.layout(), b);
+  Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
+  FlatModesOfInts a_modes = a;
+  return compose_flat(unbounded_lhs(a_modes, a.shapes.size() > 1), b.shape(), b.stride(), ctx.whole, ctx);
 }
 
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {
   // composition(a, make_layout_from_modes({b0, b1})) step for step: the profile collected
   // over b0's then b1's strides (the pair's stride in order), the same checks; on plain
   // values when every stride is an integer, else through the pair.
-  Context ctx{a, nullptr, {&b0, &b1}, {}, {}};
+  Context ctx{&a, nullptr, nullptr, &b0, &b1, nullptr};
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b0.stride(), profile, has_basis, has_integer);
   collect_profile(b1.stride(), profile, has_basis, has_integer);
   if (!has_basis) {
+    FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, lhs)) {
+    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
+      // In order: b0's leaves occupy A before b1's.
       Layout m0 = compose_flat(lhs, b0.shape(), b0.stride(), ctx.whole, ctx);
-      Layout m1 = compose_flat(lhs, b1.shape(), b1.stride(), ctx.whole, ctx);
-      return make_layout_from_modes({m0, m1});
+      return make_layout_from_modes(std::move(m0), compose_flat(lhs, b1.shape(), b1.stride(), ctx.whole, ctx));
     }
   }
   return composition(a, make_layout_from_modes({b0, b1}));
+}
+
+Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfInts& b1) {
+  // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
+  // scaled-basis stride only where b0 has one; that case goes through the layout form.
+  if (b0.stride().has_basis()) return composition_of_pair(a, b0, b1.layout());
+  Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
+  FlatModesOfInts a_modes;
+  FlatLhs lhs;
+  if (!flat_coalesce_unbounded(a, a_modes, lhs)) return composition_of_pair(a, b0, b1.layout());
+  // In order: b0's leaves occupy A before b1's, as in the pair.
+  Layout m0 = compose_flat(lhs, b0.shape(), b0.stride(), ctx.whole, ctx);
+  return make_layout_from_modes(std::move(m0), compose_flat_modes(lhs, b1, ctx.whole, ctx));
 }
 
 Layout composition(const Layout& a, const Value& tiler) {

@@ -1,6 +1,7 @@
 // Functional composition of layouts, CuTe's composition(A, B) = A o B.
 #pragma once
 
+#include "flat_coalesce.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
 #include "value.hpp"
@@ -44,6 +45,14 @@ Layout composition(const Layout& a, const Layout& b);
 // composition(A, make_layout_from_modes({B0, B1})), without building the pair (divide's
 // A o (T, complement)): the same result, checks and diagnostics.
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1);
+// The same with B1 given by its flat integer modes (complement_flat's result, for divide).
+// @post equal to composition_of_pair(a, b0, b1.layout()), checks and diagnostics included.
+Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfInts& b1);
+// composition(A, B) with A given by the flat integer modes of a coalesced layout
+// (complement_flat's result, for product), without re-flattening A.
+// @pre coalesce(a.layout()) == a.layout() (so its coalesce_x keeps the modes).
+// @post equal to composition(a.layout(), b), checks and diagnostics included.
+Layout composition_of_flat(const FlatModesOfInts& a, const Layout& b);
 
 // composition(A, tiler): CuTe's composition with a Tiler.
 //   - a layout: composition(A, layout);

@@ -18,24 +18,27 @@ struct LayoutDivideOps {
   // passes the leaves): complement reads only the leaves of its cotarget.
   FlatInts coalesced_shape(const Layout& a) const {
     FlatModesOfInts m;
-    if (a.has_basis_strides()) {
+    if (!coalesced_flat_ints(a, m)) {  // scaled-basis strides: coalesce on IntTuple leaves
+      m.shapes.clear();
       append_flat_ints(coalesce_flat(flat_modes(a.shape(), a.stride())).shape(), m.shapes);
       return std::move(m.shapes);
     }
-    coalesced_flat_ints(a, m);
     if (m.shapes.empty()) m.shapes.push_back(FlatInt{1, true});  // coalesce gives _1:_0
     return std::move(m.shapes);
   }
-  Layout complement(const Layout& t, const FlatInts& shape) const {
-    return complement_of_shape_leaves(t, shape.data(), shape.size());
+  // R as its flat modes: composition reads them without R's tuples being built.
+  FlatModesOfInts complement(const Layout& t, const FlatInts& shape) const {
+    FlatModesOfInts r;
+    complement_flat_of_shape_leaves(t, shape.data(), shape.size(), r);
+    return r;
   }
-  // The pair (T, R) stands for make_layout_from_modes({T, R}); composition reads its two
-  // modes without the pair being built.
+  // The pair (T, R) stands for make_layout_from_modes({T, R.layout()}); composition reads
+  // its two modes without the pair being built.
   struct Pair {
     const Layout& t;
-    const Layout& r;
+    const FlatModesOfInts& r;
   };
-  Pair pair(const Layout& t, const Layout& r) const { return {t, r}; }
+  Pair pair(const Layout& t, const FlatModesOfInts& r) const { return {t, r}; }
   Layout composition(const Layout& a, const Pair& b) const { return composition_of_pair(a, b.t, b.r); }
 };
 

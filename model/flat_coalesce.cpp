@@ -28,18 +28,24 @@ struct FlatIntCoalesceOps {
   FlatInt merge(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
 };
 
-void flat_ints_of(const Layout& l, FlatModesOfInts& m) {
+// False at a scaled-basis stride (shape leaves are integers: a layout invariant).
+bool flat_ints_of(const Layout& l, FlatModesOfInts& m) {
   m.shapes.clear();
   m.strides.clear();
   append_flat_ints(l.shape(), m.shapes);
-  if (!append_flat_ints(l.stride(), m.strides))
-    throw Error("internal: flat integer modes of a layout with basis strides: " + l.to_string());
+  return append_flat_ints(l.stride(), m.strides);
 }
 
 }  // namespace
 
-void filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  flat_ints_of(l, m);
+Layout FlatModesOfInts::layout() const {
+  // Valid by the precondition.
+  return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
+                                            tuple_of_flat(strides.data(), strides.size()));
+}
+
+bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
+  if (!flat_ints_of(l, m)) return false;
   for (std::size_t i = 0; i < m.shapes.size(); ++i)
     if (m.strides[i].v == 0) m.shapes[i] = FlatInt{1, true};
   coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
@@ -47,20 +53,28 @@ void filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
     m.shapes.push_back(FlatInt{1, true});
     m.strides.push_back(FlatInt{0, true});
   }
+  return true;
 }
 
-void coalesced_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  flat_ints_of(l, m);
+bool coalesced_flat_ints(const Layout& l, FlatModesOfInts& m) {
+  if (!flat_ints_of(l, m)) return false;
   coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
+  return true;
+}
+
+void coalesce_flat_ints_in_place(FlatInts& shapes, FlatInts& strides) {
+  coalesce_modes(shapes, strides, FlatIntCoalesceOps{});
+  if (shapes.empty()) {  // coalesce_flat's _1:_0
+    shapes.push_back(FlatInt{1, true});
+    strides.push_back(FlatInt{0, true});
+  }
 }
 
 Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides) {
-  coalesce_modes(shapes, strides, FlatIntCoalesceOps{});
+  coalesce_flat_ints_in_place(shapes, strides);
   // Valid by the precondition, as coalesce_flat's result.
-  using detail::LayoutFromValidParts;
-  if (shapes.empty()) return LayoutFromValidParts::make(IntTuple::static_int(1), IntTuple::static_int(0));
-  return LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
-                                    tuple_of_flat(strides.data(), strides.size()));
+  return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
+                                            tuple_of_flat(strides.data(), strides.size()));
 }
 
 FlatModes filtered_flat_modes(const Layout& l) {

@@ -21,20 +21,32 @@ FlatModes filtered_flat_modes(const Layout& l);
 // @post equal to coalesce(Layout(tuple(m.shapes), tuple(m.strides))).
 Layout coalesce_flat(FlatModes m);
 
-// The same on integer leaves as plain values (flat_int.hpp).
+// The same on integer leaves as plain values (flat_int.hpp). Also a flat layout of integer
+// leaves held as its modes (the algebra hands complement's result to composition this way):
+// shapes[i]:strides[i], one mode standing for a leaf layout, several for a flat tuple.
 struct FlatModesOfInts {
   FlatInts shapes;
   FlatInts strides;
+  // The layout these modes stand for.
+  // @pre shapes.size() == strides.size() >= 1, shapes >= 1 (not re-checked).
+  Layout layout() const;
 };
 
-// filtered_flat_modes on plain values. @pre l has integer strides (no scaled basis).
+// filtered_flat_modes on plain values. Returns false (m unspecified) when l has a
+// scaled-basis stride.
 // @post m (emptied first) equal, leaf for leaf, to filtered_flat_modes(l).
-void filtered_flat_ints(const Layout& l, FlatModesOfInts& m);
+bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m);
 
-// The flat modes of coalesce(l) on plain values (none when every mode has size 1).
-// @pre l has integer strides. @post equal to the flat modes of coalesce(l)'s result, except
-// that coalesce gives the leaf _1:_0 where this gives no mode.
-void coalesced_flat_ints(const Layout& l, FlatModesOfInts& m);
+// The flat modes of coalesce(l) on plain values (none when every mode has size 1). Returns
+// false (m unspecified) when l has a scaled-basis stride.
+// @post equal to the flat modes of coalesce(l)'s result, except that coalesce gives the
+// leaf _1:_0 where this gives no mode.
+bool coalesced_flat_ints(const Layout& l, FlatModesOfInts& m);
+
+// coalesce_flat on plain values, in place: @post shapes/strides are the flat modes of
+// coalesce_flat's result (the one mode _1:_0 when every mode has size 1).
+// @pre same sizes, integer shapes >= 1.
+void coalesce_flat_ints_in_place(FlatInts& shapes, FlatInts& strides);
 
 // coalesce_flat on plain values; shapes and strides are coalesced in place.
 // @pre same sizes, integer shapes >= 1.

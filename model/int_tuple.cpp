@@ -62,7 +62,10 @@ IntTuple::Node* IntTuple::allocate_tuple_node(std::size_t n) {
 void IntTuple::release_node() noexcept {
   Node* const node = node_;
   node_ = nullptr;
-  if (node->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // The last reference when the count reads 1: no other holder can add one concurrently,
+  // so the atomic read-modify-write is needed only when the node is shared.
+  if (node->refs.load(std::memory_order_acquire) != 1 && node->refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
   if (kind_ == Kind::Basis) {
     delete static_cast<BasisNode*>(node);
     return;

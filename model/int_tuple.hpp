@@ -121,6 +121,22 @@ class IntTuple {
     return t;
   }
 
+  // Two tuples of n elements each, built together in place (for a layout's shape and
+  // stride): `shapes` and `strides` become n-tuples of () elements, then fill(i, s, d)
+  // assigns element i of each, for i = 0, 1, ... in order. If fill throws, both stay valid
+  // tuples (the elements not yet filled are ()).
+  template <class Fill>
+  static void tuples_filled(std::size_t n, IntTuple& shapes, IntTuple& strides, Fill&& fill) {
+    shapes = IntTuple();
+    strides = IntTuple();
+    if (n == 0) return;
+    shapes.node_ = allocate_tuple_node(n);
+    for (std::size_t i = 0; i < n; ++i) new (shapes.mutable_element(i)) IntTuple();
+    strides.node_ = allocate_tuple_node(n);
+    for (std::size_t i = 0; i < n; ++i) new (strides.mutable_element(i)) IntTuple();
+    for (std::size_t i = 0; i < n; ++i) fill(i, *shapes.mutable_element(i), *strides.mutable_element(i));
+  }
+
   Kind kind() const { return kind_; }
   bool is_tuple() const { return kind_ == Kind::Tuple; }
   bool is_leaf() const { return kind_ != Kind::Tuple; }
@@ -182,6 +198,8 @@ class IntTuple {
 
   std::size_t tuple_size() const noexcept { return node_ != nullptr ? node_->size : 0; }
   const IntTuple* tuple_data() const noexcept { return reinterpret_cast<const IntTuple*>(node_ + 1); }
+  // Element i's storage, only while this tuple's node is being built (not yet shared).
+  IntTuple* mutable_element(std::size_t i) noexcept { return reinterpret_cast<IntTuple*>(node_ + 1) + i; }
   static Node* allocate_tuple_node(std::size_t n);  // refs 1, size n, elements uninitialized
 
   void retain() const noexcept {

@@ -162,4 +162,12 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_
 
 Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
+Layout make_layout_from_modes(Layout&& m0, Layout&& m1) {
+  IntTuple shape, stride;
+  IntTuple::tuples_filled(2, shape, stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
+    LayoutFromValidParts::take_parts(std::move(i == 0 ? m0 : m1), s, d);
+  });
+  return LayoutFromValidParts::make(std::move(shape), std::move(stride));
+}
+
 }  // namespace cuteref

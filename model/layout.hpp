@@ -58,6 +58,11 @@ struct LayoutFromValidParts {
   static Layout make(IntTuple shape, IntTuple stride) noexcept {
     return Layout(Layout::Unchecked{}, std::move(shape), std::move(stride));
   }
+  // Moves l's shape and stride out (l is left an invalid husk, only to be destroyed).
+  static void take_parts(Layout&& l, IntTuple& shape, IntTuple& stride) noexcept {
+    shape = std::move(l.shape_);
+    stride = std::move(l.stride_);
+  }
 };
 }  // namespace detail
 
@@ -88,5 +93,7 @@ Layout prepend(const Layout& l, const Layout& m);
 // Build a layout from modes: make_layout(L0, L1, ...) = (L0.shape, L1.shape..):(..)
 Layout make_layout_from_modes(const std::vector<Layout>& modes);
 Layout make_layout_from_modes(std::initializer_list<Layout> modes);
+// The two-mode layout (m0, m1), taking the modes' tuples over (no copies).
+Layout make_layout_from_modes(Layout&& m0, Layout&& m1);
 
 }  // namespace cuteref

@@ -17,8 +17,10 @@ Layout product_by_layout(const Layout& a, const Layout& tiler, const std::string
   try {
     // The copies of A are placed among the offsets A leaves free, up to size(A)*cosize(B):
     // enough room for B's largest offset scaled by A's extent.
-    const Layout free_offsets = complement(a, leaf_mul(size(a), cosize(tiler)));
-    return make_layout_from_modes({a, composition(free_offsets, tiler)});
+    // The free offsets are held as their flat modes and composed without being rebuilt.
+    FlatModesOfInts free_offsets;
+    complement_flat(a, leaf_mul(size(a), cosize(tiler)), free_offsets);
+    return make_layout_from_modes(Layout(a), composition_of_flat(free_offsets, tiler));
   } catch (const Error& e) {
     throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }
