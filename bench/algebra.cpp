@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -205,6 +206,70 @@ double median(std::vector<double> xs) {
   return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
 }
 
+// A side process (the pycute timing server) whose standard input and output are pipes to
+// this process: requests are lines written to it, each answered by lines up to "end".
+class SideProcess {
+ public:
+  // Starts `argv` with `env_name=env_value` added to the environment; false on failure.
+  bool start(const std::vector<std::string>& argv, const std::string& env_name, const std::string& env_value) {
+    int to_child[2], from_child[2];
+    if (pipe(to_child) != 0) return false;
+    if (pipe(from_child) != 0) {
+      close(to_child[0]);
+      close(to_child[1]);
+      return false;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(to_child[0], 0);
+      dup2(from_child[1], 1);
+      close(to_child[0]);
+      close(to_child[1]);
+      close(from_child[0]);
+      close(from_child[1]);
+      setenv(env_name.c_str(), env_value.c_str(), 1);
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    if (pid_ < 0) {
+      close(to_child[1]);
+      close(from_child[0]);
+      return false;
+    }
+    to_ = fdopen(to_child[1], "w");
+    from_ = fdopen(from_child[0], "r");
+    return to_ != nullptr && from_ != nullptr;
+  }
+  // Sends one request line; the reply's lines before "end" go to `reply`. False when the
+  // process failed or ended.
+  bool request(const std::string& line, std::vector<std::string>& reply) {
+    reply.clear();
+    if (to_ == nullptr || from_ == nullptr) return false;
+    if (std::fputs((line + "\n").c_str(), to_) < 0 || std::fflush(to_) != 0) return false;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, from_)) {
+      if (std::string(buf) == "end\n") return true;
+      reply.emplace_back(buf);
+    }
+    return false;
+  }
+  ~SideProcess() {
+    if (to_ != nullptr) std::fclose(to_);  // end of input: the server exits
+    if (from_ != nullptr) std::fclose(from_);
+    if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  FILE* to_ = nullptr;
+  FILE* from_ = nullptr;
+};
+
 // Runs a side process and returns its stdout lines; empty with `ok` false on failure.
 std::vector<std::string> run_side(const std::string& cmd, bool& ok) {
   std::vector<std::string> lines;
@@ -233,7 +298,7 @@ std::string fmt_rate(double r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int n_cases = 2000, repeats = 1000, rounds = 5;
+  int n_cases = 2000, repeats = 200, rounds = 20;
   std::string pycute_dir = ".vendor/wheel";
 #ifdef CUTEREF_BENCH_CUTE
   std::string cute_exe = CUTEREF_BENCH_CUTE;
@@ -301,15 +366,19 @@ int main(int argc, char** argv) {
   if (!have_pycute)
     py_note = "pycute not found under " + pycute_dir + " (install the nvidia-cutlass wheel there): column skipped";
   std::vector<double> model_rates[kOps + 1], py_rates[kOps + 1], ratios[kOps + 1];  // [kOps]: the mix
+  SideProcess py;
+  if (have_pycute &&
+      !py.start({"python3", std::string(CUTEREF_BENCH_DIR) + "/pycute_algebra.py", py_path,
+                 std::to_string(std::max(1, repeats / 20))},
+                "PYTHONPATH", pycute_dir))
+    py_note = "could not start python3 for pycute: column skipped";
   for (int round = 0; round < rounds; ++round) {
     const Timing model = time_model(by_op, repeats);
     for (int op = 0; op < kOps; ++op) model_rates[op].push_back(rate(model, op));
     model_rates[kOps].push_back(mix_rate(model));
     if (!have_pycute || !py_note.empty()) continue;
-    bool ok = false;
-    const auto lines = run_side("PYTHONPATH=" + pycute_dir + " python3 " + std::string(CUTEREF_BENCH_DIR) +
-                                    "/pycute_algebra.py " + py_path + " " + std::to_string(std::max(1, repeats / 20)),
-                                ok);
+    std::vector<std::string> lines;
+    const bool ok = py.request("round", lines);
     double py_rate[kOps + 1] = {};
     for (const auto& line : lines) {
       std::istringstream s(line);
@@ -376,7 +445,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    const auto lines = ok ? run_side(cute_exe + " " + cute_agreed_path + " " + std::to_string(repeats * 20), ok)
+    const auto lines = ok ? run_side(cute_exe + " " + cute_agreed_path + " " + std::to_string(repeats * 100), ok)
                           : std::vector<std::string>{};
     for (const auto& line : lines) {
       std::istringstream s(line);
@@ -387,7 +456,7 @@ int main(int argc, char** argv) {
         if (head == "op" && name == kOpNames[op]) cute_rate[op] = r;
     }
     if (!ok) cute_note = "the CuTe C++ run failed: column skipped";
-    else model_on_cute = time_model(cute_by_op, repeats);
+    else model_on_cute = time_model(cute_by_op, repeats * 5);
   }
 
   std::remove(py_path.c_str());

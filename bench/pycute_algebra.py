@@ -2,8 +2,11 @@
 """pycute side of bench/algebra: times the same operations on the same cases.
 
 Reads the case file written by bench_algebra (one `OP|A|B` per line, layouts in CuTe
-notation without static markers), runs each operation `repeats` times over all cases and
-prints `ops_per_second=<float> operations=<int>` plus one line per operation.
+notation without static markers) once, then serves timing rounds: for each line `round`
+on standard input it runs each operation `repeats` times over all its cases and answers
+`ops_per_second=<float> operations=<int>` plus one `op NAME RATE` line per operation and a
+final `end` line (flushed), so that bench_algebra can alternate its own rounds with these
+under the same machine conditions. Ends at end of input.
 Usage: pycute_algebra.py CASES REPEATS  (pycute importable: PYTHONPATH=.vendor/wheel)
 """
 import ast
@@ -34,6 +37,23 @@ OPS = {
 }
 
 
+def timing_round(by_op, repeats):
+    # Per operation, all its cases `repeats` times as one block, in process CPU time (the
+    # C++ side measures the same way).
+    total_ops, total_time, lines = 0, 0.0, []
+    for name, mine in by_op.items():
+        op = OPS[name]
+        t0 = time.process_time()
+        for _ in range(repeats):
+            for a, b in mine:
+                op(a, b)
+        dt = time.process_time() - t0
+        total_ops += len(mine) * repeats
+        total_time += dt
+        lines.append(f"op {name} {len(mine) * repeats / dt:.1f}")
+    return [f"ops_per_second={total_ops / total_time:.1f} operations={total_ops}"] + lines + ["end"]
+
+
 def main():
     path, repeats = sys.argv[1], int(sys.argv[2])
     cases = []
@@ -42,22 +62,11 @@ def main():
             op, a, b = line.rstrip("\n").split("|")
             arg = int(b) if op == "complement" else (parse_layout(b) if b else None)
             cases.append((op, parse_layout(a), arg))
-    # Per operation, all its cases `repeats` times as one block, in process CPU time (the
-    # C++ side measures the same way).
-    per_op = {}
-    total = 0.0
-    for name in sorted({op for op, _, _ in cases}):
-        mine = [(a, b) for op, a, b in cases if op == name]
-        t0 = time.process_time()
-        for _ in range(repeats):
-            for a, b in mine:
-                OPS[name](a, b)
-        dt = time.process_time() - t0
-        per_op[name] = [len(mine) * repeats, dt]
-        total += dt
-    print(f"ops_per_second={len(cases) * repeats / total:.1f} operations={len(cases) * repeats}")
-    for op, (n, t) in sorted(per_op.items()):
-        print(f"op {op} {n / t:.1f}")
+    by_op = {name: [(a, b) for op, a, b in cases if op == name] for name in sorted({op for op, _, _ in cases})}
+    for command in sys.stdin:
+        if command.strip() != "round":
+            raise SystemExit("pycute_algebra.py: unknown command " + repr(command))
+        print("\n".join(timing_round(by_op, repeats)), flush=True)
 
 
 if __name__ == "__main__":

@@ -67,17 +67,16 @@ struct FlatComplementOps {
   FlatInt one() const { return {1, true}; }
 };
 
-// complement(a, cotarget) as its result's flat modes, the cotarget's leaves given flat (the
-// whole cotarget only for diagnostics).
-void complement_flat(const Layout& a, const FlatInt* cot, std::size_t n_cot, const CotargetText& cotarget,
-                     FlatModesOfInts& out) {
+// complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
+// (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
+// diagnostics).
+void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
+                     const CotargetText& cotarget, FlatModesOfInts& out) {
   for (std::size_t i = 0; i < n_cot; ++i)
     if (cot[i].v < 1)
       throw Error("complement: precondition violated: the cotarget " + cotarget.text() +
                   " must be a shape of integers >= 1 (leaf " + cot[i].to_string() + "); A = " + a.to_string());
-  FlatModesOfInts m;
-  if (!filtered_flat_ints(a, m))  // flat_modes(filter(a)), as plain values
-    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
+  filter_flat_ints_in_place(m);  // flat_modes(filter(a)), as plain values
   // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
   if (m.shapes.size() == 1 && m.strides[0].v == 0) {
     const Layout r = coalesce(make_layout(cotarget.tuple()));
@@ -87,11 +86,16 @@ void complement_flat(const Layout& a, const FlatInt* cot, std::size_t n_cot, con
     append_flat_ints(r.stride(), out.strides);  // make_layout's strides are integers
     return;
   }
-  ComplementModes<FlatInts> r = complement_modes(m.shapes, m.strides,
-                                                 FlatIntSpan{cot, n_cot}, FlatComplementOps{a, cotarget});
-  coalesce_flat_ints_in_place(r.shapes, r.strides);
-  out.shapes = std::move(r.shapes);
-  out.strides = std::move(r.strides);
+  out.shapes.clear();
+  out.strides.clear();
+  complement_modes(m.shapes, m.strides, FlatIntSpan{cot, n_cot}, FlatComplementOps{a, cotarget}, out);
+  coalesce_flat_ints_in_place(out.shapes, out.strides);
+}
+
+// a's flattened modes, or the diagnostic for a scaled-basis stride.
+void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
+  if (!flat_int_modes(a, m))
+    throw Error("complement: precondition violated: A's strides must be integers; A = " + a.to_string());
 }
 
 }  // namespace
@@ -100,7 +104,9 @@ void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts&
   check_cotarget(cotarget, a, cotarget);
   FlatInts cot;
   append_flat_ints(cotarget, cot);  // all integers: checked above
-  complement_flat(a, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
+  FlatModesOfInts m;
+  flat_modes_for_complement(a, m);
+  complement_flat(a, m, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
 }
 
 Layout complement(const Layout& a, const IntTuple& cotarget) {
@@ -110,7 +116,13 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
 }
 
 void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out) {
-  complement_flat(a, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
+  FlatModesOfInts m;
+  flat_modes_for_complement(a, m);
+  complement_flat(a, m, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
+}
+
+void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget, FlatModesOfInts& out) {
+  complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
 }
 
 Layout complement(const Layout& a) {

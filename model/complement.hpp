@@ -44,4 +44,8 @@ void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts&
 // leaf when n_cot == 1, else a flat tuple): for callers that hold the leaves already (divide).
 void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out);
 
+// complement_flat(A, M) for an integer M, from A's flattened modes (flat_int_modes(A, a_modes),
+// consumed) for callers that flattened A already (product); A only for diagnostics.
+void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget, FlatModesOfInts& out);
+
 }  // namespace cuteref

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "small_vector.hpp"
+
 namespace cuteref {
 
 // Vec: std::vector or SmallVector of leaves.
@@ -30,28 +32,35 @@ struct ComplementModes {
   Vec shapes, strides;
 };
 
-// `shapes` and `strides` are consumed (left unspecified): the modes are taken out one by one.
+// Appends R's modes (before coalescing) to out.shapes / out.strides (Out: any type with
+// those two vectors, e.g. ComplementModes<Vec>).
 // @pre shapes.size() == strides.size() >= 1; cotarget has >= 1 leaf.
-template <class Vec, class CotargetLeaves, class Ops>
-ComplementModes<Vec> complement_modes(Vec& shapes, Vec& strides, const CotargetLeaves& cotarget, const Ops& ops) {
+template <class Vec, class CotargetLeaves, class Ops, class Out>
+void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeaves& cotarget, const Ops& ops,
+                      Out& out) {
   using Leaf = typename Vec::value_type;
-  for (std::size_t k = 0; k < strides.size(); ++k) ops.check_stride(shapes[k], strides[k]);
-  ComplementModes<Vec> out;
-  out.shapes.reserve(shapes.size() + cotarget.size());
-  out.strides.reserve(shapes.size() + cotarget.size());
+  const std::size_t n = shapes.size();
+  for (std::size_t k = 0; k < n; ++k) ops.check_stride(shapes[k], strides[k]);
+  out.shapes.reserve(out.shapes.size() + n + cotarget.size());
+  out.strides.reserve(out.strides.size() + n + cotarget.size());
+  // Modes already taken; the others keep their order, so the selection below compares the
+  // same pairs in the same order as repeatedly taking the smallest out of a shrinking list.
+  SmallVector<bool, 16> taken;
+  taken.resize(n);
   Leaf extent = ops.one();
-  while (!shapes.empty()) {
+  for (std::size_t step = 0; step < n; ++step) {
     // The mode of smallest stride, the first one among equals.
-    std::size_t k = 0;
-    for (std::size_t j = 1; j < strides.size(); ++j)
-      if (ops.less(strides[j], strides[k])) k = j;
+    std::size_t k = n;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (taken[j]) continue;
+      if (k == n || ops.less(strides[j], strides[k])) k = j;
+    }
+    taken[k] = true;
     Leaf gap = ops.div(strides[k], extent);
     ops.check_gap(gap, shapes[k], strides[k], extent);
     out.shapes.push_back(std::move(gap));
     out.strides.push_back(extent);
     extent = ops.mul(strides[k], shapes[k]);
-    shapes.erase(shapes.begin() + static_cast<std::ptrdiff_t>(k));
-    strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(k));
   }
   // The repetitions past A's extent, up to the cotarget.
   Leaf divisor = extent, running = extent;
@@ -62,7 +71,6 @@ ComplementModes<Vec> complement_modes(Vec& shapes, Vec& strides, const CotargetL
     running = ops.mul(running, rest);
     out.shapes.push_back(std::move(rest));
   }
-  return out;
 }
 
 }  // namespace cuteref

@@ -247,34 +247,83 @@ Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
   return detail::LayoutFromValidParts::make(std::move(shape), std::move(stride));
 }
 
-// One leaf mode n0:d0 of B (integer stride) through compose_leaf_mode on plain values.
-Layout compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx) {
-  FlatInts out_shapes, out_strides;
+// One leaf mode n0:d0 of B (integer stride) through compose_leaf_mode on plain values; the
+// result's parts are written to (shape, stride): one emitted mode a leaf, several a flat
+// tuple (valid as EmittedModes' layout). The first mode is held in place: a vector only
+// from the second.
+void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx,
+                       IntTuple& shape, IntTuple& stride) {
+  FlatInt first_shape, first_stride;
+  FlatInts shapes, strides;  // all emitted modes, once there are two
+  std::size_t count = 0;
   compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, FlatCompositionOps{lhs, n0, d0, ctx},
                     [&](FlatInt sh, FlatInt st) {
-                      out_shapes.push_back(sh);
-                      out_strides.push_back(st);
+                      if (count == 0) {
+                        first_shape = sh;
+                        first_stride = st;
+                      } else {
+                        if (count == 1) {
+                          shapes.push_back(first_shape);
+                          strides.push_back(first_stride);
+                        }
+                        shapes.push_back(sh);
+                        strides.push_back(st);
+                      }
+                      ++count;
                     });
-  // Valid as EmittedModes' layout.
-  return detail::LayoutFromValidParts::make(tuple_of_flat(out_shapes.data(), out_shapes.size()),
-                                            tuple_of_flat(out_strides.data(), out_strides.size()));
+  if (count == 1) {
+    shape = first_shape.tuple();
+    stride = first_stride.tuple();
+    return;
+  }
+  shape = tuple_of_flat(shapes.data(), shapes.size());
+  stride = tuple_of_flat(strides.data(), strides.size());
 }
 
 // compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
 // (right-distributivity), each leaf through compose_leaf_mode on plain values, all of B's
-// leaves sharing the occupancy of A.
-Layout compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
-                    const Context& ctx) {
-  if (shape.is_tuple())
-    return layout_of_mode_results(shape.rank(), [&](std::size_t i) { return compose_flat(lhs, shape[i], stride[i], occ, ctx); });
-  return compose_flat_leaf(lhs, FlatInt::of(shape), FlatInt::of(stride), occ, ctx);
+// leaves sharing the occupancy of A, in B's leaf order. The result's parts (congruent to B)
+// are written to (out_shape, out_stride), its tuples built in place.
+void compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
+                  const Context& ctx, IntTuple& out_shape, IntTuple& out_stride) {
+  if (shape.is_tuple()) {
+    IntTuple::tuples_filled(shape.rank(), out_shape, out_stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
+      compose_flat(lhs, shape[i], stride[i], occ, ctx, s, d);
+    });
+    return;
+  }
+  compose_flat_leaf(lhs, FlatInt::of(shape), FlatInt::of(stride), occ, ctx, out_shape, out_stride);
 }
 
 // compose_flat of B given by flat integer modes (a leaf layout when one mode).
-Layout compose_flat_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx) {
-  if (b.shapes.size() == 1) return compose_flat_leaf(lhs, b.shapes[0], b.strides[0], occ, ctx);
-  return layout_of_mode_results(b.shapes.size(),
-                         [&](std::size_t i) { return compose_flat_leaf(lhs, b.shapes[i], b.strides[i], occ, ctx); });
+void compose_flat_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx,
+                        IntTuple& out_shape, IntTuple& out_stride) {
+  if (b.shapes.size() == 1)
+    return compose_flat_leaf(lhs, b.shapes[0], b.strides[0], occ, ctx, out_shape, out_stride);
+  IntTuple::tuples_filled(b.shapes.size(), out_shape, out_stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
+    compose_flat_leaf(lhs, b.shapes[i], b.strides[i], occ, ctx, s, d);
+  });
+}
+
+// The layout compose_flat writes.
+Layout compose_flat_layout(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
+                           const Context& ctx) {
+  IntTuple out_shape, out_stride;
+  compose_flat(lhs, shape, stride, occ, ctx, out_shape, out_stride);
+  return detail::LayoutFromValidParts::make(std::move(out_shape), std::move(out_stride));
+}
+
+// The pair (A o B0, A o B1) with B1's parts composed by compose_b1(lhs, occ, shape, stride):
+// B0's leaves occupy A before B1's, as in the pair layout.
+template <class ComposeB1>
+Layout compose_flat_pair(const FlatLhs& lhs, const Layout& b0, const Context& ctx, Occupancy& occ,
+                         ComposeB1&& compose_b1) {
+  IntTuple shape, stride;
+  IntTuple::tuples_filled(2, shape, stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
+    if (i == 0) compose_flat(lhs, b0.shape(), b0.stride(), occ, ctx, s, d);
+    else compose_b1(s, d);
+  });
+  return detail::LayoutFromValidParts::make(std::move(shape), std::move(stride));
 }
 
 // coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
@@ -417,30 +466,30 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 
 Layout composition(const Layout& a, const Layout& b) {
   Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
+  if (!b.stride().has_basis()) {
+    // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
+    // passes): A is read through coalesce_x whole; on plain values when A's strides are
+    // integers too.
+    FlatModesOfInts a_modes;
+    FlatLhs lhs;
+    if (flat_coalesce_unbounded(a, a_modes, lhs)) return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
+  }
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b.stride(), profile, has_basis, has_integer);
   if (has_basis && has_integer)
     throw Error("composition: precondition violated: B's non-zero strides must be all integers or all scaled "
                 "bases; " + ctx.operands());
-  if (!has_basis) {
-    // Integer strides in B: A is read through coalesce_x whole (profile 0); on plain values
-    // when A's strides are integers too.
-    FlatModesOfInts a_modes;
-    FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs)) return compose_flat(lhs, b.shape(), b.stride(), ctx.whole, ctx);
-  }
   return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
 }
 
-Layout composition_of_flat(const FlatModesOfInts& a, const Layout& b) {
+Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
-  // coalesce_x is unbounded_lhs of a copy of them; B with a scaled-basis stride goes
-  // through the layout.
+  // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
+  // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
   if (b.stride().has_basis()) return composition(a.layout(), b);
   Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
-  FlatModesOfInts a_modes = a;
-  return compose_flat(unbounded_lhs(a_modes, a.shapes.size() > 1), b.shape(), b.stride(), ctx.whole, ctx);
+  return compose_flat_layout(unbounded_lhs(a, a.shapes.size() > 1), b.shape(), b.stride(), ctx.whole, ctx);
 }
 
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {
@@ -455,11 +504,10 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) 
   if (!has_basis) {
     FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
-      // In order: b0's leaves occupy A before b1's.
-      Layout m0 = compose_flat(lhs, b0.shape(), b0.stride(), ctx.whole, ctx);
-      return make_layout_from_modes(std::move(m0), compose_flat(lhs, b1.shape(), b1.stride(), ctx.whole, ctx));
-    }
+    if (flat_coalesce_unbounded(a, a_modes, lhs))
+      return compose_flat_pair(lhs, b0, ctx, ctx.whole, [&](IntTuple& s, IntTuple& d) {
+        compose_flat(lhs, b1.shape(), b1.stride(), ctx.whole, ctx, s, d);
+      });
   }
   return composition(a, make_layout_from_modes({b0, b1}));
 }
@@ -472,9 +520,8 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   FlatModesOfInts a_modes;
   FlatLhs lhs;
   if (!flat_coalesce_unbounded(a, a_modes, lhs)) return composition_of_pair(a, b0, b1.layout());
-  // In order: b0's leaves occupy A before b1's, as in the pair.
-  Layout m0 = compose_flat(lhs, b0.shape(), b0.stride(), ctx.whole, ctx);
-  return make_layout_from_modes(std::move(m0), compose_flat_modes(lhs, b1, ctx.whole, ctx));
+  return compose_flat_pair(lhs, b0, ctx, ctx.whole,
+                           [&](IntTuple& s, IntTuple& d) { compose_flat_modes(lhs, b1, ctx.whole, ctx, s, d); });
 }
 
 Layout composition(const Layout& a, const Value& tiler) {

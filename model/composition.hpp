@@ -52,7 +52,7 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
 // (complement_flat's result, for product), without re-flattening A.
 // @pre coalesce(a.layout()) == a.layout() (so its coalesce_x keeps the modes).
 // @post equal to composition(a.layout(), b), checks and diagnostics included.
-Layout composition_of_flat(const FlatModesOfInts& a, const Layout& b);
+Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b);
 
 // composition(A, tiler): CuTe's composition with a Tiler.
 //   - a layout: composition(A, layout);

@@ -28,15 +28,14 @@ struct FlatIntCoalesceOps {
   FlatInt merge(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
 };
 
-// False at a scaled-basis stride (shape leaves are integers: a layout invariant).
-bool flat_ints_of(const Layout& l, FlatModesOfInts& m) {
+}  // namespace
+
+bool flat_int_modes(const Layout& l, FlatModesOfInts& m) {
   m.shapes.clear();
   m.strides.clear();
-  append_flat_ints(l.shape(), m.shapes);
+  append_flat_ints(l.shape(), m.shapes);  // shape leaves are integers: a layout invariant
   return append_flat_ints(l.stride(), m.strides);
 }
-
-}  // namespace
 
 Layout FlatModesOfInts::layout() const {
   // Valid by the precondition.
@@ -45,7 +44,12 @@ Layout FlatModesOfInts::layout() const {
 }
 
 bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  if (!flat_ints_of(l, m)) return false;
+  if (!flat_int_modes(l, m)) return false;
+  filter_flat_ints_in_place(m);
+  return true;
+}
+
+void filter_flat_ints_in_place(FlatModesOfInts& m) {
   for (std::size_t i = 0; i < m.shapes.size(); ++i)
     if (m.strides[i].v == 0) m.shapes[i] = FlatInt{1, true};
   coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
@@ -53,11 +57,10 @@ bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
     m.shapes.push_back(FlatInt{1, true});
     m.strides.push_back(FlatInt{0, true});
   }
-  return true;
 }
 
 bool coalesced_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  if (!flat_ints_of(l, m)) return false;
+  if (!flat_int_modes(l, m)) return false;
   coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
   return true;
 }

@@ -32,10 +32,16 @@ struct FlatModesOfInts {
   Layout layout() const;
 };
 
+// l's flattened modes on plain values (m emptied first). Returns false (m unspecified) when
+// l has a scaled-basis stride.
+bool flat_int_modes(const Layout& l, FlatModesOfInts& m);
+
 // filtered_flat_modes on plain values. Returns false (m unspecified) when l has a
 // scaled-basis stride.
 // @post m (emptied first) equal, leaf for leaf, to filtered_flat_modes(l).
 bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m);
+// The same from l's flattened modes (flat_int_modes(l, m)), in place.
+void filter_flat_ints_in_place(FlatModesOfInts& m);
 
 // The flat modes of coalesce(l) on plain values (none when every mode has size 1). Returns
 // false (m unspecified) when l has a scaled-basis stride.

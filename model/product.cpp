@@ -17,10 +17,17 @@ Layout product_by_layout(const Layout& a, const Layout& tiler, const std::string
   try {
     // The copies of A are placed among the offsets A leaves free, up to size(A)*cosize(B):
     // enough room for B's largest offset scaled by A's extent.
-    // The free offsets are held as their flat modes and composed without being rebuilt.
-    FlatModesOfInts free_offsets;
-    complement_flat(a, leaf_mul(size(a), cosize(tiler)), free_offsets);
-    return make_layout_from_modes(Layout(a), composition_of_flat(free_offsets, tiler));
+    // A is flattened once, for its size and for complement; the free offsets are held as
+    // their flat modes and composed without being rebuilt.
+    FlatModesOfInts a_modes, free_offsets;
+    if (!flat_int_modes(a, a_modes)) {
+      complement_flat(a, leaf_mul(size(a), cosize(tiler)), free_offsets);  // its diagnostic
+    } else {
+      FlatInt size_a{1, true};
+      for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
+      complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free_offsets);
+    }
+    return make_layout_from_modes(Layout(a), composition_of_flat(std::move(free_offsets), tiler));
   } catch (const Error& e) {
     throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }

@@ -60,7 +60,7 @@ class SmallVector {
     return *this;
   }
   ~SmallVector() {
-    clear();
+    if constexpr (!std::is_trivially_destructible_v<T>) clear();
     if (data_ != inline_data()) ::operator delete(data_);
   }
 
@@ -107,6 +107,7 @@ class SmallVector {
   }
   // Removes [first, last), shifting the later ones down.
   T* erase(T* first, T* last) {
+    if (first == last) return first;
     T* new_end = std::move(last, end(), first);
     truncate(static_cast<std::size_t>(new_end - data_));
     return first;

@@ -140,7 +140,8 @@ SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget
   std::vector<SymInt> fs = leaves_of(filtered.shape), fd = leaves_of(filtered.stride);
   if (fs.size() == 1 && Ops::decide(fd[0] == zero()))
     throw Error("symbolic complement: A without a mode of size > 1 and non-zero stride is not covered");
-  ComplementModes<std::vector<SymInt>> m = complement_modes(fs, fd, cotarget, SymComplementOps{});
+  ComplementModes<std::vector<SymInt>> m;
+  complement_modes(fs, fd, cotarget, SymComplementOps{}, m);
   // complement.cpp coalesces the flat modes with coalesce_flat, equal to coalesce of the
   // flat layout (flat_coalesce.hpp's post-condition): here the model's coalesce_tree.
   return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
