@@ -24,14 +24,18 @@ using Occupancy = CompositionOccupancy<std::int64_t>;
 // be held as flat modes (composition_of_flat, composition_of_pair): their layouts are
 // built only for a diagnostic.
 struct Context {
+  // A constructor, not aggregate initialization: that would zero `whole`'s inline storage.
+  Context(const Layout* a, const FlatModesOfInts* a_flat, const Layout* b, const Layout* b0, const Layout* b1,
+          const FlatModesOfInts* b1_flat) noexcept
+      : a(a), a_flat(a_flat), b(b), b0(b0), b1(b1), b1_flat(b1_flat) {}
   const Layout* a;              // A, or null when A is a_flat
   const FlatModesOfInts* a_flat;
   const Layout* b;              // B, or null when B is the pair (b0, b1 or b1_flat)
   const Layout* b0;
   const Layout* b1;
   const FlatModesOfInts* b1_flat;
-  Occupancy whole{};
-  std::vector<std::pair<std::string, Occupancy>> occupancy{};
+  Occupancy whole;
+  std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const {
     const std::string a_text = a != nullptr ? a->to_string() : a_flat->layout().to_string();
     const std::string b_text =

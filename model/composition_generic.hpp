@@ -65,6 +65,10 @@ struct CompositionOccupancy {
   std::size_t touched_count = 0;
   bool positive = false, negative = false;
 
+  // User-provided: value-initialization (as a member of an aggregate) must not zero the
+  // inline storage of `modes`.
+  CompositionOccupancy() noexcept {}
+
   void touch(std::size_t i) {
     if (!modes[i].touched) ++touched_count;
     modes[i].touched = true;

@@ -15,21 +15,22 @@ namespace {
 // logical_divide_layout's steps on the model's layouts.
 struct LayoutDivideOps {
   // The leaves of coalesce(A)'s shape, as plain values (the proofs' SymDivideOps also
-  // passes the leaves): complement reads only the leaves of its cotarget.
-  FlatInts coalesced_shape(const Layout& a) const {
+  // passes the leaves): complement reads only the leaves of its cotarget. Held in the
+  // `shapes` of flat modes (returned in place, no copy); the strides are not read.
+  FlatModesOfInts coalesced_shape(const Layout& a) const {
     FlatModesOfInts m;
     if (!coalesced_flat_ints(a, m)) {  // scaled-basis strides: coalesce on IntTuple leaves
       m.shapes.clear();
       append_flat_ints(coalesce_flat(flat_modes(a.shape(), a.stride())).shape(), m.shapes);
-      return std::move(m.shapes);
+      return m;
     }
     if (m.shapes.empty()) m.shapes.push_back(FlatInt{1, true});  // coalesce gives _1:_0
-    return std::move(m.shapes);
+    return m;
   }
   // R as its flat modes: composition reads them without R's tuples being built.
-  FlatModesOfInts complement(const Layout& t, const FlatInts& shape) const {
+  FlatModesOfInts complement(const Layout& t, const FlatModesOfInts& shape) const {
     FlatModesOfInts r;
-    complement_flat_of_shape_leaves(t, shape.data(), shape.size(), r);
+    complement_flat_of_shape_leaves(t, shape.shapes.data(), shape.shapes.size(), r);
     return r;
   }
   // The pair (T, R) stands for make_layout_from_modes({T, R.layout()}); composition reads
@@ -43,15 +44,16 @@ struct LayoutDivideOps {
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.
-Layout divide_by_layout(const Layout& a, const Layout& tiler, const std::string& fn) {
+// `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
+Layout divide_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
     return logical_divide_layout(a, tiler, LayoutDivideOps{});
   } catch (const Error& e) {
-    throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
+    throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }
 }
 
-Layout divide_by_tiler(const Layout& a, const Value& tiler, const std::string& fn) {
+Layout divide_by_tiler(const Layout& a, const Value& tiler, const char* fn) {
   return apply_tiler(a, tiler, [&](const Layout& m, const Layout& t) { return divide_by_layout(m, t, fn); }, fn);
 }
 

@@ -13,7 +13,8 @@ namespace cuteref {
 namespace {
 
 // The layout form, with diagnostics that name the calling operation and the operands.
-Layout product_by_layout(const Layout& a, const Layout& tiler, const std::string& fn) {
+// `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
+Layout product_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
     // The copies of A are placed among the offsets A leaves free, up to size(A)*cosize(B):
     // enough room for B's largest offset scaled by A's extent.
@@ -29,17 +30,17 @@ Layout product_by_layout(const Layout& a, const Layout& tiler, const std::string
     }
     return make_layout_from_modes(Layout(a), composition_of_flat(std::move(free_offsets), tiler));
   } catch (const Error& e) {
-    throw Error(fn + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
+    throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }
 }
 
-Layout product_by_tiler(const Layout& a, const Value& tiler, const std::string& fn) {
+Layout product_by_tiler(const Layout& a, const Value& tiler, const char* fn) {
   return apply_tiler(a, tiler, [&](const Layout& m, const Layout& t) { return product_by_layout(m, t, fn); }, fn);
 }
 
 // Pairs mode i of the padded block with the copies of mode i of the padded tiler, in the
 // order the caller asks for (block first for blocked_product, copies first for raked).
-Layout zip_block_and_copies(const Layout& a, const Layout& b, bool block_first, const std::string& fn) {
+Layout zip_block_and_copies(const Layout& a, const Layout& b, bool block_first, const char* fn) {
   const std::size_t r = std::max(rank(a), rank(b));
   const Layout block = append_to_rank(a, r);
   const Layout tiler = append_to_rank(b, r);

@@ -23,7 +23,9 @@ class SmallVector {
   using reference = T&;
   using const_reference = const T&;
 
-  SmallVector() noexcept = default;
+  // User-provided (not `= default`): value-initialization (`SmallVector v{}`) must not
+  // zero the inline storage.
+  SmallVector() noexcept {}
   SmallVector(const SmallVector& o) { append(o.begin(), o.end()); }
   SmallVector(SmallVector&& o) noexcept {
     if (o.data_ != o.inline_data()) {  // take o's heap block
