@@ -15,8 +15,11 @@
 // outside the timed loop. The model and pycute are timed in `rounds` alternating rounds
 // (model, pycute, model, pycute, ...): on a shared machine both sides' rates drift by tens
 // of percent within seconds, so each round's ratio compares the two under the same
-// conditions, and the table reports the median round.
-// Usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE]
+// conditions, and the table reports the median round. Both sides run pinned to one CPU (the
+// pycute and CuTe processes inherit the affinity): on a virtual machine a process that wakes
+// on a CPU left idle while the other side ran was measured up to 1.5x slower (the model's
+// median round fell to ~65% of its best), an asymmetry pinning removes (--no-pin keeps it).
+// Usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE] [--no-pin]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +31,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -305,21 +309,41 @@ int main(int argc, char** argv) {
 #else
   std::string cute_exe;
 #endif
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool pin = true;
+  for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
+    if (k == "--no-pin") {
+      pin = false;
+      --i;  // no value
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << "bench_algebra: " << k << " needs a value\n";
+      return 2;
+    }
     if (k == "--cases") n_cases = std::atoi(argv[i + 1]);
     else if (k == "--repeats") repeats = std::atoi(argv[i + 1]);
     else if (k == "--rounds") rounds = std::atoi(argv[i + 1]);
     else if (k == "--pycute") pycute_dir = argv[i + 1];
     else if (k == "--cute") cute_exe = argv[i + 1];
     else {
-      std::cerr << "usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE]\n";
+      std::cerr << "usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE] "
+                   "[--no-pin]\n";
       return 2;
     }
   }
   if (n_cases < 1 || repeats < 1 || rounds < 1) {
     std::cerr << "bench_algebra: --cases, --repeats and --rounds must be >= 1\n";
     return 2;
+  }
+
+  int pinned_cpu = -1;
+  if (pin) {
+    const int cpu = sched_getcpu();
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu >= 0) CPU_SET(cpu, &set);
+    if (cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0) pinned_cpu = cpu;
   }
 
   std::mt19937 rng(20261123);
@@ -464,8 +488,9 @@ int main(int argc, char** argv) {
   std::remove(cute_agreed_path.c_str());
 
   std::printf("bench/algebra: %zu cases (%d generated cases the model rejects were dropped), seed 20261123, "
-              "process CPU time\n",
-              cases.size(), rejected);
+              "process CPU time, %s\n",
+              cases.size(), rejected,
+              pinned_cpu >= 0 ? ("all sides pinned to CPU " + std::to_string(pinned_cpu)).c_str() : "not pinned");
   std::printf("\nmedians over %d alternating rounds (model: %d repeats per round, pycute: %d):\n", rounds, repeats,
               std::max(1, repeats / 20));
   std::printf("%-16s %6s %13s %13s %9s\n", "operation", "cases", "model ops/s", "pycute ops/s", "model/py");

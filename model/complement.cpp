@@ -101,9 +101,13 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
 }  // namespace
 
 void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts& out) {
-  check_cotarget(cotarget, a, cotarget);
   FlatInts cot;
-  append_flat_ints(cotarget, cot);  // all integers: checked above
+  if (cotarget.is_integer() && cotarget.value() >= 1) {
+    cot.push_back(FlatInt::of(cotarget));  // the common integer cotarget: nothing to walk
+  } else {
+    check_cotarget(cotarget, a, cotarget);
+    append_flat_ints(cotarget, cot);  // all integers: checked above
+  }
   FlatModesOfInts m;
   flat_modes_for_complement(a, m);
   complement_flat(a, m, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);

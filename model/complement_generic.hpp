@@ -46,7 +46,7 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
   // Modes already taken; the others keep their order, so the selection below compares the
   // same pairs in the same order as repeatedly taking the smallest out of a shrinking list.
   SmallVector<bool, 16> taken;
-  taken.resize(n);
+  for (std::size_t k = 0; k < n; ++k) taken.push_back(false);  // (resize would call memset)
   Leaf extent = ops.one();
   for (std::size_t step = 0; step < n; ++step) {
     // The mode of smallest stride, the first one among equals.

@@ -517,13 +517,18 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) 
 }
 
 Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfInts& b1) {
-  // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
-  // scaled-basis stride only where b0 has one; that case goes through the layout form.
-  if (b0.stride().has_basis()) return composition_of_pair(a, b0, b1.layout());
-  Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
   FlatModesOfInts a_modes;
-  FlatLhs lhs;
-  if (!flat_coalesce_unbounded(a, a_modes, lhs)) return composition_of_pair(a, b0, b1.layout());
+  if (!flat_int_modes(a, a_modes)) return composition_of_pair(a, b0, b1.layout());
+  return composition_of_pair(a, std::move(a_modes), b0, b1);
+}
+
+Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0, const FlatModesOfInts& b1) {
+  // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
+  // scaled-basis stride only where b0 has one; that case goes through the layout form, as
+  // does A = () (no modes).
+  if (b0.stride().has_basis() || a_modes.shapes.empty()) return composition_of_pair(a, b0, b1.layout());
+  Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
+  const FlatLhs lhs = unbounded_lhs(a_modes, a.shape().is_tuple());
   return compose_flat_pair(lhs, b0, ctx, ctx.whole,
                            [&](IntTuple& s, IntTuple& d) { compose_flat_modes(lhs, b1, ctx.whole, ctx, s, d); });
 }

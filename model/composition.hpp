@@ -48,6 +48,9 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1);
 // The same with B1 given by its flat integer modes (complement_flat's result, for divide).
 // @post equal to composition_of_pair(a, b0, b1.layout()), checks and diagnostics included.
 Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfInts& b1);
+// The same with A's flattened modes given too (flat_int_modes(a, a_modes), consumed), for
+// divide, which flattened A already.
+Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0, const FlatModesOfInts& b1);
 // composition(A, B) with A given by the flat integer modes of a coalesced layout
 // (complement_flat's result, for product), without re-flattening A.
 // @pre coalesce(a.layout()) == a.layout() (so its coalesce_x keeps the modes).

@@ -12,19 +12,28 @@ namespace cuteref {
 
 namespace {
 
+// A's flattened modes, taken once for both of divide's reads of A (its coalesced shape and
+// the composition); `flat` is false when A has a scaled-basis stride.
+struct FlatA {
+  FlatModesOfInts modes;
+  bool flat = false;
+};
+
 // logical_divide_layout's steps on the model's layouts.
 struct LayoutDivideOps {
+  FlatA& a_flat;  // filled by coalesced_shape, read by composition (both on the same A)
   // The leaves of coalesce(A)'s shape, as plain values (the proofs' SymDivideOps also
   // passes the leaves): complement reads only the leaves of its cotarget. Held in the
   // `shapes` of flat modes (returned in place, no copy); the strides are not read.
   FlatModesOfInts coalesced_shape(const Layout& a) const {
+    a_flat.flat = flat_int_modes(a, a_flat.modes);
     FlatModesOfInts m;
-    if (!coalesced_flat_ints(a, m)) {  // scaled-basis strides: coalesce on IntTuple leaves
-      m.shapes.clear();
+    if (!a_flat.flat) {  // scaled-basis strides: coalesce on IntTuple leaves
       append_flat_ints(coalesce_flat(flat_modes(a.shape(), a.stride())).shape(), m.shapes);
       return m;
     }
-    if (m.shapes.empty()) m.shapes.push_back(FlatInt{1, true});  // coalesce gives _1:_0
+    m = a_flat.modes;
+    coalesce_flat_ints_in_place(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
     return m;
   }
   // R as its flat modes: composition reads them without R's tuples being built.
@@ -40,14 +49,17 @@ struct LayoutDivideOps {
     const FlatModesOfInts& r;
   };
   Pair pair(const Layout& t, const FlatModesOfInts& r) const { return {t, r}; }
-  Layout composition(const Layout& a, const Pair& b) const { return composition_of_pair(a, b.t, b.r); }
+  Layout composition(const Layout& a, const Pair& b) const {
+    return a_flat.flat ? composition_of_pair(a, std::move(a_flat.modes), b.t, b.r) : composition_of_pair(a, b.t, b.r);
+  }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.
 // `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
 Layout divide_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
-    return logical_divide_layout(a, tiler, LayoutDivideOps{});
+    FlatA a_flat;
+    return logical_divide_layout(a, tiler, LayoutDivideOps{a_flat});
   } catch (const Error& e) {
     throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }
