@@ -28,12 +28,14 @@ def parse_layout(text):
     raise ValueError("not a layout: " + text)
 
 
+# pycute's functions themselves (no wrapper call per operation): coalesce's second
+# argument is its profile, None here, as in coalesce(A).
 OPS = {
-    "coalesce": lambda a, b: pycute.coalesce(a),
-    "composition": lambda a, b: pycute.composition(a, b),
-    "complement": lambda a, b: pycute.complement(a, b),
-    "logical_divide": lambda a, b: pycute.logical_divide(a, b),
-    "logical_product": lambda a, b: pycute.logical_product(a, b),
+    "coalesce": pycute.coalesce,
+    "composition": pycute.composition,
+    "complement": pycute.complement,
+    "logical_divide": pycute.logical_divide,
+    "logical_product": pycute.logical_product,
 }
 
 
