@@ -43,12 +43,6 @@ Layout FlatModesOfInts::layout() const {
                                             tuple_of_flat(strides.data(), strides.size()));
 }
 
-bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  if (!flat_int_modes(l, m)) return false;
-  filter_flat_ints_in_place(m);
-  return true;
-}
-
 void filter_flat_ints_in_place(FlatModesOfInts& m) {
   for (std::size_t i = 0; i < m.shapes.size(); ++i)
     if (m.strides[i].v == 0) m.shapes[i] = FlatInt{1, true};
@@ -57,12 +51,6 @@ void filter_flat_ints_in_place(FlatModesOfInts& m) {
     m.shapes.push_back(FlatInt{1, true});
     m.strides.push_back(FlatInt{0, true});
   }
-}
-
-bool coalesced_flat_ints(const Layout& l, FlatModesOfInts& m) {
-  if (!flat_int_modes(l, m)) return false;
-  coalesce_modes(m.shapes, m.strides, FlatIntCoalesceOps{});
-  return true;
 }
 
 void coalesce_flat_ints_in_place(FlatInts& shapes, FlatInts& strides) {

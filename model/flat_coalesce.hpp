@@ -36,18 +36,9 @@ struct FlatModesOfInts {
 // l has a scaled-basis stride.
 bool flat_int_modes(const Layout& l, FlatModesOfInts& m);
 
-// filtered_flat_modes on plain values. Returns false (m unspecified) when l has a
-// scaled-basis stride.
-// @post m (emptied first) equal, leaf for leaf, to filtered_flat_modes(l).
-bool filtered_flat_ints(const Layout& l, FlatModesOfInts& m);
-// The same from l's flattened modes (flat_int_modes(l, m)), in place.
+// filtered_flat_modes on plain values, from l's flattened modes (flat_int_modes(l, m)), in
+// place. @post m equal, leaf for leaf, to filtered_flat_modes(l).
 void filter_flat_ints_in_place(FlatModesOfInts& m);
-
-// The flat modes of coalesce(l) on plain values (none when every mode has size 1). Returns
-// false (m unspecified) when l has a scaled-basis stride.
-// @post equal to the flat modes of coalesce(l)'s result, except that coalesce gives the
-// leaf _1:_0 where this gives no mode.
-bool coalesced_flat_ints(const Layout& l, FlatModesOfInts& m);
 
 // coalesce_flat on plain values, in place: @post shapes/strides are the flat modes of
 // coalesce_flat's result (the one mode _1:_0 when every mode has size 1).
