@@ -317,7 +317,7 @@ Layout compose_flat_layout(const FlatLhs& lhs, const IntTuple& shape, const IntT
   return detail::LayoutFromValidParts::make(std::move(out_shape), std::move(out_stride));
 }
 
-// The pair (A o B0, A o B1) with B1's parts composed by compose_b1(lhs, occ, shape, stride):
+// The pair (A o B0, A o B1), B1's parts written by compose_b1(shape, stride) after B0's:
 // B0's leaves occupy A before B1's, as in the pair layout.
 template <class ComposeB1>
 Layout compose_flat_pair(const FlatLhs& lhs, const Layout& b0, const Context& ctx, Occupancy& occ,
@@ -409,7 +409,8 @@ Layout compose_impl(const Layout& lhs, const IntTuple& shape, const IntTuple& st
   if (shape.is_tuple()) {
     // Right-distributivity: A o (B0, B1, ...) = (A o B0, A o B1, ...).
     // The modes are layouts already checked, so their tuple needs no re-check.
-    return layout_of_mode_results(shape.rank(), [&](std::size_t i) { return compose_impl(lhs, shape[i], stride[i], key, ctx); });
+    return layout_of_mode_results(shape.rank(),
+                                  [&](std::size_t i) { return compose_impl(lhs, shape[i], stride[i], key, ctx); });
   }
   if (stride.is_basis()) {
     // k@i composes the integer stride k into mode i of A.
@@ -476,7 +477,8 @@ Layout composition(const Layout& a, const Layout& b) {
     // integers too.
     FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs)) return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
+    if (flat_coalesce_unbounded(a, a_modes, lhs))
+      return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
   }
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
