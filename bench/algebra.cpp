@@ -21,6 +21,7 @@
 // median round fell to ~65% of its best), an asymmetry pinning removes (--no-pin keeps it).
 // Usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE] [--no-pin]
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -336,6 +337,9 @@ int main(int argc, char** argv) {
     std::cerr << "bench_algebra: --cases, --repeats and --rounds must be >= 1\n";
     return 2;
   }
+
+  // A side process that dies must not kill this one on the next write: the write fails.
+  std::signal(SIGPIPE, SIG_IGN);
 
   int pinned_cpu = -1;
   if (pin) {
