@@ -19,8 +19,8 @@ std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
   if (index < 0) throw Error("layout application: index " + std::to_string(index) + " is negative");
   const std::int64_t inner = apply_index(c.layout, index);
   if (!c.offset || c.offset->value) {
-    const std::int64_t shifted = c.offset ? checked_add(c.offset->value->value(), inner) : inner;
-    if (shifted < 0) throw Error(c.swizzle.to_string() + ": offset " + std::to_string(shifted) + " is negative");
+    // Offsets of any sign: the swizzle XORs the two's-complement pattern, as CuTe's does
+    // (offset + L(i) is overflow-checked there).
     return composed_value<CheckedInt>(c, index).v;
   }
   // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
@@ -35,7 +35,11 @@ std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
   if (sw.bits() > 0 && n > (std::int64_t{1} << std::min(sw.base() - std::min(0, sw.shift()) + 3, 62)))
     throw Error("evaluating " + c.to_string() + ": the swizzle moves bits inside a " + std::to_string(n) +
                 "-bit element, so it is not a permutation of elements");
-  if (inner < 0) throw Error("evaluating " + c.to_string() + ": offset " + std::to_string(inner) + " is negative");
+  // The swizzle acts on the byte address, which the model takes from an aligned base; an
+  // element before the pointer has no address the model knows (CuTe swizzles the real one).
+  if (inner < 0)
+    throw Error("evaluating " + c.to_string() + ": element offset " + std::to_string(inner) +
+                " is negative, before the smem pointer, whose base address the model does not know");
   const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());  // checks the moved swizzle is legal
   (void)on_bits;
   return composed_value<CheckedInt>(c, index).v;

@@ -35,7 +35,6 @@ std::int64_t Swizzle::destination_mask() const {
 }
 
 std::int64_t Swizzle::operator()(std::int64_t offset) const {
-  if (offset < 0) throw Error(to_string() + ": offset " + std::to_string(offset) + " is negative");
   return swizzle_value<CheckedInt>(offset, b_, m_, s_).v;
 }
 

@@ -25,7 +25,8 @@ class Swizzle {
   // Mask of the source bits (those read) and of the destination bits (those XOR-ed).
   std::int64_t source_mask() const;
   std::int64_t destination_mask() const;
-  // Apply to a non-negative offset.
+  // Apply to an offset of any sign (CuTe's Swizzle XORs the two's-complement pattern:
+  // Sw<1,0,1>(-1) == -2).
   std::int64_t operator()(std::int64_t offset) const;
   bool operator==(const Swizzle& o) const = default;
   std::string to_string() const;

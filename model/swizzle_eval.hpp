@@ -32,13 +32,15 @@ Scalar swizzle_field_mask(const Scalar& b, const Scalar& low) {
   return Ops::shl(Ops::shl(Ops::constant(1), b) - Ops::constant(1), low);
 }
 
-// Swizzle<B,M,S>(x). Preconditions: swizzle_parameters_legal(b, m, s) (the caller's: the
-// Swizzle constructor checks it) and x >= 0 (required here).
+// Swizzle<B,M,S>(x) for any 64-bit x, negative included: as CuTe's Swizzle on a signed
+// integer, the bits of x's two's-complement pattern are XOR-ed (both fields lie below bit
+// 63, so the moved field is non-negative and is shifted without overflow).
+// Precondition: swizzle_parameters_legal(b, m, s) (the caller's: the Swizzle constructor
+// checks it).
 template <class Scalar>
 Scalar swizzle_value(const Scalar& x, const Scalar& b, const Scalar& m, const Scalar& s) {
   using Ops = ScalarOps<Scalar>;
   const Scalar zero = Ops::constant(0);
-  Ops::require(x >= zero, [&] { return std::string("swizzle: the offset is negative"); });
   const auto s_nonneg = s >= zero;
   const Scalar source = x & swizzle_field_mask(b, m + Ops::select(s_nonneg, s, zero));
   const Scalar moved = Ops::select(s_nonneg, Ops::lshr(source, Ops::select(s_nonneg, s, zero)),

@@ -119,11 +119,10 @@ def product_ok(pc, A, B, P) -> bool:
 
 
 def model_limit(op: str, verdict: str):
-    """A refusal by the model where the vendor answers, known and accepted: a name, or None."""
-    if op in ("composed_layout", "swizzle") and "is negative" in verdict:
-        # The model's swizzle applies to offsets >= 0 (shared-memory addresses); CuTe's
-        # XORs any two's-complement integer. corpus/vendor/model_limits.txt.
-        return "swizzle-of-negative-offset"
+    """A refusal by the model where the vendor answers, known and accepted: a name, or None.
+
+    None at present (corpus/vendor/model_limits.txt): the last one, swizzles of negative
+    offsets, was lifted; every refusal where the vendor answers is now a disagreement."""
     return None
 
 

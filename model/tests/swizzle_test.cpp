@@ -104,8 +104,27 @@ TEST(Swizzle, IllegalParametersAreRejected) {
   EXPECT_THROW(Swizzle(0, -1, 0), Error);
   EXPECT_THROW(Swizzle(3, 60, 3), Error);      // source field beyond bit 62
   EXPECT_THROW(Swizzle(1, 0, -2147483647 - 1), Error);  // no overflow in |S|
-  EXPECT_THROW(Swizzle(3, 4, 3)(-1), Error);   // offsets are non-negative
   EXPECT_THROW(parse_and_evaluate("Sw<3,4,2>", nullptr), ParseError);
+}
+
+// Negative offsets: CuTe's Swizzle XORs the two's-complement pattern of a signed integer.
+TEST(Swizzle, NegativeOffsets) {
+  // CuTe 4.2 prints Swizzle<1,0,1>{}(-1) as -2 (vendor/probes/corpus_vendor_probe.cpp).
+  EXPECT_EQ(Swizzle(1, 0, 1)(-1), -2);
+  // -1 has every bit set: bits [7,10) (all 1) flip bits [4,7): -1 ^ 0b1110000 = -113.
+  EXPECT_EQ(Swizzle(3, 4, 3)(-1), -113);
+  // -896 = ...1111 1100 1000 0000: bits [7,10) = 0b001 flip bit 4: -896 ^ 16 = -880.
+  EXPECT_EQ(Swizzle(3, 4, 3)(-896), -880);
+  // S < 0 moves bits up: Sw<2,0,-2>(-1): bits [0,2) flip bits [2,4): -1 ^ 0b1100 = -13.
+  EXPECT_EQ(Swizzle(2, 0, -2)(-1), -13);
+  // Still an involution, and the bits outside the destination field are kept.
+  long checked = 0;
+  for (const Swizzle sw : {Swizzle(3, 4, 3), Swizzle(2, 0, -2), Swizzle(1, 1, 1), Swizzle(3, 3, 3)})
+    for (std::int64_t x = -4096; x < 0; ++x, ++checked) {
+      ASSERT_EQ(sw(sw(x)), x) << sw.to_string() << " at " << x;
+      ASSERT_EQ(sw(x) & ~sw.destination_mask(), x & ~sw.destination_mask()) << sw.to_string() << " at " << x;
+    }
+  EXPECT_EQ(checked, 4 * 4096);
 }
 
 // Sw<0,M,S> (B = 0) moves no bit: the identity (the seed's "no swizzle" Sw<0,0,0>).
