@@ -84,7 +84,8 @@ std::vector<Bms> swizzle_table(bool legal) {
   return t;
 }
 
-// Sw(Sw(x)) == x by the model's swizzle_value, for x in the model's domain (x >= 0).
+// Sw(Sw(x)) == x by the model's swizzle_value, for every 64-bit x (the model swizzles
+// offsets of any sign, as CuTe does).
 z3::expr involution_claim(const SymInt& x, const SymInt& b, const SymInt& m, const SymInt& s) {
   return swizzle_value(swizzle_value(x, b, m, s), b, m, s) == x;
 }
@@ -95,12 +96,12 @@ LawResult swizzle_involution_table(const ProofOptions& opt) {
   SymbolicSession s;
   const SymInt x = s.variable("x");
   for (const Bms& p : swizzle_table(true)) {
-    const auto out = run_one(r, s, {x >= s.constant(0)}, {{"x", x.e}}, [&] {
+    const auto out = run_one(r, s, {}, {{"x", x.e}}, [&] {
       return involution_claim(x, s.constant(p.b), s.constant(p.m), s.constant(p.s));
     }, opt);
     fold_status(r, out, ProofStatus::Proved, p.name());
     const Swizzle sw(p.b, p.m, p.s);  // the model's class: same generic code, CheckedInt
-    for (std::int64_t v = 0; v < 1024; ++v, ++r.corner_cases)
+    for (std::int64_t v = -512; v < 1024; ++v, ++r.corner_cases)
       if (sw(sw(v)) != v && r.corner_failure.empty()) r.corner_failure = p.name() + " at " + std::to_string(v);
   }
   return r;
@@ -112,7 +113,7 @@ LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
   SymbolicSession s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
   const z3::expr legal = swizzle_parameters_legal(b, m, sh);
-  const auto out = run_one(r, s, {legal, x >= s.constant(0)}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
+  const auto out = run_one(r, s, {legal}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
                            [&] { return involution_claim(x, b, m, sh); }, opt);
   fold_status(r, out, ProofStatus::Proved, "symbolic B,M,S");
   // Corner: every legal (B,M,S) with B, M, |S| <= 4, x < 512, on the model's class.
@@ -121,7 +122,7 @@ LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
       for (int ss = -4; ss <= 4; ++ss) {
         if (std::abs(ss) < bb) continue;
         const Swizzle sw(bb, mm, ss);
-        for (std::int64_t v = 0; v < 512; ++v, ++r.corner_cases)
+        for (std::int64_t v = -256; v < 512; ++v, ++r.corner_cases)
           if (sw(sw(v)) != v && r.corner_failure.empty()) r.corner_failure = Bms{bb, mm, ss}.name();
       }
   return r;
@@ -158,7 +159,7 @@ LawResult swizzle_outside_bits(const ProofOptions& opt) {
   SymbolicSession s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
   const auto out = run_one(
-      r, s, {swizzle_parameters_legal(b, m, sh), x >= s.constant(0)}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
+      r, s, {swizzle_parameters_legal(b, m, sh)}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
       [&] {
         using Ops = ScalarOps<SymInt>;
         const SymInt zero = s.constant(0);
@@ -171,7 +172,7 @@ LawResult swizzle_outside_bits(const ProofOptions& opt) {
   fold_status(r, out, ProofStatus::Proved, "symbolic B,M,S");
   for (const Bms& p : swizzle_table(true)) {
     const Swizzle sw(p.b, p.m, p.s);
-    for (std::int64_t v = 0; v < 256; ++v, ++r.corner_cases)
+    for (std::int64_t v = -256; v < 256; ++v, ++r.corner_cases)
       if (((sw(v) ^ v) & ~sw.destination_mask()) != 0 && r.corner_failure.empty()) r.corner_failure = p.name();
   }
   return r;
@@ -831,16 +832,16 @@ const std::vector<Law>& named_laws() {
   static const std::vector<Law> laws = [] {
     std::vector<Law> v;
     v.push_back({"swizzle_involution_table",
-                 "Sw<B,M,S>(Sw<B,M,S>(x)) == x for every 0<=B,M<=8, |S|<=8, |S|>=B and every offset 0 <= x < 2^63",
+                 "Sw<B,M,S>(Sw<B,M,S>(x)) == x for every 0<=B,M<=8, |S|<=8, |S|>=B and every 64-bit offset x (negative included)",
                  ProofStatus::Proved, swizzle_involution_table});
     v.push_back({"swizzle_involution_symbolic",
-                 "Sw<B,M,S>(Sw<B,M,S>(x)) == x for all legal symbolic B,M,S and every offset 0 <= x < 2^63",
+                 "Sw<B,M,S>(Sw<B,M,S>(x)) == x for all legal symbolic B,M,S and every 64-bit offset x (negative included)",
                  ProofStatus::Proved, swizzle_involution_symbolic});
     v.push_back({"swizzle_illegal_refuted",
                  "Sw<B,M,S>(Sw<B,M,S>(x)) == x is refuted for every 1<=B<=8, 0<=M<=8, |S|<B (counterexamples replayed)",
                  ProofStatus::Refuted, swizzle_illegal_refuted});
     v.push_back({"swizzle_outside_bits_unchanged",
-                 "Sw<B,M,S>(x) differs from x only in the destination field [M+max(0,-S), +B) (symbolic B,M,S)",
+                 "Sw<B,M,S>(x) differs from x only in the destination field [M+max(0,-S), +B) (symbolic B,M,S, any 64-bit x)",
                  ProofStatus::Proved, swizzle_outside_bits});
     v.push_back({"swizzle_128B_block",
                  "Sw<3,4,3>(x) / 1024 == x / 1024: the 128-byte swizzle maps each 1024-byte block onto itself",
