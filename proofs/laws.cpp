@@ -689,23 +689,42 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
 //   S4 (all integers): j in [0, a*b) is a*(j/a) + j%a with 0 <= j/a < b, 0 <= j%a < a
 //      (and i in [0, c*e) likewise), so the coordinates are in S3's ranges and index pairs
 //      with equal A(j) + R(i) have equal coordinates by S1 and S3, hence are equal.
+// One query's variables for complement_parametric_law: the extents a in [2, 2^8], b, c, e in
+// [1, 2^8] and the indices j (into A) and i (into R) in [0, 2^32), with their ranges in `dom`.
+struct ComplementFamilyVariables {
+  std::vector<z3::expr> dom;
+  SymInt a, b, c, e, j, i;
+  ComplementFamilyVariables(SymbolicSession& s, const std::string& j_name, const std::string& i_name)
+      : a(s.ranged_variable("a", 2, 256, dom)),
+        b(s.ranged_variable("b", 1, 256, dom)),
+        c(s.ranged_variable("c", 1, 256, dom)),
+        e(s.ranged_variable("e", 1, 256, dom)),
+        j(s.ranged_variable(j_name, 0, std::int64_t{1} << 32, dom)),
+        i(s.ranged_variable(i_name, 0, std::int64_t{1} << 32, dom)) {}
+  std::vector<ProofVariable> named(const std::string& j_name, const std::string& i_name) const {
+    return {{"a", a.e}, {"b", b.e}, {"c", c.e}, {"e", e.e}, {j_name, j.e}, {i_name, i.e}};
+  }
+};
+
+// complement_parametric_law's A: family 0 is (a,b):(1,a*c), family 1 (a,b):(b*c,1).
+SymLayout complement_family_layout(SymbolicSession& s, int family, const SymInt& a, const SymInt& b,
+                                   const SymInt& c) {
+  const SymTuple shape = SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)});
+  return family == 0 ? SymLayout{shape, SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(a * c)})}
+                     : SymLayout{shape, SymTuple::tuple({SymTuple::of(b * c), SymTuple::of(s.constant(1))})};
+}
+
+const char* complement_family_name(int family) { return family == 0 ? "(a,b):(1,a*c)" : "(a,b):(b*c,1)"; }
+
 LawResult complement_parametric_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   for (int family = 0; family < 2; ++family) {
     SymbolicSession s(Encoding::Int64Range);
-    std::vector<z3::expr> dom;
-    const std::int64_t hi = 256;
-    const SymInt a = s.ranged_variable("a", 2, hi, dom), b = s.ranged_variable("b", 1, hi, dom);
-    const SymInt c = s.ranged_variable("c", 1, hi, dom), e = s.ranged_variable("e", 1, hi, dom);
-    const std::int64_t big = hi * hi * hi * hi;
-    const SymInt j1 = s.ranged_variable("j1", 0, big, dom), i1 = s.ranged_variable("i1", 0, big, dom);
-    const auto out = run_one(r, s, dom, {{"a", a.e}, {"b", b.e}, {"c", c.e}, {"e", e.e}, {"j1", j1.e}, {"i1", i1.e}},
-                             [&]() -> z3::expr {
-      const SymLayout la = family == 0 ? SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
-                                                   SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(a * c)})}
-                                       : SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
-                                                   SymTuple::tuple({SymTuple::of(b * c), SymTuple::of(s.constant(1))})};
+    const ComplementFamilyVariables v(s, "j1", "i1");
+    const SymInt &a = v.a, &b = v.b, &c = v.c, &e = v.e, &j1 = v.j, &i1 = v.i;
+    const auto out = run_one(r, s, v.dom, v.named("j1", "i1"), [&]() -> z3::expr {
+      const SymLayout la = complement_family_layout(s, family, a, b, c);
       const SymInt m = a * b * c * e;
       const SymLayout lr = sym_complement(la, {m});
       const SymInt na = sym_size(la), nr = sym_size(lr), zero = s.constant(0);
@@ -714,25 +733,17 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       const z3::expr meet_at_zero = z3::implies(a1 == r1, a1 == zero);
       return na * nr == m && z3::implies(in, meet_at_zero);
     }, opt);
-    fold_status(r, out, ProofStatus::Proved, family == 0 ? "(a,b):(1,a*c)" : "(a,b):(b*c,1)");
+    fold_status(r, out, ProofStatus::Proved, complement_family_name(family));
   }
   // S1: the model's A and R on coordinates (per family; A and R in separate queries).
   for (int part = 0; part < 4; ++part) {
     const int family = part / 2;
     const bool of_r = part % 2 == 1;
     SymbolicSession s(Encoding::Int64Range);
-    std::vector<z3::expr> dom;
-    const std::int64_t hi = 256;
-    const SymInt a = s.ranged_variable("a", 2, hi, dom), b = s.ranged_variable("b", 1, hi, dom);
-    const SymInt c = s.ranged_variable("c", 1, hi, dom), e = s.ranged_variable("e", 1, hi, dom);
-    const std::int64_t big = hi * hi * hi * hi;
-    const SymInt j = s.ranged_variable("j", 0, big, dom), i = s.ranged_variable("i", 0, big, dom);
-    const auto out = run_one(r, s, dom, {{"a", a.e}, {"b", b.e}, {"c", c.e}, {"e", e.e}, {"j", j.e}, {"i", i.e}},
-                             [&]() -> z3::expr {
-      const SymLayout la = family == 0 ? SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
-                                                   SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(a * c)})}
-                                       : SymLayout{SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)}),
-                                                   SymTuple::tuple({SymTuple::of(b * c), SymTuple::of(s.constant(1))})};
+    const ComplementFamilyVariables v(s, "j", "i");
+    const SymInt &a = v.a, &b = v.b, &c = v.c, &e = v.e, &j = v.j, &i = v.i;
+    const auto out = run_one(r, s, v.dom, v.named("j", "i"), [&]() -> z3::expr {
+      const SymLayout la = complement_family_layout(s, family, a, b, c);
       const SymLayout lr = sym_complement(la, {a * b * c * e});
       if (!of_r) {
         const SymInt av = apply_at(la, j);
@@ -742,7 +753,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       return sym_size(lr) == c * e &&
              z3::implies(i < c * e, rv == (family == 0 ? a : b) * (i % c) + a * b * c * (i / c));
     }, opt);
-    fold_status(r, out, ProofStatus::Proved, std::string(of_r ? "S1 R of " : "S1 A of ") + (family == 0 ? "(a,b):(1,a*c)" : "(a,b):(b*c,1)"));
+    fold_status(r, out, ProofStatus::Proved, std::string(of_r ? "S1 R of " : "S1 A of ") + complement_family_name(family));
   }
   {
     SymbolicSession session(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
