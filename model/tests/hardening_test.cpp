@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "descriptor.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
 #include "test_support.hpp"
@@ -55,4 +56,30 @@ TEST(Hardening, ShapesOutsideLayoutsArePositiveIntegers) {
   EXPECT_EQ(eval("crd2idx((1,2), (2,4), (1,2))"), "5");
   EXPECT_EQ(eval("size(())"), "_1");
   EXPECT_EQ(eval("make_basis_like((2,3))"), "(_1@0,_1@1)");
+}
+
+// A scaled basis with 10,000 indices overflowed the stack (composition's profile, evaluation,
+// printing recurse once per index). At most kMaxBasisIndices = 256 indices, as the descriptor
+// grammar's depth; the parser names the column of the first '@' beyond the bound.
+TEST(Hardening, ScaledBasisIndicesAreBounded) {
+  std::string at256, at10000;
+  for (int i = 0; i < 256; ++i) at256 += "@0";
+  for (int i = 0; i < 10000; ++i) at10000 += "@0";
+  // "composition(8:1, 4:1" is 20 bytes; 256 "@0" take columns 21..532, the 257th '@' is 533.
+  expect_eval_error("composition(8:1, 4:1" + at10000 + ")", "column 533: a scaled basis with more than 256 indices");
+  expect_eval_error("coalesce(4:1" + at10000 + ")", "a scaled basis with more than 256 indices");
+  // 256 indices are fine: a one-mode layout coalesces to itself.
+  EXPECT_EQ(eval("coalesce(4:1" + at256 + ")"), "4:1" + at256);
+  // The bound is the IntTuple's: a basis built by a function (not the parser) is held to it.
+  expect_error([] { IntTuple::basis(1, std::vector<int>(257, 0)); }, "257 indices, more than the limit of 256");
+  EXPECT_EQ(IntTuple::basis(1, std::vector<int>(256, 0)).basis_path().size(), 256u);
+}
+
+// A 50 MB line allocated until std::bad_alloc. One expression is at most 1 MiB of text.
+TEST(Hardening, ExpressionTextIsBounded) {
+  const std::string big = "(" + std::string(std::size_t{1} << 20, ' ') + "1)";
+  expect_eval_error(big, "column 1048577: the expression is 1048579 bytes, longer than the limit of 1048576 bytes");
+  expect_error([&] { parse_descriptor(big); }, "longer than the limit of 1048576 bytes");
+  // Just under the bound it is parsed: 1 MiB of blanks around 1 is the integer 1.
+  EXPECT_EQ(eval(std::string((std::size_t{1} << 20) - 1, ' ') + "1"), "1");
 }
