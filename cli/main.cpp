@@ -24,6 +24,10 @@ namespace {
 
 using namespace cuteref;
 
+// Exit status of a malformed command line, every command (sysexits' EX_USAGE): distinct from
+// each command's answers (prove's 2 is `unknown`).
+constexpr int kExitUsage = 64;
+
 void print_help(std::ostream& out) {
   out << "cuteref: reference model of CuTe's layout algebra\n\n"
          "Commands:\n"
@@ -43,7 +47,11 @@ void print_help(std::ostream& out) {
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
-         "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
+         "                             [0, 2^63-1] (one --where per variable); --timeout bounds the whole proof, s a\n"
+         "                             decimal number of seconds in [0.001, 86400], default 60; --smt2 writes the\n"
+         "                             queries; exit 0 proved, 1 refuted, 2 unknown (timeout included), 64 a\n"
+         "                             malformed request (the claim, --where, --timeout), 70 the prover failed (out of\n"
+         "                             memory, Z3), 74 FILE or the output could not be written\n"
          "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -214,7 +222,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     print_help(std::cerr);
-    return 2;
+    return kExitUsage;
   }
   const std::string& cmd = args[0];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -224,14 +232,14 @@ int main(int argc, char** argv) {
   if (cmd == "eval") {
     if (args.size() != 2) {
       std::cerr << "error: usage: cuteref eval 'EXPR'\n";
-      return 2;
+      return kExitUsage;
     }
     return eval_command(args[1]);
   }
   if (cmd == "describe") {
     if (args.size() != 2 && args.size() != 3) {
       std::cerr << "error: usage: cuteref describe 'DESCRIPTOR' ['SHAPE']\n";
-      return 2;
+      return kExitUsage;
     }
     return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
   }
@@ -247,35 +255,44 @@ int main(int argc, char** argv) {
   }
   if (cmd == "verify") return verify_command(argv[0]);
   if (cmd == "prove") {
-    cuteref::proofs::ProveRequest req;
+    namespace pf = cuteref::proofs;
+    const char* usage = "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+    pf::ProveRequest req;
+    req.leak_solver_context = true;  // the process ends right after (see ProveRequest)
     bool have_claim = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       const bool has_value = i + 1 < args.size();
-      if (a == "--where" && has_value) req.where.push_back(args[++i]);
-      else if (a == "--timeout" && has_value) {
+      if ((a == "--where" || a == "--timeout" || a == "--smt2") && !has_value) {
+        std::cerr << "error: " << a << " needs a value\n" << usage;
+        return kExitUsage;
+      }
+      if (a == "--where") req.where.push_back(args[++i]);
+      else if (a == "--timeout") {
         try {
-          req.timeout_s = std::stod(args[++i]);
-        } catch (const std::exception&) {
-          std::cerr << "error: --timeout expects seconds, got '" << args[i] << "'\n";
-          return 2;
+          req.timeout_s = pf::parse_timeout_seconds(args[++i]);
+        } catch (const cuteref::Error& e) {
+          std::cerr << "error: " << e.what() << "\n";
+          return kExitUsage;
         }
-      } else if (a == "--smt2" && has_value) req.smt2_file = args[++i];
+      } else if (a == "--smt2") req.smt2_file = args[++i];
       else if (!have_claim && a.rfind("--", 0) != 0) {
         req.claim = a;
         have_claim = true;
       } else {
-        std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
-        return 2;
+        std::cerr << (have_claim && a.rfind("--", 0) != 0 ? "error: more than one claim\n"
+                                                          : "error: unknown option '" + a + "'\n")
+                  << usage;
+        return kExitUsage;
       }
     }
     if (!have_claim) {
-      std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
-      return 2;
+      std::cerr << usage;
+      return kExitUsage;
     }
-    return cuteref::proofs::prove_command(req, std::cout, std::cerr);
+    return pf::prove_command(req, std::cout, std::cerr);
   }
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
-  return 2;
+  return kExitUsage;
 }

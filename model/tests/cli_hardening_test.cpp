@@ -41,3 +41,44 @@ TEST(CliHardening, ZeroExtentThroughEveryCommand) {
   EXPECT_TRUE(contains(c.out, "2 cases checked: 1 passed, 1 failed")) << c.out;
 
 }
+
+// `prove` exited 2 for usage errors as for `unknown`; a bad --timeout was accepted or disabled
+// the limit. Usage errors exit 64; the verdicts keep 0, 1, 2.
+TEST(CliHardening, ProveUsageErrorsExit64) {
+  struct Case {
+    const char* args;
+    const char* needle;
+  } cases[] = {
+      {"prove", "usage: cuteref prove"},
+      {"prove 'x == x' --frob", "unknown option '--frob'"},
+      {"prove 'x == x' 'y == y'", "more than one claim"},
+      {"prove 'x == x' --timeout", "--timeout needs a value"},
+      {"prove 'x == x' --where", "--where needs a value"},
+      {"prove 'x == x' --timeout 0", "--timeout '0': out of range"},
+      {"prove 'x == x' --timeout -1", "--timeout '-1': not a decimal number"},
+      {"prove 'x == x' --timeout nan", "--timeout 'nan': not a decimal number"},
+      {"prove 'x == x' --timeout inf", "--timeout 'inf': not a decimal number"},
+      {"prove 'x == x' --timeout 1e30", "--timeout '1e30': not a decimal number"},
+      {"prove 'x == x' --timeout 4294968", "--timeout '4294968': out of range"},
+      {"prove 'x == x' --timeout 1abc", "--timeout '1abc': not a decimal number"},
+      {"prove 'x == x' --where 'x in [0,1]' --where 'x in [0,2]'", "--where names 'x' twice"},
+      {"prove 'x +'", "the claim must have the form EXPR == EXPR"},
+      // A concrete side the model rejects (this one divided by zero: SIGFPE).
+      {"prove 'idx2crd(5, (0,4)) == 1'", "idx2crd: shape (0,4) has the leaf 0, which is not positive"},
+  };
+  for (const auto& c : cases) {
+    const RunResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, kUsage) << c.args << ": " << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, c.needle)) << c.args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+  // The verdicts: proved 0 (x == x), refuted 1 (x + 1 overflows at 2^63 - 1), unknown 2
+  // (a timeout is unknown: 30,000 sums are not built in 1 ms).
+  EXPECT_EQ(run_cli("prove 'x == x' --timeout 0.5").exit_code, 0);
+  EXPECT_EQ(run_cli("prove 'x + 1 == 1 + x'").exit_code, 1);
+  std::string sum = "x";
+  for (int i = 1; i < 30000; ++i) sum += "+x";
+  const RunResult t = run_cli("prove " + quote(sum + " == x") + " --timeout 0.001");
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_TRUE(contains(t.out, "unknown: timeout: the time limit of 1 ms was reached")) << t.out;
+}
