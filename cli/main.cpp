@@ -1,9 +1,12 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <unistd.h>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,8 @@
 #include "error.hpp"
 #include "function_table.hpp"
 #include "identity_layout.hpp"
+#include "input_limits.hpp"
+#include "line_reader.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
 #include "laws.hpp"
@@ -27,13 +32,55 @@ using namespace cuteref;
 // Exit status of a malformed command line, every command (sysexits' EX_USAGE): distinct from
 // each command's answers (prove's 2 is `unknown`).
 constexpr int kExitUsage = 64;
+// Exit status when the input cannot be read or the output cannot be written (EX_IOERR).
+constexpr int kExitIo = 74;
+// Most bytes of one printed value (eval, batch, describe): a few KB of input can denote a
+// value whose text is far larger (e.g. make_basis_like of a deep shape: a basis path per leaf).
+constexpr std::size_t kMaxResultBytes = std::size_t{1} << 20;
+
+// A diagnostic as printed: `error: ` and the message, one printable line of bounded length.
+std::string diagnostic(const std::string& message) { return "error: " + shortened(printable(message)); }
+
+// The text of a value, or Error when it is longer than kMaxResultBytes.
+std::string result_text(const Value& v) {
+  std::string text = v.to_string();
+  if (text.size() > kMaxResultBytes)
+    throw Error("the result is " + std::to_string(text.size()) + " bytes of text, more than the limit of " +
+                std::to_string(kMaxResultBytes) + " bytes (print a part of it, e.g. a mode, or its size)");
+  return text;
+}
+
+// The answer to one expression: its value's text, or a diagnostic. Nothing escapes: batch
+// answers every line with exactly one line.
+std::string answer(const std::string& expr, bool& failed) {
+  failed = true;
+  try {
+    std::string text = result_text(parse_and_evaluate(expr, &standard_functions()));
+    failed = false;
+    return text;
+  } catch (const Error& e) {
+    return diagnostic(e.what());
+  } catch (const std::bad_alloc&) {
+    return diagnostic("out of memory evaluating this expression");
+  } catch (const std::exception& e) {
+    return diagnostic(std::string("internal error: ") + e.what());
+  }
+}
+
+// stdout is flushed and checked: a failed write (a full disk, /dev/full) is an error, exit 74.
+int finish_output(int rc) {
+  std::cout.flush();
+  if (std::cout) return rc;
+  std::cerr << "error: cannot write the output: " << std::strerror(errno) << "\n";
+  return kExitIo;
+}
 
 void print_help(std::ostream& out) {
   out << "cuteref: reference model of CuTe's layout algebra\n\n"
          "Commands:\n"
          "  cuteref eval 'EXPR'        print the value of EXPR in CuTe notation; exit 1 with a diagnostic on error\n"
          "  cuteref batch              read one EXPR per stdin line, print exactly one line each;\n"
-         "                             errors print as `error: ...` (exit 0 unless stdin fails)\n"
+         "                             errors print as `error: ...` (exit 0 unless stdin or stdout fails: 74)\n"
          "  cuteref describe 'DESCRIPTOR' ['SHAPE']\n"
          "                             parse a layout descriptor such as '((1@0, 8@1), 1@2)' (basis notation:\n"
          "                             groups of N@dim entries, N may be a fraction that reduces to an integer),\n"
@@ -56,6 +103,10 @@ void print_help(std::ostream& out) {
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
+         "Exit status: a malformed command line exits 64 (every command); an unreadable input or an\n"
+         "unwritable output 74. Bounds: an EXPR (or batch line, claim, descriptor) at most 1 MiB and\n"
+         "256 levels of nesting; a scaled basis at most 256 indices; a printed value at most 1 MiB;\n"
+         "diagnostics escape control bytes (\\x00) and leave out the middle beyond 8 KiB.\n\n"
          "EXPR is CuTe's printed notation plus CuTe's function names:\n"
          "  integers 8 (dynamic), _8 (static), negative allowed; tuples (a,b,(c,d)), () empty, (4) a 1-tuple;\n"
          "  layouts SHAPE:STRIDE, e.g. ((2,2),3):((1,4),8), _8:_1; strides may be scaled bases 16@0, 1@0@1;\n"
@@ -69,27 +120,35 @@ void print_help(std::ostream& out) {
 }
 
 int eval_command(const std::string& expr) {
-  try {
-    std::cout << parse_and_evaluate(expr, &standard_functions()).to_string() << "\n";
-    return 0;
-  } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  bool failed = false;
+  const std::string text = answer(expr, failed);
+  (failed ? std::cerr : std::cout) << text << "\n";
+  return failed ? 1 : 0;
 }
 
+// One line out per line in, whatever the line does (a diagnostic, a line over the length
+// bound, a NUL, memory exhaustion); the answers so far are flushed before waiting for input.
+// A read error of stdin or a write error of stdout ends it with exit 74.
 int batch_command() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    try {
-      std::cout << parse_and_evaluate(line, &standard_functions()).to_string() << "\n";
-    } catch (const Error& e) {
-      std::cout << "error: " << e.what() << "\n";
+  LineReader reader(STDIN_FILENO, kMaxExpressionBytes, [] { std::cout.flush(); });
+  for (;;) {
+    LineReader::Result r = reader.next();
+    if (r.status == LineReader::Status::End) break;
+    if (r.status == LineReader::Status::Error) {
+      std::cout.flush();
+      std::cerr << "error: cannot read the input: " << std::strerror(r.error) << "\n";
+      return kExitIo;
     }
+    bool failed = false;
+    if (r.status == LineReader::Status::TooLong)
+      std::cout << diagnostic("the line is " + std::to_string(r.length) + " bytes, longer than the limit of " +
+                              std::to_string(kMaxExpressionBytes) + " bytes")
+                << "\n";
+    else
+      std::cout << answer(r.line, failed) << "\n";
+    if (!std::cout) break;  // finish_output reports it
   }
-  std::cout.flush();
-  return std::cin.bad() ? 1 : 0;
+  return 0;
 }
 
 // describe: the normalized descriptor, one line per basis saying what a step along its mode
@@ -108,10 +167,16 @@ int describe_command(const std::string& text, const std::string* shape_text) {
       if (stride.same_values(make_basis_like(shape)))
         out += "identity layout of " + shape.to_string() + ": L(i) is the coordinate of i\n";
     }
+    if (out.size() > kMaxResultBytes)
+      throw Error("the description is " + std::to_string(out.size()) + " bytes of text, more than the limit of " +
+                  std::to_string(kMaxResultBytes) + " bytes");
     std::cout << out;
     return 0;
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << diagnostic(e.what()) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << diagnostic("out of memory") << "\n";
     return 1;
   }
 }
@@ -134,7 +199,7 @@ int check_command(std::vector<std::string> paths, bool verbose) {
     }
     return s.failed == 0 ? 0 : 1;
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << diagnostic(e.what()) << "\n";
     return 1;
   }
 }
@@ -218,7 +283,14 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run_command(int argc, char** argv);
+}  // namespace
+
+int main(int argc, char** argv) { return finish_output(run_command(argc, argv)); }
+
+namespace {
+int run_command(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     print_help(std::cerr);
@@ -243,7 +315,13 @@ int main(int argc, char** argv) {
     }
     return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
   }
-  if (cmd == "batch") return batch_command();
+  if (cmd == "batch" || cmd == "verify") {
+    if (args.size() != 1) {
+      std::cerr << "error: usage: cuteref " << cmd << " (no arguments; batch reads stdin)\n";
+      return kExitUsage;
+    }
+    if (cmd == "batch") return batch_command();
+  }
   if (cmd == "check") {
     bool verbose = false;
     std::vector<std::string> paths;
@@ -281,7 +359,7 @@ int main(int argc, char** argv) {
         have_claim = true;
       } else {
         std::cerr << (have_claim && a.rfind("--", 0) != 0 ? "error: more than one claim\n"
-                                                          : "error: unknown option '" + a + "'\n")
+                                                          : "error: unknown option '" + printable(a) + "'\n")
                   << usage;
         return kExitUsage;
       }
@@ -293,6 +371,7 @@ int main(int argc, char** argv) {
     return pf::prove_command(req, std::cout, std::cerr);
   }
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
-  std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
+  std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";
   return kExitUsage;
 }
+}  // namespace

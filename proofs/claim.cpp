@@ -708,7 +708,7 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
     err << "error: out of memory while proving the claim\n";
     return kProveFailure;
   } catch (const z3::exception& e) {
-    err << "error: Z3 failed: " << e.msg() << "\n";
+    err << "error: Z3 failed: " << shortened(printable(e.msg())) << "\n";
     return kProveFailure;
   }
 }
@@ -734,7 +734,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
     for (const auto& [n, _] : ranges)
       if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
   } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";
+    err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
   }
   const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
@@ -777,10 +777,10 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
       throw Unsupported("cannot compare these two kinds of values symbolically");
     }, options);
   } catch (const Unsupported& e) {
-    out << "unknown: " << e.what() << "\n";
+    out << "unknown: " << shortened(e.what()) << "\n";
     return kProveUnknown;
   } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";  // the claim is malformed or the model rejects it
+    err << "error: " << shortened(e.what()) << "\n";  // the claim is malformed or the model rejects it
     return kProveUsage;
   }
   if (!req.smt2_file.empty()) {
@@ -837,10 +837,10 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
   } catch (const Error& e) {
     // The model rejects the input: a refutation only if the solver said a side condition failed.
     if (outcome.failed_side_condition.empty()) {
-      out << "unknown: Z3's counterexample did not replay: the model says: " << e.what() << "\n";
+      out << "unknown: Z3's counterexample did not replay: the model says: " << shortened(e.what()) << "\n";
       return kProveUnknown;
     }
-    report << "  the model rejects this input: " << e.what() << "\n";
+    report << "  the model rejects this input: " << shortened(e.what()) << "\n";
   }
   out << report.str();
   return kProveRefuted;
