@@ -41,12 +41,13 @@ constexpr std::size_t kMaxResultBytes = std::size_t{1} << 20;
 // A diagnostic as printed: `error: ` and the message, one printable line of bounded length.
 std::string diagnostic(const std::string& message) { return "error: " + shortened(printable(message)); }
 
-// The text of a value, or Error when it is longer than kMaxResultBytes.
+// The text of a value, or Error when it is longer than kMaxResultBytes (printing stops there).
 std::string result_text(const Value& v) {
-  std::string text = v.to_string();
+  std::string text;
+  v.append_text(text, kMaxResultBytes);
   if (text.size() > kMaxResultBytes)
-    throw Error("the result is " + std::to_string(text.size()) + " bytes of text, more than the limit of " +
-                std::to_string(kMaxResultBytes) + " bytes (print a part of it, e.g. a mode, or its size)");
+    throw Error("the result's text is longer than the limit of " + std::to_string(kMaxResultBytes) +
+                " bytes (print a part of it, e.g. a mode, or its size)");
   return text;
 }
 

@@ -183,3 +183,29 @@ TEST(Hardening, EqualityIsBounded) {
   expect_eval_error("(2,2):(4611686018427387904,4611686018427387904) == (2,2):(4611686018427387904,4611686018427387904)",
                     "arithmetic overflow");
 }
+
+// tile_to_shape was quadratic in the target's rank (the block was padded one mode at a time),
+// as are other algorithms in some rank (make_ordered_layout, composition's modes against
+// modes, coordinates of scaled bases). A tuple has at most 4,096 elements; tile_to_shape pads
+// in one step.
+TEST(Hardening, TupleRankIsBounded) {
+  auto ones = [](int n) {
+    std::string s = "(";
+    for (int i = 0; i < n; ++i) s += i ? ",1" : "1";
+    return s + ")";
+  };
+  const std::string over = "a tuple of 5000 elements, more than the limit of 4096";
+  expect_eval_error("tile_to_shape(1:1, " + ones(5000) + ")", over);
+  expect_eval_error("make_ordered_layout(" + ones(5000) + ", " + ones(5000) + ")", over);
+  expect_eval_error("size(" + ones(5000) + ")", over);
+  // Mixed tuples (tilers) too: 5,000 layouts.
+  std::string tiler = "(";
+  for (int i = 0; i < 5000; ++i) tiler += i ? ",1:1" : "1:1";
+  expect_eval_error("logical_divide(1:1, " + tiler + "))", over);
+  // Flattening a nested shape builds a tuple of all its leaves: 2 x 4,000 leaves.
+  expect_eval_error("flatten((" + ones(4000) + "," + ones(4000) + "))", "a tuple of 8000 elements");
+  // At the bound: tile_to_shape(1:1, (1,...,1)) has the target's rank, 4,096 (by definition:
+  // one mode per target mode), and size 1 (dynamic: the target's leaves are).
+  EXPECT_EQ(eval("rank(tile_to_shape(1:1, " + ones(4096) + "))"), "_4096");
+  EXPECT_EQ(eval("size(tile_to_shape(1:1, " + ones(4096) + "))"), "1");
+}
