@@ -317,3 +317,17 @@ TEST(Hardening, ScaledBasisEvaluationIsTheDefinition) {
   ASSERT_TRUE(got.is_int_tuple() && want.is_int_tuple());
   EXPECT_TRUE(std::get<IntTuple>(got.data).same_values(std::get<IntTuple>(want.data)));
 }
+
+// smem_ptr[16b](...) accepted any text up to ')'. CuTe prints its unset pointer flag, the only
+// pointer that stands as a composed layout's offset, as exactly smem_ptr[Nb](unset)
+// (cute/pointer_flagged.hpp); anything else is refused at its first differing column.
+TEST(Hardening, SmemPointerIsTheVendorsFlag) {
+  const std::string prefix = "Sw<3,4,3> o smem_ptr[16b](";  // '(' is column 26
+  expect_eval_error(prefix + "hello) o (8,64):(64,1)", "column 27: expected 'u' of smem_ptr[16b](unset)");
+  expect_eval_error(prefix + "0x7f00) o (8,64):(64,1)", "column 27: expected 'u'");
+  expect_eval_error(prefix + " unset) o (8,64):(64,1)", "column 27: expected 'u'");
+  expect_eval_error(prefix + "unse) o (8,64):(64,1)", "column 31: expected 't'");
+  expect_eval_error(prefix + "unset o (8,64):(64,1)", "column 32: expected ')'");
+  expect_eval_error(prefix + "unse", "column 26: unbalanced '(' in smem_ptr token");
+  EXPECT_EQ(eval(prefix + "unset) o (8,64):(64,1)"), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+}
