@@ -136,7 +136,8 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
       }
       ++sum.claims_refuted;
       report(where + ": claim refuted: " + verdict);
-      sum.refuted_claims.push_back(printable(where + ": " + verdict + (comment.empty() ? "" : "\n      why: " + comment)));
+      sum.refuted_claims.push_back(shortened(printable(where + ": " + verdict)) +
+                                   (comment.empty() ? "" : "\n      why: " + printable(comment)));
     };
     try {
       if (c.expects_error) {
