@@ -52,7 +52,8 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
     if (t[0] == '#') {
       if (!comment_open) comment.clear();
       comment_open = true;
-      comment += (comment.empty() ? "" : " ") + trim(t.substr(1));
+      if (!comment.empty()) comment += ' ';
+      comment += trim(t.substr(1));
       continue;
     }
     comment_open = false;
