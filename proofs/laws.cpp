@@ -32,7 +32,6 @@ bool law_passed(const Law& law, const LawResult& r) {
 
 namespace {
 
-constexpr std::int64_t kInt64Max = INT64_MAX;
 constexpr std::size_t kSmt2Sample = 2;  // queries kept per law for the second solver
 
 // Runs one proof and folds it into the law's result. Returns the outcome.
