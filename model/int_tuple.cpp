@@ -89,6 +89,9 @@ const std::vector<int>& IntTuple::basis_path() const {
 
 IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool is_static) {
   if (printed_path.empty()) return integer(value, is_static);
+  if (printed_path.size() > kMaxBasisIndices)
+    throw Error("scaled basis: " + std::to_string(printed_path.size()) + " indices, more than the limit of " +
+                std::to_string(kMaxBasisIndices) + " (one per level of the coordinate it names)");
   for (int d : printed_path)
     if (d < 0) throw Error("scaled basis: dimension index must be non-negative, got " + std::to_string(d));
   IntTuple t;

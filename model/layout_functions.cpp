@@ -8,6 +8,7 @@
 #include "evaluate.hpp"
 #include "function_table.hpp"
 #include "make_layout.hpp"
+#include "shape_check.hpp"
 
 namespace cuteref {
 
@@ -61,7 +62,9 @@ Value apply_call(const Args& a) {
 Value size_call(const Args& a) {
   if (a[0].is_layout()) return Value(size(std::get<Layout>(a[0].data)));
   if (a[0].is_composed()) return Value(size(std::get<ComposedLayout>(a[0].data)));
-  return Value(product(int_tuple_arg(a, 0, "size")));
+  const IntTuple& shape = int_tuple_arg(a, 0, "size");
+  require_shape(shape, "size");
+  return Value(product(shape));
 }
 
 Value rank_call(const Args& a) {
@@ -122,6 +125,7 @@ Value crd2idx_call(const Args& a) {
   const IntTuple& shape = int_tuple_arg(a, 1, "crd2idx");
   if (a.size() == 3) return Value(crd2idx(crd, shape, int_tuple_arg(a, 2, "crd2idx")));
   // crd2idx(c, s): index within the compact column-major layout of s.
+  require_shape(shape, "crd2idx");
   return Value(crd2idx(crd, shape, make_layout(shape).stride()));
 }
 

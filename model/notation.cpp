@@ -41,7 +41,7 @@ class Parser {
 
   // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
   // in the recursive IntTuple operations that follow).
-  static constexpr std::size_t kMaxNesting = 256;
+  static constexpr std::size_t kMaxNesting = kMaxExpressionNesting;
 
   // Counts one level of nesting (a '(' or a composition's term) at `open` while alive.
   struct NestingGuard {
@@ -319,6 +319,8 @@ class Parser {
     }
     std::vector<int> path;
     while (peek() == '@') {
+      if (path.size() == kMaxBasisIndices)
+        fail("a scaled basis with more than " + std::to_string(kMaxBasisIndices) + " indices ('@')");
       ++pos_;
       skip_ws();
       const std::size_t dim_pos = pos_;
@@ -478,6 +480,10 @@ class Parser {
 }  // namespace
 
 Value parse_and_evaluate(std::string_view text, const FunctionTable* functions) {
+  if (text.size() > kMaxExpressionBytes)
+    throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
+                                                  " bytes, longer than the limit of " +
+                                                  std::to_string(kMaxExpressionBytes) + " bytes");
   return Parser(text, functions).parse_complete();
 }
 
