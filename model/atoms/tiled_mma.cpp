@@ -337,7 +337,9 @@ TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al_in, const Value& p
                 perm_in.to_string() + "`");
   }
   if (perm.size() > 3) throw Error("make_tiled_mma: the permutation has rank " + std::to_string(perm.size()) + "; at most 3 (M,N,K)");
-  while (perm.size() < 3) perm.push_back(Value(IntTuple::underscore()));
+  // Built in place: a moved temporary Value trips GCC 12's bogus -Wmaybe-uninitialized on
+  // std::optional inside std::variant (GCC bug 80635).
+  while (perm.size() < 3) perm.emplace_back(IntTuple::underscore());
   for (const Value& p : perm)
     if (!p.is_layout() && !p.is_int_tuple())
       throw Error("make_tiled_mma: a permutation element must be a layout, an integer or `_`, got " + p.kind_name() + " `" +

@@ -23,7 +23,10 @@ std::vector<IntTuple> leaves(const IntTuple& t) {
 std::string TmaParams::to_string() const {
   auto list = [&](auto const& a, int n) {
     std::string s = "(";
-    for (int i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(a[i]);
+    for (int i = 0; i < n; ++i) {
+      if (i) s += ',';
+      s += std::to_string(a[i]);
+    }
     return s + ")";
   };
   static const char* names[] = {"none", "32B", "64B", "128B"};
@@ -233,7 +236,10 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
 void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origin, TmaDirection direction) {
   const bool store = direction == TmaDirection::Store;
   std::string where = std::string(store ? "TMA store" : "TMA load") + " of the box at (";
-  for (int i = 0; i < p.rank; ++i) where += (i ? "," : "") + std::to_string(origin[i]);
+  for (int i = 0; i < p.rank; ++i) {
+    if (i) where += ',';
+    where += std::to_string(origin[i]);
+  }
   where += ")";
   if ((origin[0] * p.element_bytes) % 16 != 0)
     throw Error(where + ": the innermost start must be a multiple of 16 bytes; it is " +

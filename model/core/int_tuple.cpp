@@ -193,10 +193,16 @@ std::string IntTuple::to_string() const {
     case Kind::Underscore:
       return "_";
     case Kind::Integer:
-      return (is_static_ ? "_" : "") + std::to_string(value_);
     case Kind::Basis: {
-      std::string s = (is_static_ ? "_" : "") + std::to_string(value_);
-      for (int d : basis_path()) s += "@" + std::to_string(d);
+      // Appended piece by piece: `"_" + std::to_string(...)` trips GCC 12's bogus -Wrestrict
+      // in std::string::insert (GCC bug 105651).
+      std::string s = is_static_ ? "_" : "";
+      s += std::to_string(value_);
+      if (kind_ == Kind::Basis)
+        for (int d : basis_path()) {
+          s += '@';
+          s += std::to_string(d);
+        }
       return s;
     }
     case Kind::Tuple: {

@@ -168,7 +168,8 @@ class IntTuple {
   }
   // The elements (empty for a leaf). Tuples are immutable values: copies share the elements.
   TupleElements elements() const {
-    return is_tuple() ? TupleElements(tuple_data(), tuple_size()) : TupleElements();
+    // () has no node, so no storage to point into (null + 1 is undefined behaviour).
+    return is_tuple() && node_ != nullptr ? TupleElements(tuple_data(), tuple_size()) : TupleElements();
   }
 
   // depth: 0 for a leaf, 1 + max depth of the elements for a tuple (() has depth 1).
