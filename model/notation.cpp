@@ -171,6 +171,7 @@ class Parser {
     }
     if (is_ident_start(c)) return parse_identifier_form();
     if (c == ')') fail("unbalanced ')': no matching '('");
+    refuse_dynamic_placeholder();
     fail(std::string("expected an integer, '_', '(' or a name, found '") + c + "'");
   }
 
@@ -252,6 +253,14 @@ class Parser {
     return v;
   }
 
+  // The CuTe DSL prints an integer known only at run time as '?': there is no value to
+  // compute with, so it is refused with what to write instead.
+  void refuse_dynamic_placeholder() {
+    if (peek() == '?')
+      fail("'?' is how the CuTe DSL prints an integer known only at run time; it has no value here: "
+           "write the run-time value (e.g. 8 for a dynamic 8)");
+  }
+
   // ["_"] ["-"] digits | "_"
   IntTuple parse_int_leaf_or_underscore() {
     skip_ws();
@@ -298,6 +307,7 @@ class Parser {
       }
     }
     const std::size_t start = pos_;
+    refuse_dynamic_placeholder();
     if (peek() != '_' && peek() != '-' && !std::isdigit(static_cast<unsigned char>(peek())))
       fail("expected a stride (integer, scaled basis or tuple), found " + describe_next());
     IntTuple leaf = parse_int_leaf_or_underscore();
@@ -339,7 +349,8 @@ class Parser {
   Value parse_identifier_form() {
     const std::size_t start = pos_;
     const std::string name = parse_identifier();
-    if (name == "Sw" && peek() == '<') return parse_swizzle_form(start);
+    // Sw<B,M,S> is CuTe C++'s print of a swizzle, S<B,M,S> the CuTe DSL's.
+    if ((name == "Sw" || name == "S") && peek() == '<') return parse_swizzle_form(start);
     if (name == "descriptor") return parse_descriptor_form();
     if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
     if (name == "LayoutLeft") return Value(MajorTag{false});

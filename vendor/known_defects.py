@@ -77,6 +77,8 @@ def explain(oracle: str, op: str, expr: str, vendor_text: str, verdict: str, ctx
         # CuTe's run-time complement divides by the strides as they are: a negative stride
         # (even on a mode of shape 1) yields negative shapes, which is not a layout at all.
         return "cute-complement-negative-stride"
+    if oracle == "dsl" and model is not None:
+        return _explain_dsl_difference(pc, op, vendor_text, ctx, model)
     if oracle != "pycute" or model is None:
         return None
     if op in ("logical_product", "zipped_product", "tiled_product") and verdict == "vendor raised" \
@@ -135,3 +137,35 @@ def _negative_shape(text: str) -> bool:
         if c == ":" and depth == 0:
             return "-" in text[:i]
     return False
+
+
+def explain_dsl(case, what: str, model_parts, pc):
+    """A DSL exception, crash-free failure or unreadable answer on an input the model
+    accepts, known and checked: a short name, or None (a failure of the suite).
+    case: dsl_cases.DslCase; what: the DSL's error or the problem with its answer;
+    model_parts: the model's printed answer to each part."""
+    return None
+
+
+def _pycute_layout(pc, t):
+    """A layouts.py tree as a pycute Layout (for enumeration with pycute's own crd2idx)."""
+    import layouts as L
+    return pc.Layout(L.pycute_tree(t, "shape"), L.pycute_tree(t, "stride"))
+
+
+def _explain_dsl_difference(pc, op, vendor_text, ctx, model):
+    """A DSL answer that is a different function from the model's (CuTe C++'s), explained
+    only by checking the operation's defining property on both by enumeration."""
+    case = ctx.get("dsl_case")
+    V = parse_layout(pc, vendor_text)
+    if case is None or case.A is None or V is None:
+        return None
+    A = _pycute_layout(pc, case.A)
+    if op == "left_inverse" and left_inverse_ok(A, model):
+        return "left-inverse-unconstrained-off-image" if left_inverse_ok(A, V) else "dsl-left-inverse-invalid"
+    if op == "right_inverse" and right_inverse_ok(A, model):
+        if not right_inverse_ok(A, V):
+            return "dsl-right-inverse-invalid"
+        if V.size() < model.size():
+            return "dsl-right-inverse-smaller"
+    return None
