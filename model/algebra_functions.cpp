@@ -5,7 +5,9 @@
 #include "error.hpp"
 #include "function_table.hpp"
 #include "inverse.hpp"
+#include "layout_tv.hpp"
 #include "max_common.hpp"
+#include "nullspace.hpp"
 #include "recast.hpp"
 
 namespace cuteref {
@@ -32,6 +34,12 @@ Value complement_call(const Args& a) {
 }  // namespace
 
 void register_algebra_functions(FunctionTable& t) {
+  t.add("nullspace", {1, 1, "nullspace(L)  the zero-stride modes of L as indices of its domain (_1:_0 if none)",
+                      [](const Args& a) { return Value(nullspace(layout_arg(a, 0, "nullspace"))); }});
+  t.add("make_layout_tv", {2, 2, "make_layout_tv(THR, VAL)  (tiler_mn, (thread,value) -> tile index)", [](const Args& a) {
+           LayoutTV r = make_layout_tv(layout_arg(a, 0, "make_layout_tv"), layout_arg(a, 1, "make_layout_tv"));
+           return Value(MixedTuple{{Value(std::move(r.tiler_mn)), Value(std::move(r.layout_tv))}});
+         }});
   t.add("composition", {2, 2, "composition(A, B | tiler)", composition_call});
   t.add("complement", {1, 2, "complement(L | composed layout [, cotarget])", complement_call});
   t.add("right_inverse", {1, 1, "right_inverse(L)", [](const Args& a) {

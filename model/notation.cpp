@@ -419,6 +419,10 @@ class Parser {
     int m = parse_small_int("swizzle M");
     expect(',', "between swizzle parameters");
     int s = parse_small_int("swizzle S");
+    skip_ws();
+    if (peek() != '>' && text_[start + 1] == '<' && s < 0)  // spelled S<...>, the DSL's way
+      fail("expected '>' closing the swizzle parameters (the CuTe DSL 4.8.1 prints a swizzle with a negative "
+           "shift without it: write S<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">)");
     expect('>', "closing the swizzle parameters");
     Swizzle sw = [&] {
       try {

@@ -301,3 +301,9 @@ TEST(Notation, ModeOfAResultTuple) {
   EXPECT_EQ(parse_and_evaluate("mode(slice_and_offset((_,3), (4,8):(1,4)), 1)", table).to_string(), "12");
   EXPECT_THROW(parse_and_evaluate("mode(slice_and_offset((_,3), (4,8):(1,4)), 2)", table), Error);
 }
+
+// The DSL 4.8.1 prints Swizzle<2,0,-3> as `S<2,0,-3` (no '>'): pasted, the diagnostic says
+// so, at the first character after the shift (S < 2 , 0 , - 3 blank o: the o is column 10).
+TEST(Notation, DiagnosesTheDslNegativeShiftPrint) {
+  expect_parse_error("S<2,0,-3 o 0 o 8:1", 10, "without it: write S<2,0,-3>");
+}
