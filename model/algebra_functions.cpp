@@ -9,6 +9,7 @@
 #include "max_common.hpp"
 #include "nullspace.hpp"
 #include "recast.hpp"
+#include "recast_composed.hpp"
 
 namespace cuteref {
 
@@ -54,13 +55,18 @@ void register_algebra_functions(FunctionTable& t) {
   t.add("max_common_layout", {2, 2, "max_common_layout(A, B)", [](const Args& a) {
            return Value(max_common_layout(layout_arg(a, 0, "max_common_layout"), layout_arg(a, 1, "max_common_layout")));
          }});
-  t.add("upcast", {2, 2, "upcast(L, n)", [](const Args& a) {
+  t.add("upcast", {2, 2, "upcast(L | composed layout, n)", [](const Args& a) {
+           if (a[0].is_composed()) return Value(upcast(std::get<ComposedLayout>(a[0].data), integer_arg(a, 1, "upcast")));
            return Value(upcast(layout_arg(a, 0, "upcast"), integer_arg(a, 1, "upcast")));
          }});
-  t.add("downcast", {2, 2, "downcast(L, n)", [](const Args& a) {
+  t.add("downcast", {2, 2, "downcast(L | composed layout, n)", [](const Args& a) {
+           if (a[0].is_composed())
+             return Value(downcast(std::get<ComposedLayout>(a[0].data), integer_arg(a, 1, "downcast")));
            return Value(downcast(layout_arg(a, 0, "downcast"), integer_arg(a, 1, "downcast")));
          }});
-  t.add("recast", {3, 3, "recast(L, old_bits, new_bits)", [](const Args& a) {
+  t.add("recast", {3, 3, "recast(L | composed layout, old_bits, new_bits)", [](const Args& a) {
+           if (a[0].is_composed())
+             return Value(recast(std::get<ComposedLayout>(a[0].data), integer_arg(a, 1, "recast"), integer_arg(a, 2, "recast")));
            return Value(recast(layout_arg(a, 0, "recast"), integer_arg(a, 1, "recast"), integer_arg(a, 2, "recast")));
          }});
 }

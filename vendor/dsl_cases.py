@@ -24,7 +24,7 @@ OPS = ["coalesce", "coalesce_profile", "filter", "filter_zeros", "composition", 
        "flat_product", "blocked_product", "raked_product", "tile_to_shape", "max_common_vector",
        "max_common_layout", "recast_layout", "make_ordered_layout", "slice_and_offset",
        "composed_composition", "composed_logical_divide", "composed_tile_to_shape",
-       "composed_recast_layout", "cosize"]
+       "composed_recast_layout", "cosize", "nullspace", "make_layout_tv"]
 
 
 @dataclass
@@ -167,6 +167,16 @@ def draw_case(rng: random.Random, op: str) -> DslCase:
         a = draw_layout(rng, ["compact", "permuted", "gapped", "compact"])
         old, new = rng.choice([(8, 16), (16, 8), (8, 32), (32, 8), (16, 32), (32, 16), (4, 8), (16, 16)])
         return DslCase(op, [spec(a), old, new], [Part(f"recast({m(a)}, {old}, {new})")], a)
+    if op == "nullspace":
+        a = draw_layout(rng, ["stride0", "stride0", "compact", "random"])
+        return DslCase(op, [spec(a)], [Part(f"nullspace({m(a)})")], a)
+    if op == "make_layout_tv":
+        # tuples at the top, as for the C++ products: raked_product of a bare leaf and a
+        # tuple is refused by the DSL and CuTe C++ (corpus/vendor/dsl_disagreements.txt)
+        thr = tuple_layout(rng, ["compact", "permuted"], max_leaves=4, max_size=32)
+        val = tuple_layout(rng, ["compact", "permuted"], max_leaves=3, max_size=8)
+        e = f"make_layout_tv({m(thr)}, {m(val)})"
+        return DslCase(op, [spec(thr), spec(val)], [Part(f"mode({e}, 0)", "tuple"), Part(f"mode({e}, 1)")])
     if op == "make_ordered_layout":
         n = rng.randint(1, 4)
         shape = [rng.choice(L.SHAPES) for _ in range(n)]

@@ -9,6 +9,7 @@ A disagreement that no recogniser explains is a failure of the suite.
 """
 
 import ast
+import math
 import re
 
 
@@ -139,12 +140,40 @@ def _negative_shape(text: str) -> bool:
     return False
 
 
-def explain_dsl(case, what: str, model_parts, pc):
+def explain_dsl(case, what: str, model_parts, pc, vendor_text: str = ""):
     """A DSL exception, crash-free failure or unreadable answer on an input the model
     accepts, known and checked: a short name, or None (a failure of the suite).
     case: dsl_cases.DslCase; what: the DSL's error or the problem with its answer;
-    model_parts: the model's printed answer to each part."""
+    model_parts: the model's printed answer to each part; vendor_text: the DSL's printout."""
+    if case.op == "nullspace" and case.A is not None and not isinstance(case.A, list) \
+            and "has no len()" in what:
+        # The DSL's nullspace takes len() of the stride, which a rank-1 leaf layout does not
+        # have. The model's answer is checked by its definition: every index it lists goes to
+        # 0, and it has size(A) / size(filter_zeros(A)) elements (s if the stride is 0, else 1).
+        A = _pycute_layout(pc, case.A)
+        R = parse_layout(pc, model_parts[0])
+        want = case.A.shape if case.A.stride == 0 else 1
+        if R is not None and R.size() == want and all(A(R(i)) == 0 for i in range(R.size())):
+            return "dsl-nullspace-of-a-leaf-raises"
+    if case.op == "composed_recast_layout" and "not a readable layout" in what:
+        # Upcasting a swizzle Sw<B,M,S> by N with M < log2(N): CuTe C++ gives
+        # Sw<max(B + M - log2 N, 0), 0, S> (swizzle_layout.hpp), the model too; the DSL's base
+        # M - log2 N wraps around as an unsigned 32-bit value (S<2,4294967295,-3>, printed cut
+        # to `S<2,4294`), a swizzle that moves no bit of any offset below 2^32.
+        b, mm, sh, old, new = _composed_recast_operands(case)
+        num = new // math.gcd(old, new)
+        log2n = num.bit_length() - 1
+        wrapped = re.match(r"^S<\d+,(\d+)", vendor_text)
+        if wrapped and int(wrapped.group(1)) > 64 and mm < log2n \
+                and model_parts[0].startswith(f"Sw<{max(b + mm - log2n, 0)},0,{sh}>"):
+            return "dsl-upcast-swizzle-base-wraps"
     return None
+
+
+def _composed_recast_operands(case):
+    """(B, M, S, old bits, new bits) of a composed_recast_layout case."""
+    b, mm, sh = case.args[0]["C"][:3]
+    return b, mm, sh, case.args[1], case.args[2]
 
 
 def _pycute_layout(pc, t):

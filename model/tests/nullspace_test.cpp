@@ -19,8 +19,10 @@ TEST(Nullspace, HandDerived) {
   EXPECT_EQ(nullspace(L("(4,3):(1,4)")).to_string(), "_1:_0");
   // A dynamic shape before the zero mode makes its step dynamic (CuTe's compact_major).
   EXPECT_EQ(nullspace(L("(4,3):(1,0)")).to_string(), "3:4");
-  // A mode of shape 1 and stride 0 is kept (its shape 1 adds nothing to the size).
-  EXPECT_EQ(nullspace(L("(_1,_4):(_0,_1)")).to_string(), "_1:_1");
+  // A mode of shape 1 and stride 0 is kept; its step is CuTe's compact stride of a static _1
+  // mode, _0 (CuTe 4.2 prints _1:_0 for nullspace(Layout<_1,_0>{}), by a g++ probe).
+  EXPECT_EQ(nullspace(L("(_1,_4):(_0,_1)")).to_string(), "_1:_0");
+  EXPECT_EQ(nullspace(L("_1:_0")).to_string(), "_1:_0");
 }
 
 TEST(Nullspace, PostconditionsByEnumeration) {
@@ -40,8 +42,7 @@ TEST(Nullspace, PostconditionsByEnumeration) {
               for (std::int64_t i = 0; i < size_value(r); ++i) {
                 ASSERT_EQ(apply_index(l, apply_index(r, i)), 0) << l.to_string() << " at " << i;
               }
-              // as functions: nullspace(_1:_0) is _1:_1 (its one mode has stride 0), in CuTe too,
-              // which is the function _1:_0 (one element, at 0)
+              // as a function (R's dynamic shape-1 modes keep a non-zero step)
               const Layout rr = nullspace(r);
               ASSERT_EQ(size_value(rr), 1) << l.to_string();
               ASSERT_EQ(apply_index(rr, 0), 0) << l.to_string();
