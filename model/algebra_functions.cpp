@@ -2,6 +2,7 @@
 // complement, inverses, max_common_*, upcast/downcast/recast.
 #include "complement.hpp"
 #include "composition.hpp"
+#include "composition_swizzle.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "inverse.hpp"
@@ -20,6 +21,9 @@ using Args = std::vector<Value>;
 // composition(A, B): A a layout or a composed layout; B a layout or a tiler.
 Value composition_call(const Args& a) {
   if (a[0].is_composed()) return Value(composition(std::get<ComposedLayout>(a[0].data), a[1]));
+  // a swizzle or a swizzled composed layout on the right (composition_swizzle.hpp)
+  if (a[1].is_swizzle()) return Value(composition(layout_arg(a, 0, "composition"), std::get<Swizzle>(a[1].data)));
+  if (a[1].is_composed()) return Value(composition(layout_arg(a, 0, "composition"), std::get<ComposedLayout>(a[1].data)));
   return Value(composition(layout_arg(a, 0, "composition"), a[1]));
 }
 
@@ -41,7 +45,7 @@ void register_algebra_functions(FunctionTable& t) {
            LayoutTV r = make_layout_tv(layout_arg(a, 0, "make_layout_tv"), layout_arg(a, 1, "make_layout_tv"));
            return Value(MixedTuple{{Value(std::move(r.tiler_mn)), Value(std::move(r.layout_tv))}});
          }});
-  t.add("composition", {2, 2, "composition(A, B | tiler)", composition_call});
+  t.add("composition", {2, 2, "composition(A, B | tiler | swizzle | composed layout)", composition_call});
   t.add("complement", {1, 2, "complement(L | composed layout [, cotarget])", complement_call});
   t.add("right_inverse", {1, 1, "right_inverse(L)", [](const Args& a) {
            return Value(right_inverse(layout_arg(a, 0, "right_inverse")));

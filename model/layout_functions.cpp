@@ -8,6 +8,7 @@
 #include "evaluate.hpp"
 #include "function_table.hpp"
 #include "make_layout.hpp"
+#include "slice_composed.hpp"
 
 namespace cuteref {
 
@@ -137,6 +138,10 @@ Value crd2idx_call(const Args& a) {
 }
 
 Value slice_and_offset_call(const Args& a) {
+  if (a.at(1).is_composed()) {  // slice_composed.hpp
+    auto [c, offset] = slice_and_offset(int_tuple_arg(a, 0, "slice_and_offset"), std::get<ComposedLayout>(a[1].data));
+    return tuple_of_layouts_result({Value(std::move(c)), Value(offset)});
+  }
   auto [l, offset] = slice_and_offset(int_tuple_arg(a, 0, "slice_and_offset"), layout_arg(a, 1, "slice_and_offset"));
   return tuple_of_layouts_result({Value(l), Value(offset)});
 }
@@ -187,7 +192,7 @@ void register_layout_functions(FunctionTable& t) {
   t.add("idx2crd", {2, 2, "idx2crd(index, shape)", [](const Args& a) {
            return Value(idx2crd(int_tuple_arg(a, 0, "idx2crd"), int_tuple_arg(a, 1, "idx2crd")));
          }});
-  t.add("slice_and_offset", {2, 2, "slice_and_offset(coord, L)", slice_and_offset_call});
+  t.add("slice_and_offset", {2, 2, "slice_and_offset(coord, L | composed layout)", slice_and_offset_call});
 }
 
 }  // namespace cuteref

@@ -29,7 +29,7 @@ OPS = dsl_cases.OPS
 EXTRA = {"left_inverse": 1.2, "recast_layout": 1.3, "logical_product": 1.1, "zipped_product": 1.1,
          "tiled_product": 1.1, "flat_product": 1.1, "blocked_product": 1.1, "raked_product": 1.1,
          "tile_to_shape": 1.1, "max_common_vector": 1.1, "max_common_layout": 1.1,
-         "composed_recast_layout": 1.3}
+         "composed_recast_layout": 1.6}
 
 
 def _children_cpu() -> float:
