@@ -9,6 +9,7 @@
 #include "function_table.hpp"
 #include "make_layout.hpp"
 #include "shape_check.hpp"
+#include "slice_composed.hpp"
 
 namespace cuteref {
 
@@ -81,6 +82,17 @@ Value depth_call(const Args& a) {
 
 // mode(L, i [, j ...]): nested mode selection, CuTe's layout<i, j...>(L).
 Value mode_call(const Args& a) {
+  if (a[0].is_mixed_tuple()) {  // a result tuple such as slice_and_offset's (layout, offset)
+    const std::vector<Value>& elements = std::get<MixedTuple>(a[0].data).elements;
+    const std::size_t i = index_arg(a, 1, "mode");
+    if (i >= elements.size())
+      throw Error("mode: index " + std::to_string(i) + " is out of range for the " + std::to_string(elements.size()) +
+                  "-tuple `" + a[0].to_string() + "`");
+    if (a.size() == 2) return elements[i];
+    std::vector<Value> rest{elements[i]};
+    rest.insert(rest.end(), a.begin() + 2, a.end());
+    return mode_call(rest);
+  }
   if (a[0].is_layout()) {
     Layout l = std::get<Layout>(a[0].data);
     for (std::size_t k = 1; k < a.size(); ++k) l = mode(l, index_arg(a, k, "mode"));
@@ -130,6 +142,10 @@ Value crd2idx_call(const Args& a) {
 }
 
 Value slice_and_offset_call(const Args& a) {
+  if (a.at(1).is_composed()) {  // slice_composed.hpp
+    auto [c, offset] = slice_and_offset(int_tuple_arg(a, 0, "slice_and_offset"), std::get<ComposedLayout>(a[1].data));
+    return tuple_of_layouts_result({Value(std::move(c)), Value(offset)});
+  }
   auto [l, offset] = slice_and_offset(int_tuple_arg(a, 0, "slice_and_offset"), layout_arg(a, 1, "slice_and_offset"));
   return tuple_of_layouts_result({Value(l), Value(offset)});
 }
@@ -156,7 +172,7 @@ void register_layout_functions(FunctionTable& t) {
                          "`, which has no strides (CuTe deletes stride(ComposedLayout)): the swizzle is not linear");
            return Value(layout_arg(a, 0, "stride").stride());
          }});
-  t.add("mode", {2, SIZE_MAX, "mode(L, i [, j ...])", mode_call});
+  t.add("mode", {2, SIZE_MAX, "mode(L | tuple, i [, j ...])", mode_call});
   t.add("select", {2, SIZE_MAX, "select(L, i [, j ...])", select_call});
   t.add("flatten", {1, 1, "flatten(L | composed layout | tuple)", flatten_call});
   t.add("group_modes", {3, 3, "group_modes(L, begin, end)", group_modes_call});
@@ -180,7 +196,7 @@ void register_layout_functions(FunctionTable& t) {
   t.add("idx2crd", {2, 2, "idx2crd(index, shape)", [](const Args& a) {
            return Value(idx2crd(int_tuple_arg(a, 0, "idx2crd"), int_tuple_arg(a, 1, "idx2crd")));
          }});
-  t.add("slice_and_offset", {2, 2, "slice_and_offset(coord, L)", slice_and_offset_call});
+  t.add("slice_and_offset", {2, 2, "slice_and_offset(coord, L | composed layout)", slice_and_offset_call});
 }
 
 }  // namespace cuteref

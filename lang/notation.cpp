@@ -171,6 +171,7 @@ class Parser {
     }
     if (is_ident_start(c)) return parse_identifier_form();
     if (c == ')') fail("unbalanced ')': no matching '('");
+    refuse_dynamic_placeholder();
     fail(std::string("expected an integer, '_', '(' or a name, found '") + c + "'");
   }
 
@@ -252,6 +253,14 @@ class Parser {
     return v;
   }
 
+  // The CuTe DSL prints an integer known only at run time as '?': there is no value to
+  // compute with, so it is refused with what to write instead.
+  void refuse_dynamic_placeholder() {
+    if (peek() == '?')
+      fail("'?' is how the CuTe DSL prints an integer known only at run time; it has no value here: "
+           "write the run-time value (e.g. 8 for a dynamic 8)");
+  }
+
   // ["_"] ["-"] digits | "_"
   IntTuple parse_int_leaf_or_underscore() {
     skip_ws();
@@ -298,6 +307,7 @@ class Parser {
       }
     }
     const std::size_t start = pos_;
+    refuse_dynamic_placeholder();
     if (peek() != '_' && peek() != '-' && !std::isdigit(static_cast<unsigned char>(peek())))
       fail("expected a stride (integer, scaled basis or tuple), found " + describe_next());
     IntTuple leaf = parse_int_leaf_or_underscore();
@@ -341,7 +351,8 @@ class Parser {
   Value parse_identifier_form() {
     const std::size_t start = pos_;
     const std::string name = parse_identifier();
-    if (name == "Sw" && peek() == '<') return parse_swizzle_form(start);
+    // Sw<B,M,S> is CuTe C++'s print of a swizzle, S<B,M,S> the CuTe DSL's.
+    if ((name == "Sw" || name == "S") && peek() == '<') return parse_swizzle_form(start);
     if (name == "descriptor") return parse_descriptor_form();
     if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
     if (name == "LayoutLeft") return Value(MajorTag{false});
@@ -410,6 +421,10 @@ class Parser {
     int m = parse_small_int("swizzle M");
     expect(',', "between swizzle parameters");
     int s = parse_small_int("swizzle S");
+    skip_ws();
+    if (peek() != '>' && text_[start + 1] == '<' && s < 0)  // spelled S<...>, the DSL's way
+      fail("expected '>' closing the swizzle parameters (the CuTe DSL 4.8.1 prints a swizzle with a negative "
+           "shift without it: write S<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">)");
     expect('>', "closing the swizzle parameters");
     Swizzle sw = [&] {
       try {
