@@ -101,19 +101,37 @@ Value make_tiled_mma_call(const Args& a) {
   return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk), t.permutation_mnk}});
 }
 
-// A layout argument that may be a GMMA-style `Sw o smem_ptr[Nb](unset) o L`: as CuTe's
-// make_tensor does, the swizzle goes to the pointer and the tensor's layout is L.
-const Layout& tensor_layout_arg(const Args& a, std::size_t i, const std::string& fn) {
-  if (a.at(i).is_composed()) {
-    const auto& c = std::get<ComposedLayout>(a[i].data);
-    if (c.offset && !c.offset->value) return c.layout;
-  }
+// The operand of partition_A/B/C: a layout, or a composed (swizzled) layout, whose partition
+// keeps the swizzle and carries the thread's offset inside (tiled_mma.hpp).
+template <Partition (*OnLayout)(const TiledMma&, std::int64_t, const Layout&),
+          ComposedLayout (*OnComposed)(const TiledMma&, std::int64_t, const ComposedLayout&)>
+Value partition_call(const Args& a, const std::string& fn) {
+  const TiledMma t = tiled_arg(a, 0, fn);
+  const std::int64_t thread = integer_arg(a, 1, fn);
+  if (a.at(2).is_composed()) return Value(OnComposed(t, thread, std::get<ComposedLayout>(a[2].data)));
+  return Value(OnLayout(t, thread, layout_arg(a, 2, fn)).layout);
+}
+
+// partition_fragment_C's operand: only its shape is used (the fragment lives in registers), so a
+// composed layout gives its inner layout; CuTe's compact fragment of the layout its slice decays
+// to is the same function (compact column-major over the same sizes).
+const Layout& shape_source_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_composed()) return std::get<ComposedLayout>(a[i].data).layout;
   return layout_arg(a, i, fn);
 }
 
-template <Partition (*F)(const TiledMma&, std::int64_t, const Layout&)>
-Value partition_call(const Args& a, const std::string& fn) {
-  return Value(F(tiled_arg(a, 0, fn), integer_arg(a, 1, fn), tensor_layout_arg(a, 2, fn)).layout);
+// make_fragment_A/B's operand. For an SS GMMA operand the descriptor iterator's layout is fixed by
+// the inner layout alone (the swizzle and the offset go into the descriptor: gmma_desc). A register
+// fragment of a swizzled operand is refused: CuTe orders it by the strides of the plain layout its
+// slice decays to (swizzle_layout.hpp's slice_and_offset), which the model does not compute.
+const Layout& fragment_source_arg(const Args& a, const TiledMma& t, bool operand_a, const std::string& fn) {
+  const bool descriptor = t.atom.arch == 90 && !(operand_a && t.atom.a_in_registers);
+  if (a.at(1).is_composed()) {
+    if (descriptor) return std::get<ComposedLayout>(a[1].data).layout;
+    throw Error(fn + ": a register fragment of the swizzled operand " + a[1].to_string() +
+                " is not modelled: CuTe orders it by the layout its slice decays to, not by the inner layout");
+  }
+  return layout_arg(a, 1, fn);
 }
 
 CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
@@ -189,21 +207,22 @@ void register_atom_functions(FunctionTable& table) {
                                "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(2,1,0), (_,(8,2,2):(1,16,8),_))",
                                make_tiled_mma_call});
   table.add("partition_A", {3, 3, "partition_A(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestK, ...) view of an (M,K,...) layout",
-                            [](const Args& a) { return partition_call<partition_A>(a, "partition_A"); }});
+                            [](const Args& a) { return partition_call<partition_A, partition_A>(a, "partition_A"); }});
   table.add("partition_B", {3, 3, "partition_B(TILED, tid, LAYOUT)  thread tid's (V, RestN, RestK, ...) view of an (N,K,...) layout",
-                            [](const Args& a) { return partition_call<partition_B>(a, "partition_B"); }});
+                            [](const Args& a) { return partition_call<partition_B, partition_B>(a, "partition_B"); }});
   table.add("partition_C", {3, 3, "partition_C(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestN, ...) view of an (M,N,...) layout",
-                            [](const Args& a) { return partition_call<partition_C>(a, "partition_C"); }});
+                            [](const Args& a) { return partition_call<partition_C, partition_C>(a, "partition_C"); }});
   table.add("partition_fragment_C", {2, 2, "partition_fragment_C(TILED, LAYOUT)  the compact accumulator fragment",
                                      [](const Args& a) {
                                        return Value(partition_fragment_C(tiled_arg(a, 0, "partition_fragment_C"),
-                                                                         tensor_layout_arg(a, 1, "partition_fragment_C")));
+                                                                         shape_source_arg(a, 1, "partition_fragment_C")));
                                      }});
   table.add("make_fragment_A", {2, 2,
                                 "make_fragment_A(TILED, PARTITIONED)  SS GMMA: the descriptor iterator layout (16-byte units); "
                                 "else the register fragment",
                                 [](const Args& a) {
-                                  return Value(make_fragment_A(tiled_arg(a, 0, "make_fragment_A"), layout_arg(a, 1, "make_fragment_A")));
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_A");
+                                  return Value(make_fragment_A(t, fragment_source_arg(a, t, true, "make_fragment_A")));
                                 }});
   table.add("copy_layout", {2, 2,
                             "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
@@ -213,7 +232,8 @@ void register_atom_functions(FunctionTable& table) {
                            [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
                                 [](const Args& a) {
-                                  return Value(make_fragment_B(tiled_arg(a, 0, "make_fragment_B"), layout_arg(a, 1, "make_fragment_B")));
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_B");
+                                  return Value(make_fragment_B(t, fragment_source_arg(a, t, false, "make_fragment_B")));
                                 }});
 }
 
