@@ -154,7 +154,9 @@ Value copy_layout_call(const Args& a) {
 Value tma_params_call(const Args& a) {
   const std::int64_t bits = integer_arg(a, 2, "tma_params");
   if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
-  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits));
+  const std::int64_t multicast = a.size() > 3 ? integer_arg(a, 3, "tma_params") : 1;
+  if (multicast < 1 || multicast > 16) throw Error("tma_params: the multicast count must be 1 to 16, got " + std::to_string(multicast));
+  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits), static_cast<int>(multicast));
   auto list = [&](const auto& v, int from) {
     std::vector<IntTuple> e;
     for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
@@ -189,9 +191,10 @@ void register_atom_functions(FunctionTable& table) {
                           "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
                           "base_offset, layout_type) of an (MN,K) SMEM tile",
                           gmma_desc_call});
-  table.add("tma_params", {3, 3,
-                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
-                           "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
+  table.add("tma_params", {3, 4,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, MULTICAST])  cuTensorMapEncodeTiled's arguments (rank, "
+                           "globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 "
+                           "128B); MULTICAST CTAs each load a slice of the box",
                            tma_params_call});
   table.add("tma_box_offsets", {3, 3,
                                 "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "
