@@ -31,12 +31,21 @@ int vector_bytes(std::string_view type) {
   return 0;
 }
 
-// Threads whose accesses one phase serves (see the header's rule 1).
-std::vector<std::vector<int>> phase_threads(const SmemInstruction& in) {
+// True when every accessing thread t has a partner t ^ k that accesses the same address.
+bool uniform_pairs(const std::map<int, const SmemAccess*>& by_thread, int k) {
+  for (const auto& [t, a] : by_thread) {
+    const auto p = by_thread.find(t ^ k);
+    if (p == by_thread.end() || p->second->byte_address != a->byte_address) return false;
+  }
+  return !by_thread.empty();
+}
+
+// Threads whose accesses one phase serves (see the header's rules 1 and 2).
+std::vector<std::vector<int>> phase_threads(const SmemInstruction& in, bool packed) {
   int groups = 1;
   if (in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix) groups = in.matrices;
-  else if (in.access_bytes == 8) groups = 2;
-  else if (in.access_bytes == 16) groups = 4;
+  else if (in.access_bytes == 8) groups = packed ? 1 : 2;
+  else if (in.access_bytes == 16) groups = packed ? 2 : 4;
   const int per = (in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix) ? 8 : 32 / groups;
   std::vector<std::vector<int>> out(static_cast<std::size_t>(groups));
   for (int g = 0; g < groups; ++g)
@@ -128,6 +137,23 @@ std::vector<SmemAccess> smem_accesses(const SmemInstruction& in, const std::vect
 
 std::vector<SmemAccess> smem_accesses(const SmemInstruction& in, const Value& addr, int bits) {
   const std::string fn = "smem_wavefronts(" + in.name + ")";
+  if (addr.is_int_tuple()) {
+    // Explicit addresses: thread t's access starts at element offset ADDR[t] (an integer tuple
+    // of at most 32 entries) and covers the instruction's width.
+    const IntTuple& a = std::get<IntTuple>(addr.data);
+    if (!a.is_tuple() || a.rank() == 0 || a.rank() > 32)
+      throw Error(fn + ": ADDR must be a layout of shape (32, V) or a tuple of at most 32 element offsets, got " + a.to_string());
+    if (bits < 8 || bits % 8 != 0 || (8 * in.access_bytes) % bits != 0)
+      throw Error(fn + ": the element width must be a multiple of 8 bits dividing the access, got " + std::to_string(bits));
+    std::vector<std::vector<std::int64_t>> offsets;
+    for (std::size_t t = 0; t < a.rank(); ++t) {
+      if (!a[t].is_integer()) throw Error(fn + ": ADDR entry " + std::to_string(t) + " is not an integer: " + a[t].to_string());
+      std::vector<std::int64_t> v;
+      for (std::int64_t i = 0; i < 8 * in.access_bytes / bits; ++i) v.push_back(checked_add(a[t].value(), i));
+      offsets.push_back(std::move(v));
+    }
+    return smem_accesses(in, offsets, bits);
+  }
   const Layout* inner = addr.is_layout() ? &std::get<Layout>(addr.data)
                         : addr.is_composed() ? &std::get<ComposedLayout>(addr.data).layout
                                              : nullptr;
@@ -150,7 +176,8 @@ SmemWavefronts smem_wavefronts(const SmemInstruction& in, const std::vector<Smem
   std::map<int, const SmemAccess*> by_thread;
   for (const SmemAccess& a : accesses) by_thread[a.thread] = &a;
   SmemWavefronts out;
-  for (const std::vector<int>& threads : phase_threads(in)) {
+  out.packed = in.op == SmemOp::Load && in.access_bytes >= 8 && (uniform_pairs(by_thread, 1) || uniform_pairs(by_thread, 2));
+  for (const std::vector<int>& threads : phase_threads(in, out.packed)) {
     // bank -> word -> threads
     std::map<int, std::map<std::int64_t, std::vector<int>>> banks;
     SmemPhase phase;
@@ -187,7 +214,7 @@ std::string describe(const SmemInstruction& in, const SmemWavefronts& w) {
   std::ostringstream os;
   os << in.name << ": " << w.wavefronts << " wavefront" << (w.wavefronts == 1 ? "" : "s") << " (ideal " << w.ideal << ", "
      << (w.wavefronts == w.ideal ? "no bank conflict" : std::to_string(w.wavefronts - w.ideal) + " extra from bank conflicts")
-     << ")\n";
+     << ")" << (w.packed ? "; threads t and t^1 (or t^2) load the same address: phases of twice the threads" : "") << "\n";
   for (std::size_t p = 0; p < w.phases.size(); ++p) {
     const SmemPhase& ph = w.phases[p];
     os << "  phase " << p << " (" << thread_list(ph.threads) << "): " << ph.wavefronts << " wavefront"
