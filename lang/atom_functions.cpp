@@ -175,6 +175,8 @@ TmaCopies tma_copies_call(const Args& a, const std::string& fn) {
 
 }  // namespace
 
+TiledMma tiled_mma_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn) { return tiled_arg(args, i, fn); }
+
 void register_atom_functions(FunctionTable& table) {
   table.add("mma_layout", {2, 2,
                            "mma_layout(ATOM, A|B|C)  the atom's (thread, value) -> column-major (m,k) | (n,k) | (m,n) layout",

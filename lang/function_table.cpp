@@ -45,6 +45,7 @@ const FunctionTable& standard_functions() {
     register_layout_functions(t);
     register_basis_functions(t);
     register_atom_functions(t);
+    register_copy_functions(t);
     register_algebra_functions(t);
     register_divide_product_functions(t);
     return t;

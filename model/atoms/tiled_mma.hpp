@@ -75,4 +75,8 @@ Layout partition_fragment_C(const TiledMma& tiled, const Layout& c);
 Layout make_fragment_A(const TiledMma& tiled, const Layout& partitioned);
 Layout make_fragment_B(const TiledMma& tiled, const Layout& partitioned);
 
+// The tiled MMA an expression argument names: an MMA atom's name (one atom) or the value of
+// make_tiled_mma(...) (atom_functions.cpp; for the function table's other modules).
+TiledMma tiled_mma_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
+
 }  // namespace cuteref
