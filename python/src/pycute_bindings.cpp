@@ -49,6 +49,7 @@ bool is_pycute_layout(nb::handle h) { return nb::isinstance<PycuteLayout>(h); }
 const Layout& layout_of(nb::handle h) { return nb::inst_ptr<PycuteLayout>(h)->layout; }
 nb::object wrap(Layout l) { return nb::cast(PycuteLayout{std::move(l)}); }
 bool is_int(nb::handle h) { return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
+bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
 
 // A layout operand: a pycute layout, or (as pycute's functions accept) an int n for n:1.
 Layout layout_operand(nb::handle h, const char* fn) {
@@ -79,6 +80,22 @@ Value tiler_from_python(nb::handle h, const char* fn) {
   throw_type_error(fn, h);
 }
 
+// pycute's composition keeps A's modes past a tuple tiler's rank, at every level (CuTe 4.2
+// and the model's composition drop them: corpus/vendor/pycute_defects.txt case 5): the
+// tiler padded with `_` asks the model pycute's question.
+Value padded_tiler_from_python(nb::handle h, const Layout& a) {
+  if (!(PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()))) return tiler_from_python(h, "composition");
+  const std::size_t n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(h.ptr()));
+  PyObject** items = PySequence_Fast_ITEMS(h.ptr());
+  const std::size_t modes = a.shape().is_tuple() ? a.shape().rank() : 1;
+  std::vector<Value> elements;
+  for (std::size_t i = 0; i < n; ++i)
+    elements.push_back(i < modes ? padded_tiler_from_python(nb::handle(items[i]), mode(a, i))
+                                 : tiler_from_python(nb::handle(items[i]), "composition"));
+  for (std::size_t i = n; i < modes; ++i) elements.push_back(Value(IntTuple::underscore()));
+  return make_tuple_value(std::move(elements));
+}
+
 // f(A, B) for pycute's (layout, tiler) functions: B None returns A itself, as pycute does.
 template <class LayoutOp, class TilerOp>
 nb::object layout_tiler_call(nb::handle a, nb::handle b, const char* fn, LayoutOp on_layout, TilerOp on_tiler) {
@@ -101,8 +118,6 @@ IntTuple profile_from_python(nb::handle h) {
   }
   return IntTuple::integer(1);
 }
-
-bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
 
 // filter(L, profile) by mode: the model's filter on each mode the profile names, the other
 // modes kept (pycute's and CuTe's by-mode application of a profile).
@@ -262,6 +277,11 @@ void bind_pycute(nb::module_& parent) {
     return wrap(guarded([&] { return filter_by_profile(layout_of(layout), p); }));
   }, nb::arg("layout"), nb::arg("profile").none() = nb::none());
   m.def("composition", [](nb::handle a, nb::handle b) {
+    if (is_pycute_layout(a) && is_sequence(b)) {
+      const Layout& x = layout_of(a);
+      const Value tiler = guarded([&] { return padded_tiler_from_python(b, x); });
+      return wrap(guarded([&] { return composition(x, tiler); }));
+    }
     return layout_tiler_call(a, b, "composition",
                              [](const Layout& x, const Layout& y) { return composition(x, y); },
                              [](const Layout& x, const Value& t) { return composition(x, t); });

@@ -24,3 +24,12 @@ def pycute_vendor():
     if pc is None:
         pytest.skip("the vendor's pycute (nvidia-cutlass wheel, ./run installs it) is not installed")
     return pc
+
+
+# Lines the tests add (counts of what they checked), printed at the end of the run.
+REPORT = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in REPORT:
+        terminalreporter.write_line(line)
