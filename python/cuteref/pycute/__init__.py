@@ -21,8 +21,8 @@ from functools import reduce  # noqa: F401  (pycute's star import exports it)
 from itertools import chain  # noqa: F401
 from typing import Union  # noqa: F401
 
-from . import PycuteError, Value
-from ._cuteref import pycute_core as _core
+from .. import PycuteError, Value
+from .._cuteref import pycute_core as _core
 
 __all__ = [
     "Integer", "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max", "elem_scale",
@@ -287,3 +287,7 @@ class ComposedLayout(LayoutBase):
         if isinstance(self.layoutB, _core.Swizzle) and isinstance(self.layoutA, Layout) and is_int(self.offset):
             return _core.make_composed(self.layoutB, self.offset, self.layoutA)
         raise TypeError(f"{self!r}: only Swizzle o int o Layout is a model value")
+
+
+# pycute's submodules, for `from pycute.layout import Layout` and the like.
+from . import int_tuple, layout, swizzle, typing  # noqa: E402,F401
