@@ -113,7 +113,10 @@ std::pair<std::int64_t, std::uint64_t> fingerprint(const Value& v) {
 
 std::string first_values(const Value& v) {
   std::string s;
-  for (std::int64_t i = 0; i < 16 && i < layout_like_size(v); ++i) s += (i ? "," : "") + evaluate_at(v, i).to_string();
+  for (std::int64_t i = 0; i < 16 && i < layout_like_size(v); ++i) {
+    if (i) s += ',';  // appended piece by piece: GCC 12's bogus -Wrestrict (GCC bug 105651)
+    s += evaluate_at(v, i).to_string();
+  }
   return s;
 }
 
