@@ -51,9 +51,18 @@ std::vector<std::string> lines_of(const std::string& input) {
   return lines;
 }
 
-// Kinds whose printed form is CuTe notation the parser reads back (a Verdict prints
-// `true` / `false: why`, which is a report, not a value).
-bool prints_notation(const Value& v) { return !std::holds_alternative<Verdict>(v.data); }
+// Values whose printed form is notation the parser reads back. Not: a Verdict (`true` /
+// `false: why` is a report), nor a tuple with scaled-basis leaves such as descriptor(1@0)'s
+// `(1@0)` (the notation allows a basis only as a layout's stride).
+bool prints_notation(const Value& v) {
+  if (std::holds_alternative<Verdict>(v.data)) return false;
+  if (const auto* t = std::get_if<IntTuple>(&v.data)) return !t->has_basis();
+  if (const auto* m = std::get_if<MixedTuple>(&v.data)) {
+    for (const Value& e : m->elements)
+      if (!prints_notation(e)) return false;
+  }
+  return true;
+}
 
 void run_batch_line(const std::string& line) {
   const std::string out = batch_line(line);

@@ -140,7 +140,9 @@ Val<Scalar> lift(const Value& value) {
 
 // ---- the evaluator (parser and evaluation in one pass, as the model's) ------------------
 
-bool is_function(const std::string& name) { return standard_functions().find(name) != nullptr; }
+// A name the claim may call: the model's functions, less the parser's internal `__` ones
+// (which EXPR does not accept either).
+bool is_function(const std::string& name) { return name.rfind("__", 0) != 0 && standard_functions().find(name) != nullptr; }
 
 template <class Scalar>
 class Evaluator {
@@ -445,6 +447,12 @@ class Evaluator {
   }
 
   V call(const std::string& name, const std::vector<V>& args) {
+    // The arity check of the model's parser (notation.cpp): the table's functions index
+    // their arguments unchecked (a missing one was an uncaught std::out_of_range or a null
+    // reference, found by fuzz/).
+    const FunctionSpec& spec = *standard_functions().find(name);
+    if (args.size() < spec.min_args || args.size() > spec.max_args)
+      fail(name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " + spec.signature);
     std::vector<Value> values;
     bool concrete = true;
     for (const auto& a : args) {
