@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The CuTe DSL's MMA atoms against the model's (model/atoms/mma_atom).
+
+    dsl_atoms.py --cuteref build/cli/cuteref --dsl .vendor/dsl
+
+For every warp and warpgroup MMA operation the DSL (nvidia-cutlass-dsl, ./run installs it)
+offers for Ampere and Hopper -- every instruction shape, element type combination, operand
+source (SS / RS) and operand major mode it accepts -- the DSL builds the atom on the host
+(cute.make_mma_atom inside @cute.jit) and prints its shape_mnk, thr_id and the (thread, value)
+layouts tv_layout_A/B/C. Each is compared with the model's atom of CuTe C++'s Operation name
+(mma_shape, mma_thrid, mma_layout): layouts as functions (`==`), the shape by value. The
+model's atoms are themselves checked against CuTe C++'s MMA_Traits (vendor/atoms). DSL atoms
+the model has no Operation for are listed and counted apart, never as passed.
+Exit 0 when every compared atom agrees, 1 otherwise, 77 (skip) without the DSL.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+TYPE = {"Float16": "F16", "BFloat16": "BF16", "Float32": "F32", "Float8E4M3FN": "E4M3",
+        "Float8E5M2": "E5M2", "Int8": "S8", "Uint8": "U8", "Int32": "S32", "TFloat32": "TF32"}
+
+
+def ops(cutlass, warp, warpgroup, major):
+    """(family, the model's Operation name or None, a thunk making the DSL's Op)."""
+    t = lambda x: TYPE[x.__name__]
+    F16, BF16, F32 = cutlass.Float16, cutlass.BFloat16, cutlass.Float32
+    out = []
+    for ab, acc in ((F16, F16), (F16, F32), (BF16, F32)):
+        for k in (8, 16):
+            out.append(("warp F16/BF16", f"SM80_16x8x{k}_{t(acc)}{t(ab)}{t(ab)}{t(acc)}_TN",
+                        lambda ab=ab, acc=acc, k=k: warp.MmaF16BF16Op(ab, acc, (16, 8, k))))
+    for k in (4, 8):
+        out.append(("warp TF32", f"SM80_16x8x{k}_F32TF32TF32F32_TN", lambda k=k: warp.MmaTF32Op((16, 8, k))))
+    for ab in (cutlass.Float8E4M3FN, cutlass.Float8E5M2):
+        for acc in (cutlass.Float16, F32):
+            for k in (16, 32):
+                out.append(("warp FP8 (SM89)", f"SM89_16x8x{k}_{t(acc)}{t(ab)}{t(ab)}{t(acc)}_TN",
+                            lambda ab=ab, acc=acc, k=k: warp.MmaFP8Op(ab, acc, (16, 8, k))))
+    SMEM, RMEM = warpgroup.OperandSource.SMEM, warpgroup.OperandSource.RMEM
+    K, MN = major.K, major.MN
+    for n in range(8, 257, 8):
+        for ab, acc in ((F16, F16), (F16, F32), (BF16, F32)):
+            for src, majors in ((SMEM, ((K, K), (K, MN), (MN, K), (MN, MN))), (RMEM, ((K, K), (K, MN)))):
+                for am, bm in majors:
+                    tmpl = "" if (am, bm) == (K, K) else f"<{am.name},{bm.name}>"
+                    name = f"SM90_64x{n}x16_{t(acc)}{t(ab)}{t(ab)}_{'SS' if src == SMEM else 'RS'}{tmpl}"
+                    out.append(("warpgroup F16/BF16", name, lambda ab=ab, acc=acc, n=n, src=src, am=am, bm=bm:
+                                warpgroup.MmaF16BF16Op(ab, acc, (64, n, 16), src, am, bm)))
+        for a in (cutlass.Float8E4M3FN, cutlass.Float8E5M2):
+            for b in (cutlass.Float8E4M3FN, cutlass.Float8E5M2):
+                for acc in (cutlass.Float16, F32):
+                    for src in (SMEM, RMEM):
+                        name = f"SM90_64x{n}x32_{t(acc)}{t(a)}{t(b)}_{'SS' if src == SMEM else 'RS'}_TN"
+                        out.append(("warpgroup FP8", name, lambda a=a, b=b, acc=acc, n=n, src=src:
+                                    warpgroup.MmaF8Op(a, b, acc, (64, n, 32), src, K, K)))
+        for a in (cutlass.Int8, cutlass.Uint8):
+            for b in (cutlass.Int8, cutlass.Uint8):
+                for src in (SMEM, RMEM):
+                    name = f"SM90_64x{n}x32_S32{t(a)}{t(b)}_{'SS' if src == SMEM else 'RS'}_TN"
+                    out.append(("warpgroup INT8", name, lambda a=a, b=b, n=n, src=src:
+                                warpgroup.MmaI8Op(a, b, cutlass.Int32, (64, n, 32), src, K, K)))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cuteref", required=True)
+    ap.add_argument("--dsl", required=True)
+    args = ap.parse_args()
+    import dsl_oracle
+    if not dsl_oracle.dsl_present(args.dsl):
+        print(f"vendor_dsl_atoms: SKIP: nvidia-cutlass-dsl is not at {args.dsl} (./run installs it)")
+        return 77
+    os.environ["CUTE_DSL_ARCH"] = "sm_90a"  # the warpgroup (wgmma) operations are sm_90a's
+    import dsl_worker
+    cute = dsl_worker.load_dsl(args.dsl)
+    import cutlass
+    from cutlass.cute.nvgpu import OperandMajorMode, warp, warpgroup
+
+    atoms = []  # (family, name, {what: printout}) or (family, name, error)
+
+    def body():
+        for family, name, make in ops(cutlass, warp, warpgroup, OperandMajorMode):
+            try:
+                a = cute.make_mma_atom(make())
+                atoms.append((family, name, {"shape": str(tuple(a.shape_mnk)), "thrid": str(a.thr_id),
+                                             "A": str(a.tv_layout_A), "B": str(a.tv_layout_B),
+                                             "C": str(a.tv_layout_C)}))
+            except Exception as e:  # an Op the DSL refuses: reported, never compared
+                atoms.append((family, name, f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"))
+        raise dsl_worker._TraceDone()
+
+    @cute.jit
+    def trace():
+        body()
+
+    try:
+        trace()
+    except dsl_worker._TraceDone:
+        pass
+
+    # the model's side: does it have the atom? (mma_shape answers or refuses)
+    names = [n for _, n, _ in atoms]
+    have = subprocess.run([args.cuteref, "batch"], input="".join(f"mma_shape({n})\n" for n in names),
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    lines, owners = [], []
+    tally = defaultdict(lambda: defaultdict(int))
+    missing, refused_by_dsl = defaultdict(list), []
+    for (family, name, got), shape in zip(atoms, have):
+        if isinstance(got, str):
+            refused_by_dsl.append(f"{name}: {got}")
+            tally[family]["DSL refused"] += 1
+            continue
+        if shape.startswith("error:"):
+            missing[family].append(name)
+            tally[family]["not in the model"] += 1
+            continue
+        for what in ("thrid", "A", "B", "C"):
+            model = f"mma_thrid({name})" if what == "thrid" else f"mma_layout({name}, {what})"
+            lines.append(f"{got[what]} == {model}")
+            owners.append((family, name, what, got[what]))
+        owners.append((family, name, "shape", got["shape"]))
+        lines.append(f"mma_shape({name})")
+    out = subprocess.run([args.cuteref, "batch"], input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    bad = 0
+    per_atom = defaultdict(bool)
+    for (family, name, what, dsl_text), answer in zip(owners, out):
+        if what == "shape":
+            ok = answer.replace("_", "").replace(" ", "") == dsl_text.replace(" ", "")
+        else:
+            ok = answer == "true"
+        if not ok:
+            bad += 1
+            per_atom[(family, name)] = True
+            print(f"FAIL {name} {what}: DSL {dsl_text}, model: {answer}")
+    for (family, name, got), shape in zip(atoms, have):
+        if isinstance(got, dict) and not shape.startswith("error:"):
+            tally[family]["failed" if per_atom[(family, name)] else "agree"] += 1
+    print(f"{'family':22s} {'agree':>6s} {'failed':>6s} {'not in the model':>17s} {'DSL refused':>12s}")
+    for family in sorted(tally):
+        c = tally[family]
+        print(f"{family:22s} {c['agree']:6d} {c['failed']:6d} {c['not in the model']:17d} {c['DSL refused']:12d}")
+    for family, names_ in sorted(missing.items()):
+        print(f"not compared ({family}, the model has no such Operation): {', '.join(names_)}")
+    for r in refused_by_dsl[:5]:
+        print(f"the DSL refused {r}")
+    agree = sum(c["agree"] for c in tally.values())
+    print(f"vendor_dsl_atoms: {agree} passed, {sum(c['failed'] for c in tally.values())} failed "
+          f"({len(out)} comparisons of shape, thr_id and the A/B/C thread-value layouts; "
+          f"{sum(c['not in the model'] for c in tally.values())} DSL atoms not in the model, not counted)")
+    return 1 if bad or agree == 0 or len(out) != len(lines) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
