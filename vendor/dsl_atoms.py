@@ -7,8 +7,9 @@ For every warp and warpgroup MMA operation the DSL (nvidia-cutlass-dsl, ./run in
 offers for Ampere and Hopper -- every instruction shape, element type combination, operand
 source (SS / RS) and operand major mode it accepts -- the DSL builds the atom on the host
 (cute.make_mma_atom inside @cute.jit) and prints its shape_mnk, thr_id and the (thread, value)
-layouts tv_layout_A/B/C. Each is compared with the model's atom of CuTe C++'s Operation name
-(mma_shape, mma_thrid, mma_layout): layouts by printout, and as functions (`==`) where the
+layouts tv_layout_A/B/C, and the ldmatrix copy atoms (LdMatrix8x8x16bOp) their thr_id and
+source/destination layouts. Each is compared with the model's atom of CuTe C++'s Operation name
+(mma_shape, mma_thrid, mma_layout; copy_thrid, copy_layout recast to 16-bit): layouts by printout, and as functions (`==`) where the
 printouts differ; the shape by value. The model's atoms are themselves checked against CuTe
 C++'s MMA_Traits (vendor/atoms). An Op that both the DSL and the model refuse (integer wgmma
 with N = 40, which PTX does not have) counts as agreeing; one only the DSL refuses fails. DSL
@@ -98,8 +99,16 @@ def main():
     from cutlass.cute.nvgpu import OperandMajorMode, warp, warpgroup
 
     atoms = []  # (family, name, {what: printout}) or (family, name, error)
+    copies = []  # (name, {what: printout}) of the ldmatrix copy atoms
 
     def body():
+        # ldmatrix: the model's copy atoms count bits; recast(.., 1, 16) gives 16-bit elements,
+        # the DSL's unit for a Float16 copy atom. N: U32x{1,2,4}; T: U16x{2,4,8}.
+        for transpose in (False, True):
+            for n in (1, 2, 4):
+                name = f"SM75_U16x{2 * n}_LDSM_T" if transpose else f"SM75_U32x{n}_LDSM_N"
+                c = cute.make_copy_atom(warp.LdMatrix8x8x16bOp(transpose, n), cutlass.Float16)
+                copies.append((name, {"thrid": str(c.thr_id), "Src": str(c.layout_src_tv), "Dst": str(c.layout_dst_tv)}))
         for family, name, make in ops(cutlass, warp, warpgroup, OperandMajorMode):
             try:
                 a = cute.make_mma_atom(make())
@@ -143,6 +152,11 @@ def main():
             owners.append((family, name, what, got[what]))
         owners.append((family, name, "shape", got["shape"]))
         lines.append(f"mma_shape({name})")
+    for name, got in copies:
+        for what in ("thrid", "Src", "Dst"):
+            lines.append(f"copy_thrid({name})" if what == "thrid" else f"recast(copy_layout({name}, {what}), 1, 16)")
+            owners.append(("warp ldmatrix (copy)", name, what, got[what]))
+        tally["warp ldmatrix (copy)"]  # listed even when empty
     out = batch(args.cuteref, lines)
     # The same printout (static marks aside) is the same layout; a different one is compared
     # as a function (`==`, which enumerates: the SS operand layouts have up to 2^19 elements).
@@ -164,6 +178,8 @@ def main():
     for (family, name, got), shape in zip(atoms, have):
         if isinstance(got, dict) and not shape.startswith("error:"):
             tally[family]["failed" if per_atom[(family, name)] else "agree"] += 1
+    for name, _ in copies:
+        tally["warp ldmatrix (copy)"]["failed" if per_atom[("warp ldmatrix (copy)", name)] else "agree"] += 1
     print(f"{'family':22s} {'agree':>6s} {'both refuse':>12s} {'failed':>6s} {'not in the model':>17s}")
     for family in sorted(tally):
         c = tally[family]
@@ -175,7 +191,7 @@ def main():
         bad += 1
     agree = sum(c["agree"] + c["both refuse"] for c in tally.values())
     print(f"vendor_dsl_atoms: {agree} passed, {sum(c['failed'] for c in tally.values())} failed "
-          f"({len(out)} comparisons of shape, thr_id and the A/B/C thread-value layouts, {len(recheck)} of "
+          f"({len(out)} comparisons of shape, thr_id and the A/B/C (copies: Src/Dst) thread-value layouts, {len(recheck)} of "
           f"them as functions; "
           f"{sum(c['not in the model'] for c in tally.values())} DSL atoms not in the model, not counted)")
     return 1 if bad or agree == 0 else 0
