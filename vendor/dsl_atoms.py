@@ -8,7 +8,7 @@ offers for Ampere and Hopper -- every instruction shape, element type combinatio
 source (SS / RS) and operand major mode it accepts -- the DSL builds the atom on the host
 (cute.make_mma_atom inside @cute.jit) and prints its shape_mnk, thr_id and the (thread, value)
 layouts tv_layout_A/B/C, and the ldmatrix copy atoms (LdMatrix8x8x16bOp) their thr_id and
-source/destination layouts. Each is compared with the model's atom of CuTe C++'s Operation name
+source/destination layouts; for six tiled MMAs, every thread's partition_A/B/C of a tensor. Each is compared with the model's atom of CuTe C++'s Operation name
 (mma_shape, mma_thrid, mma_layout; copy_thrid, copy_layout recast to 16-bit): layouts by printout, and as functions (`==`) where the
 printouts differ; the shape by value. The model's atoms are themselves checked against CuTe
 C++'s MMA_Traits (vendor/atoms). An Op that both the DSL and the model refuse (integer wgmma
@@ -72,6 +72,40 @@ def ops(cutlass, warp, warpgroup, major):
     return out
 
 
+# Tiled MMAs (a subset of vendor/atoms/dump_tiled_mma.cpp's, without permutations): the model's
+# Operation name, the DSL's Op, the atom layout (MNK) and the tensors partitioned, (M,K), (N,K),
+# (M,N) with padded strides; every thread's partition_A/B/C layout is compared (the thread's
+# offset is not: the DSL's pointer offsets are run-time values, `?`).
+def tiled_partitions(cute, cutlass, warp, warpgroup, major, out):
+    SMEM, RMEM = warpgroup.OperandSource.SMEM, warpgroup.OperandSource.RMEM
+    F16, BF16, F32 = cutlass.Float16, cutlass.BFloat16, cutlass.Float32
+    configs = [
+        ("SM90_64x64x16_F16F16F16_SS<MN,MN>", lambda: warpgroup.MmaF16BF16Op(F16, F16, (64, 64, 16), SMEM, major.MN, major.MN),
+         ((2, 1, 1), (1, 2, 2))),
+        ("SM90_64x128x16_F32BF16BF16_SS", lambda: warpgroup.MmaF16BF16Op(BF16, F32, (64, 128, 16), SMEM, major.K, major.K),
+         ((1, 1, 1), (1, 1, 1))),
+        ("SM90_64x96x32_S32S8S8_SS_TN", lambda: warpgroup.MmaI8Op(cutlass.Int8, cutlass.Int8, cutlass.Int32, (64, 96, 32),
+                                                                 SMEM, major.K, major.K), ((1, 2, 1), (1, 1, 2))),
+        ("SM90_64x32x16_F32BF16BF16_RS<K,MN>", lambda: warpgroup.MmaF16BF16Op(BF16, F32, (64, 32, 16), RMEM, major.K, major.MN),
+         ((1, 1, 1), (1, 1, 1))),
+        ("SM80_16x8x16_F32F16F16F32_TN", lambda: warp.MmaF16BF16Op(F16, F32, (16, 8, 16)), ((2, 2, 1), (2, 1, 0))),
+        ("SM80_16x8x8_F32TF32TF32F32_TN", lambda: warp.MmaTF32Op((16, 8, 8)), ((1, 4, 1), (1, 1, 4))),
+    ]
+    ptr = cute.make_ptr(F16, 0, cute.AddressSpace.gmem, assumed_align=16)
+    for name, make, (shape, stride) in configs:
+        t = cute.make_tiled_mma(make(), cute.make_layout(shape, stride=stride))
+        m, n, k = (t.get_tile_size(i) for i in range(3))
+        tensors = {"A": ((m, k), (1, m + 8)), "B": ((n, k), (1, n + 8)), "C": ((m, n), (1, m + 8))}
+        al = f"({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+        for tid in range(t.size):
+            thr = t.get_slice(tid)
+            for which, (sh, st) in tensors.items():
+                ten = cute.make_tensor(ptr, cute.make_layout(sh, stride=st))
+                part = getattr(thr, f"partition_{which}")(ten)
+                out.append((f"partition_{which}(make_tiled_mma({name}, {al}), {tid}, ({sh[0]},{sh[1]}):({st[0]},{st[1]}))",
+                            str(part.layout)))
+
+
 def batch(cuteref, lines):
     """`cuteref batch`: one answer line per expression."""
     if not lines:
@@ -99,6 +133,7 @@ def main():
     from cutlass.cute.nvgpu import OperandMajorMode, warp, warpgroup
 
     atoms = []  # (family, name, {what: printout}) or (family, name, error)
+    tiled = []  # (model expression, DSL printout) of every thread's partitions
     copies = []  # (name, {what: printout}) of the ldmatrix copy atoms
 
     def body():
@@ -117,6 +152,7 @@ def main():
                                              "C": str(a.tv_layout_C)}))
             except Exception as e:  # an Op the DSL refuses: reported, never compared
                 atoms.append((family, name, f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"))
+        tiled_partitions(cute, cutlass, warp, warpgroup, OperandMajorMode, tiled)
         raise dsl_worker._TraceDone()
 
     @cute.jit
@@ -157,6 +193,9 @@ def main():
             lines.append(f"copy_thrid({name})" if what == "thrid" else f"recast(copy_layout({name}, {what}), 1, 16)")
             owners.append(("warp ldmatrix (copy)", name, what, got[what]))
         tally["warp ldmatrix (copy)"]  # listed even when empty
+    for expr, text in tiled:
+        lines.append(expr)
+        owners.append(("tiled MMA partitions", expr, "partition", text))
     out = batch(args.cuteref, lines)
     # The same printout (static marks aside) is the same layout; a different one is compared
     # as a function (`==`, which enumerates: the SS operand layouts have up to 2^19 elements).
@@ -180,6 +219,8 @@ def main():
             tally[family]["failed" if per_atom[(family, name)] else "agree"] += 1
     for name, _ in copies:
         tally["warp ldmatrix (copy)"]["failed" if per_atom[("warp ldmatrix (copy)", name)] else "agree"] += 1
+    for expr, _ in tiled:  # one count per thread's partition of A, B or C
+        tally["tiled MMA partitions"]["failed" if per_atom[("tiled MMA partitions", expr)] else "agree"] += 1
     print(f"{'family':22s} {'agree':>6s} {'both refuse':>12s} {'failed':>6s} {'not in the model':>17s}")
     for family in sorted(tally):
         c = tally[family]
@@ -191,7 +232,8 @@ def main():
         bad += 1
     agree = sum(c["agree"] + c["both refuse"] for c in tally.values())
     print(f"vendor_dsl_atoms: {agree} passed, {sum(c['failed'] for c in tally.values())} failed "
-          f"({len(out)} comparisons of shape, thr_id and the A/B/C (copies: Src/Dst) thread-value layouts, {len(recheck)} of "
+          f"({len(out)} comparisons: shape, thr_id, the A/B/C (copies: Src/Dst) thread-value layouts and the "
+          f"tiled partitions, {len(recheck)} of "
           f"them as functions; "
           f"{sum(c['not in the model'] for c in tally.values())} DSL atoms not in the model, not counted)")
     return 1 if bad or agree == 0 else 0
