@@ -154,7 +154,7 @@ def run(args, tally, rng, pc, model_answers, compare, record):
                 problem = (part.expr, text, "the DSL's printout is not a readable layout")
                 break
             case_rows.append((part.expr, text, len(vals), fnv(vals), part.check_rank))
-            own_part = 0 if c.op.endswith("slice_and_offset") else len(c.parts) - 1
+            own_part = 0 if c.op == "slice_and_offset" else len(c.parts) - 1
             sv = a.get("self") if j == own_part else None
             if sv is not None:
                 selfcheck += 1
