@@ -292,6 +292,8 @@ def main():
     ap.add_argument("--no-dsl", action="store_true", help="leave the CuTe DSL out")
     ap.add_argument("--dsl-cases", type=int, default=5600, help="DSL cases per operation")
     ap.add_argument("--dsl-jobs", type=int, default=2, help="DSL worker processes at a time")
+    ap.add_argument("--dsl-refusal-probe", type=int, default=150,
+                    help="per operation, inputs the model refuses that are asked of the DSL too (three-way verdicts)")
     ap.add_argument("--dsl-self-eval", type=int, default=64,
                     help="every K-th DSL answer is also evaluated by the DSL itself at every index")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")

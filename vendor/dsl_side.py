@@ -32,6 +32,30 @@ EXTRA = {"left_inverse": 1.2, "recast_layout": 1.3, "logical_product": 1.1, "zip
          "composed_recast_layout": 1.6}
 
 
+def run_batch(cuteref, exprs):
+    """`cuteref batch` answers as printed (errors included)."""
+    import subprocess
+    r = subprocess.run([cuteref, "batch"], input="\n".join(exprs) + "\n", capture_output=True, text=True, check=True)
+    return r.stdout.splitlines()
+
+
+def probe_verdict(tally, c, a, model_error, pc):
+    """An input the model refuses, asked of the DSL: both refuse, or the DSL answers and a
+    recogniser checks by enumeration that its answer is not the operation's (or is trivial)."""
+    if not a["ok"]:
+        tally.add(c.op, "probe:both_refuse")
+        return
+    text = dsl_oracle.repair_swizzle_print(a["parts"][-1])
+    kind = known_defects.explain_dsl_on_refused(c, text, model_error, pc)
+    if kind:
+        tally.add(c.op, "probe:dsl_answers_known")
+        tally.add(c.op, "defect:" + kind)
+    else:
+        tally.diffs.append(("dsl", c.op, c.parts[0].expr, text,
+                            "the DSL answers an input the model refuses (" + model_error[:200] + ")"))
+        tally.add(c.op, "DIFF")
+
+
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -55,10 +79,16 @@ def run(args, tally, rng, pc, model_answers, compare, record):
         got = answers[k:k + len(c.parts)]
         k += len(c.parts)
         model_of.append(got if all(g is not None for g in got) else None)
-    ask = []
+    ask, probe = [], set()
+    probed = defaultdict(int)
     for i, (c, got) in enumerate(zip(cases, model_of)):
         if got is None:
             tally.add(c.op, "refused")
+            # three-way verdicts: some inputs the model (CuTe C++) refuses go to the DSL too
+            if probed[c.op] < args.dsl_refusal_probe * args.scale:
+                probed[c.op] += 1
+                probe.add(i)
+                ask.append({"i": i, "op": c.op, "a": c.args})
         else:
             ask.append({"i": i, "op": c.op, "a": c.args})
     t1 = time.time()
@@ -66,8 +96,16 @@ def run(args, tally, rng, pc, model_answers, compare, record):
     dsl, crashes = dsl_oracle.run_dsl(args.dsl, ask, jobs=args.dsl_jobs, self_eval=args.dsl_self_eval)
     dsl_cpu = _children_cpu() - cpu0
     t2 = time.time()
+    model_error = {}
+    if probe:
+        order = sorted(probe)
+        errs = run_batch(args.cuteref, [cases[i].parts[0].expr for i in order])
+        model_error = dict(zip(order, errs))
     for i, status in crashes:
         c = cases[i]
+        if i in probe:  # the DSL dies on an input CuTe refuses: counted, not compared
+            tally.add(c.op, "probe:dsl_crashes")
+            continue
         tally.diffs.append(("dsl", c.op, c.parts[0].expr, f"the DSL crashed (exit status {status})",
                             "the model answers; the DSL process dies"))
         tally.add(c.op, "DIFF")
@@ -79,6 +117,9 @@ def run(args, tally, rng, pc, model_answers, compare, record):
         a = dsl.get(i)
         if a is None:
             continue  # crashed (recorded above)
+        if i in probe:
+            probe_verdict(tally, c, a, model_error.get(i, ""), pc)
+            continue
         if not a["ok"]:
             defect = known_defects.explain_dsl(c, a["error"], model_of[i], pc)
             if defect:
@@ -113,7 +154,7 @@ def run(args, tally, rng, pc, model_answers, compare, record):
                 problem = (part.expr, text, "the DSL's printout is not a readable layout")
                 break
             case_rows.append((part.expr, text, len(vals), fnv(vals), part.check_rank))
-            own_part = 0 if c.op.endswith("slice_and_offset") else len(c.parts) - 1
+            own_part = 0 if c.op == "slice_and_offset" else len(c.parts) - 1
             sv = a.get("self") if j == own_part else None
             if sv is not None:
                 selfcheck += 1
@@ -146,7 +187,12 @@ def run(args, tally, rng, pc, model_answers, compare, record):
         j, row, v = worst
         ctx = {"pc": pc, "dsl_case": c, "expected_size": c.expected_size, "vendor_size": row[2]}
         record(tally, "dsl", c.op, row[0], row[1], v, ctx)
-    note = (f"CuTe DSL: {len(ask)} cases asked ({len(cases) - len(ask)} refused by the model first), "
+    both = sum(tally.n[op]["probe:both_refuse"] for op in OPS)
+    known = sum(tally.n[op]["probe:dsl_answers_known"] for op in OPS)
+    dies = sum(tally.n[op]["probe:dsl_crashes"] for op in OPS)
+    note = (f"CuTe DSL: {len(ask) - len(probe)} cases asked ({len(cases) - len(ask) + len(probe)} refused by the model first; "
+            f"{len(probe)} of these asked of the DSL too: {both} refused by both, {known} answered by the DSL "
+            f"with a known, checked defect, {dies} crashed the DSL), "
             f"{len(crashes)} crashes, {selfcheck} answers also evaluated by the DSL itself; "
             f"model {t1 - t0:.1f}s, DSL workers {t2 - t1:.1f}s wall ({args.dsl_jobs} at a time), {dsl_cpu:.1f}s CPU "
             f"({len(ask) / max(dsl_cpu, 1e-9):.0f} cases per CPU second), compare {time.time() - t2:.1f}s")

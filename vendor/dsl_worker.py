@@ -61,8 +61,7 @@ def build(cute, a):
 
 def run_op(cute, op, args):
     """The DSL's answer to one case, as a tuple of parts."""
-    if op in ("coalesce", "filter", "filter_zeros", "right_inverse", "left_inverse", "nullspace",
-              "cosize", "size"):
+    if op in ("coalesce", "filter", "filter_zeros", "right_inverse", "left_inverse", "nullspace", "cosize"):
         return (getattr(cute, op)(args[0]),)
     if op == "coalesce_profile":
         return (cute.coalesce(args[0], target_profile=args[1]),)
@@ -73,9 +72,8 @@ def run_op(cute, op, args):
     if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
               "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product"):
         return (getattr(cute, op)(args[0], args[1]),)
-    if op.startswith("composed_") and op[9:] in ("logical_divide", "zipped_divide", "logical_product",
-                                                  "blocked_product", "raked_product"):
-        return (getattr(cute, op[9:])(args[0], args[1]),)
+    if op == "composed_logical_divide":
+        return (cute.logical_divide(args[0], args[1]),)
     if op in ("tile_to_shape", "composed_tile_to_shape"):
         return (cute.tile_to_shape(args[0], args[1], args[2]),)
     if op in ("max_common_vector", "max_common_layout"):
@@ -85,13 +83,11 @@ def run_op(cute, op, args):
     if op == "make_layout_tv":
         tiler, tv = cute.make_layout_tv(args[0], args[1])
         return (tiler, tv)
-    if op in ("slice_and_offset", "composed_slice_and_offset"):
+    if op == "slice_and_offset":
         layout, offset = cute.slice_and_offset(args[0], args[1])
         return (layout, offset)
     if op == "make_ordered_layout":
         return (cute.make_ordered_layout(args[0], order=args[1]),)
-    if op == "composed_layout":
-        return (args[0],)
     raise ValueError(f"dsl_worker: unknown operation {op}")
 
 
@@ -132,7 +128,7 @@ def main():
             except Exception as e:  # the DSL signals bad input with Python exceptions
                 ans = {"i": c["i"], "ok": False, "error": describe(e)}
             if ans["ok"] and every and answered % every == 0:
-                layout_part = parts[0] if c["op"].endswith("slice_and_offset") else parts[-1]
+                layout_part = parts[0] if c["op"] == "slice_and_offset" else parts[-1]
                 try:
                     sv = self_values(cute, layout_part)
                     if sv is not None:

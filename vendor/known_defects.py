@@ -198,3 +198,104 @@ def _explain_dsl_difference(pc, op, vendor_text, ctx, model):
         if V.size() < model.size():
             return "dsl-right-inverse-smaller"
     return None
+
+
+# ---------------------------------------------------------------- the DSL on inputs the model refuses
+
+def _tup(x):
+    return tuple(_tup(e) for e in x) if isinstance(x, list) else x
+
+
+def _spec_layout(pc, spec):
+    """A dsl_cases argument {"L": [shape, stride]} as a pycute Layout."""
+    shape, stride = spec["L"]
+    return pc.Layout(_tup(shape), _tup(stride))
+
+
+def _injective(L) -> bool:
+    v = _values(L)
+    return len(set(v)) == len(v)
+
+
+def _covered_bits(L, bits):
+    return {bits * v + t for v in _values(L) for t in range(bits)}
+
+
+PRODUCTS = ("logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
+            "raked_product")
+
+
+def explain_dsl_on_refused(case, dsl_text: str, model_error: str, pc):
+    """The DSL answered an input the model refuses (CuTe C++'s preconditions fail): a short name
+    when the DSL's answer is checked, by enumeration, not to be what the operation defines
+    (or, for max_common_vector, to be the trivial answer); None otherwise (a failure of the
+    suite: the model may refuse an input that has an answer)."""
+    op = case.op
+    # a composed layout's answer: its inner layout (the swizzle and offset move with the unit)
+    R = parse_layout(pc, dsl_text.rpartition(" o ")[2] if op.startswith("composed_") else dsl_text)
+    if op == "max_common_vector" and dsl_text.strip().isdigit():
+        # The DSL's max_common_vector keeps "only the static identity component" of
+        # coalesce(composition(A, right_inverse(B))) (1 when there is none), computed where
+        # the model refuses that composition because CuTe's preconditions fail. Its answer n
+        # is checked to be a common vector by enumeration: for each i < n, B takes the value i
+        # at exactly one index j, and A(j) == i.
+        A, B = _spec_layout(pc, case.args[0]), _spec_layout(pc, case.args[1])
+        n = int(dsl_text)
+        bv = _values(B)
+        for i in range(n):
+            js = [j for j, v in enumerate(bv) if v == i]
+            if len(js) != 1 or A(js[0]) != i:
+                return None
+        return "dsl-max-common-where-composition-preconditions-fail"
+    if R is None:
+        return None
+    if op == "complement":
+        A = _spec_layout(pc, case.args[0])
+        if not _injective(A) and not complement_ok(pc, A, R, case.args[1]):
+            # A is not injective, so no complement exists (CuTe static-asserts); the DSL's
+            # answer is not one (0 extents, or A and it together not injective).
+            return "dsl-complement-of-non-injective"
+        return None
+    if op in PRODUCTS or op == "tile_to_shape":
+        A = _spec_layout(pc, case.args[0])
+        if op == "tile_to_shape":
+            want = math.prod(case.args[1])
+            if R.size() != want or (_injective(A) and not _injective(R)):
+                return "dsl-product-outside-cute-preconditions"
+            return None
+        B = _spec_layout(pc, case.args[1])
+        if not _injective(A):
+            # The complement inside a product does not exist for a non-injective A.
+            return "dsl-product-outside-cute-preconditions"
+        # Every product is a rearrangement of logical_product(A, B) = (A, C o B) with
+        # C = complement(A, size(A) * cosize(B)): its values are A(a) + C(B(b)), each pair once.
+        # C is pycute's complement of an injective A; C(B(b)) is evaluated point by point.
+        C = pc.complement(A, A.size() * B.cosize())
+        want = sorted(a + C(B(b)) for a in _values(A) for b in range(B.size()))
+        if sorted(_values(R)) != want:
+            # The DSL computes C o B through a composition whose preconditions fail (B's
+            # strides do not divide C's shapes) and gets other values.
+            return "dsl-product-outside-cute-preconditions"
+        return None
+    if op == "max_common_layout":
+        A, B = _spec_layout(pc, case.args[0]), _spec_layout(pc, case.args[1])
+        if all(A(R(i)) == i and B(R(i)) == i for i in range(R.size())):
+            # A valid common layout (A(R(i)) == i == B(R(i)), by enumeration), perhaps not the
+            # largest; the model refuses composition(A, right_inverse(B)) where CuTe's
+            # preconditions fail. The DSL keeps the static-stride-1 prefix it can read.
+            return "dsl-max-common-where-composition-preconditions-fail"
+        return None
+    if op in ("recast_layout", "composed_recast_layout"):
+        if op == "recast_layout":
+            A = _spec_layout(pc, case.args[0])
+        else:  # the inner layouts
+            shape, stride = case.args[0]["C"][4:]
+            A = pc.Layout(_tup(shape), _tup(stride))
+        old, new = case.args[1], case.args[2]
+        if _covered_bits(R, new) != _covered_bits(A, old):
+            # A recast covers exactly the bits the layout covers (in new-width elements); the
+            # DSL's answer covers other bits (a downcast without a unit-stride mode scales only
+            # the strides; an upcast by a non-dividing stride rounds).
+            return "dsl-recast-covers-other-bits"
+        return None
+    return None
