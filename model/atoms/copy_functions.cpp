@@ -39,20 +39,6 @@ Value tiled_copy_value(const TiledCopy& tc) {
                            Value(tc.tiler)}});
 }
 
-TiledCopy tiled_copy_arg(const Args& a, std::size_t i, const std::string& fn) {
-  if (a.at(i).is_mixed_tuple()) {
-    const auto& e = std::get<MixedTuple>(a[i].data).elements;
-    if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
-        e[2].is_layout() && e[3].is_int_tuple())
-      return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
-                                static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
-                                std::get<IntTuple>(e[3].data));
-  }
-  throw Error(fn + ": argument " + std::to_string(i + 1) +
-              " must be a tiled copy (ATOM, BITS, TiledLayout_TV, Tiler_MN) as make_tiled_copy returns it, got " +
-              a[i].kind_name() + " `" + a[i].to_string() + "`");
-}
-
 // A layout argument, or a shape standing for its compact column-major layout (CuTe's
 // Layout<Shape<...>>).
 Layout layout_or_shape(const Args& a, std::size_t i, const std::string& fn) {
@@ -117,6 +103,20 @@ Value bank_conflicts_call(const Args& a) {
 }
 
 }  // namespace
+
+TiledCopy tiled_copy_arg(const std::vector<Value>& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_mixed_tuple()) {
+    const auto& e = std::get<MixedTuple>(a[i].data).elements;
+    if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
+        e[2].is_layout() && e[3].is_int_tuple())
+      return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
+                                static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
+                                std::get<IntTuple>(e[3].data));
+  }
+  throw Error(fn + ": argument " + std::to_string(i + 1) +
+              " must be a tiled copy (ATOM, BITS, TiledLayout_TV, Tiler_MN) as make_tiled_copy returns it, got " +
+              a[i].kind_name() + " `" + a[i].to_string() + "`");
+}
 
 void register_copy_functions(FunctionTable& table) {
   table.add("make_tiled_copy", {3, 4,
