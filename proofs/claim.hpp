@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "prover.hpp"
+
 namespace cuteref::proofs {
 
 struct ProveRequest {
@@ -35,6 +37,7 @@ struct ProveRequest {
 };
 
 // Runs the command; returns the exit status (0 proved, 1 refuted, 2 unknown or usage error).
-int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err);
+// With `outcome`, also hands back the prover's outcome (its queries kept in SMT-LIB 2).
+int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err, ProofOutcome* outcome = nullptr);
 
 }  // namespace cuteref::proofs
