@@ -17,15 +17,8 @@ namespace {
 
 using Args = std::vector<Value>;
 
-const std::string& symbol_of(const Args& a, std::size_t i, const std::string& fn, const std::string& wanted) {
-  if (!a.at(i).is_symbol())
-    throw Error(fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " + a[i].kind_name() + " `" +
-                a[i].to_string() + "`");
-  return std::get<Symbol>(a[i].data).name;
-}
-
 CopyAtom atom_of(const Args& a, std::size_t i, const std::string& fn) {
-  return copy_atom(symbol_of(a, i, fn, "a copy atom name such as UniversalCopy<uint128_t> or SM75_U32x4_LDSM_N"));
+  return copy_atom(symbol_arg(a, i, fn, "a copy atom name such as UniversalCopy<uint128_t> or SM75_U32x4_LDSM_N"));
 }
 
 int bits_of(const Args& a, std::size_t i, const std::string& fn) {
@@ -59,7 +52,7 @@ Value from_mma_call(const Args& a, const std::string& fn) {
 
 Value tiled_copy_layout_call(const Args& a) {
   const TiledCopy tc = tiled_copy_arg(a, 0, "tiled_copy_layout");
-  const std::string& which = symbol_of(a, 1, "tiled_copy_layout", "TV, S or D");
+  const std::string& which = symbol_arg(a, 1, "tiled_copy_layout", "TV, S or D");
   if (which == "TV") return Value(tc.layout_tv);
   if (which == "S") return Value(tiled_copy_layout_S(tc));
   if (which == "D") return Value(tiled_copy_layout_D(tc));
@@ -83,7 +76,7 @@ Value partition_call(const Args& a) {
 
 CopySide side_of(const Args& a, std::size_t i, const std::string& fn) {
   if (a.size() <= i) return CopySide::Auto;
-  const std::string& w = symbol_of(a, i, fn, "S or D (the tensor is the copy's source or destination)");
+  const std::string& w = symbol_arg(a, i, fn, "S or D (the tensor is the copy's source or destination)");
   if (w == "S") return CopySide::Source;
   if (w == "D") return CopySide::Destination;
   throw Error(fn + ": argument " + std::to_string(i + 1) + " must be S or D, got `" + w + "`");
@@ -91,7 +84,7 @@ CopySide side_of(const Args& a, std::size_t i, const std::string& fn) {
 
 Value smem_wavefronts_call(const Args& a) {
   const std::string fn = "smem_wavefronts";
-  const SmemInstruction in = smem_instruction(symbol_of(a, 0, fn, "a shared-memory instruction such as ldmatrix.x4 or ld.shared.v4.b32"));
+  const SmemInstruction in = smem_instruction(symbol_arg(a, 0, fn, "a shared-memory instruction such as ldmatrix.x4 or ld.shared.v4.b32"));
   return Value(IntTuple::integer(smem_wavefronts(in, smem_accesses(in, a.at(1), bits_of(a, 2, fn))).wavefronts));
 }
 
