@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "atoms/copy_bank_conflicts.hpp"
+#include "atoms/smem_banks.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "corpus_runner.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -66,8 +69,13 @@ void print_help(std::ostream& out) {
          "                             queries; exit 0 proved, 1 refuted, 2 unknown (timeout included), 64 a\n"
          "                             malformed request (the claim, --where, --timeout), 70 the prover failed (out of\n"
          "                             memory, Z3), 74 FILE or the output could not be written\n"
-         "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
-         "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
+         "  cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n"
+         "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
+         "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
+         "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|all|banks [--out DIR]]\n"
+         "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
+         "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
          "Exit status: a malformed command line exits 64 (every command); an unreadable input or an\n"
@@ -214,6 +222,49 @@ int verify_command(const char* self) {
   return rc;
 }
 
+// `cuteref banks INSTR 'ADDR' BITS` or `cuteref banks 'TILED_COPY' 'SMEM' [S|D]`: the readable
+// bank-conflict report of one instruction or of every instruction of a tiled copy.
+int banks_command(const std::vector<std::string>& args) {
+  const char* usage = "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+  try {
+    // An instruction is a bare PTX word (ldmatrix.x4); a tiled copy is a call or a tuple.
+    if (args[1].find('(') == std::string::npos) {
+      if (args.size() != 4) {
+        std::cerr << usage;
+        return 2;
+      }
+      const SmemInstruction in = smem_instruction(args[1]);
+      const Value addr = parse_and_evaluate(args[2], &standard_functions());
+      const Value bits = parse_and_evaluate(args[3], &standard_functions());
+      if (!bits.is_int_tuple() || !std::get<IntTuple>(bits.data).is_integer() || std::get<IntTuple>(bits.data).value() < 1 ||
+          std::get<IntTuple>(bits.data).value() > 1024)
+        throw Error("cuteref banks: BITS must be an element width in bits (8, 16, 32, ...), got `" + args[3] + "`");
+      const int b = static_cast<int>(std::get<IntTuple>(bits.data).value());
+      std::cout << describe(in, smem_wavefronts(in, smem_accesses(in, addr, b)));
+      return 0;
+    }
+    if (args.size() != 3 && args.size() != 4) {
+      std::cerr << usage;
+      return 2;
+    }
+    CopySide side = CopySide::Auto;
+    if (args.size() == 4) {
+      if (args[3] == "S") side = CopySide::Source;
+      else if (args[3] == "D") side = CopySide::Destination;
+      else {
+        std::cerr << usage;
+        return 2;
+      }
+    }
+    const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(args[1], &standard_functions())}, 0, "cuteref banks");
+    std::cout << describe(bank_conflicts(tc, parse_and_evaluate(args[2], &standard_functions()), side));
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 // `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
 // ../gpu/cuteref-gpu (it links only the model and CUDA, so it also runs where Z3 is absent).
 int gpu_command(const char* self, const std::vector<std::string>& args) {
@@ -324,6 +375,13 @@ int run_command(int argc, char** argv) {
       return kExitUsage;
     }
     return pf::prove_command(req, std::cout, std::cerr);
+  }
+  if (cmd == "banks") {
+    if (args.size() < 3) {
+      std::cerr << "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+      return kExitUsage;
+    }
+    return banks_command(args);
   }
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";

@@ -49,6 +49,18 @@ int describe_device() {
   }
 }
 
+// describe_device in a forked child: the parent never initializes CUDA (probes run their
+// cases in forked children, a faulting kernel ends only its child, and a CUDA context does not
+// survive fork). Returns describe_device's status.
+int check_device_in_child() {
+  std::cout.flush();
+  const pid_t pid = fork();
+  if (pid == 0) _exit(describe_device());
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 }  // namespace
 
 struct Probe {
@@ -78,15 +90,8 @@ int banks_main(int argc, char** argv) {
       else if (a == "--out" && i + 1 < argc) out_dir = argv[++i];
       else throw std::runtime_error("usage: cuteref-gpu banks [--out DIR] [--dry-run]");
     }
-    if (!dry_run) {
-      std::cout.flush();
-      const pid_t pid = fork();
-      if (pid == 0) _exit(describe_device());
-      int status = 0;
-      waitpid(pid, &status, 0);
-      const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-      if (rc != 0) return rc;
-    }
+    if (!dry_run)
+      if (const int rc = check_device_in_child(); rc != 0) return rc;
     const cuteref_gpu::ProbeTally t = cuteref_gpu::run_banks_probe(std::cout, out_dir, dry_run);
     std::cout << "banks: " << t.passed << " passed, " << t.failed << " failed" << std::endl;
     if (dry_run) return 0;
@@ -115,15 +120,7 @@ int main(int argc, char** argv) {
                  "         the cases and predictions without a GPU\n";
     return what == "--help" ? 0 : 2;
   }
-  // The parent never initializes CUDA: probes run their cases in forked children (a
-  // faulting kernel ends only its child), and a CUDA context does not survive fork.
-  std::cout.flush();
-  const pid_t pid = fork();
-  if (pid == 0) _exit(describe_device());
-  int status = 0;
-  waitpid(pid, &status, 0);
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  if (rc != 0) return rc;
+  if (const int rc = check_device_in_child(); rc != 0) return rc;
   try {
     cuteref_gpu::ProbeTally t;
     for (const Probe& probe : kProbes) {

@@ -17,13 +17,6 @@ namespace {
 
 using Args = std::vector<Value>;
 
-const std::string& symbol_arg(const Args& a, std::size_t i, const std::string& fn, const std::string& wanted) {
-  if (!a.at(i).is_symbol())
-    throw Error(fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " + a[i].kind_name() + " `" +
-                a[i].to_string() + "`");
-  return std::get<Symbol>(a[i].data).name;
-}
-
 MmaAtom atom_arg(const Args& a, std::size_t i, const std::string& fn) {
   return mma_atom(symbol_arg(a, i, fn, "an MMA atom name such as SM90_64x128x16_F32F16F16_SS"));
 }

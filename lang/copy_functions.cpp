@@ -17,15 +17,8 @@ namespace {
 
 using Args = std::vector<Value>;
 
-const std::string& symbol_of(const Args& a, std::size_t i, const std::string& fn, const std::string& wanted) {
-  if (!a.at(i).is_symbol())
-    throw Error(fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " + a[i].kind_name() + " `" +
-                a[i].to_string() + "`");
-  return std::get<Symbol>(a[i].data).name;
-}
-
 CopyAtom atom_of(const Args& a, std::size_t i, const std::string& fn) {
-  return copy_atom(symbol_of(a, i, fn, "a copy atom name such as UniversalCopy<uint128_t> or SM75_U32x4_LDSM_N"));
+  return copy_atom(symbol_arg(a, i, fn, "a copy atom name such as UniversalCopy<uint128_t> or SM75_U32x4_LDSM_N"));
 }
 
 int bits_of(const Args& a, std::size_t i, const std::string& fn) {
@@ -37,20 +30,6 @@ int bits_of(const Args& a, std::size_t i, const std::string& fn) {
 Value tiled_copy_value(const TiledCopy& tc) {
   return Value(MixedTuple{{Value(Symbol{tc.atom.name}), Value(IntTuple::integer(tc.value_bits)), Value(tc.layout_tv),
                            Value(tc.tiler)}});
-}
-
-TiledCopy tiled_copy_arg(const Args& a, std::size_t i, const std::string& fn) {
-  if (a.at(i).is_mixed_tuple()) {
-    const auto& e = std::get<MixedTuple>(a[i].data).elements;
-    if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
-        e[2].is_layout() && e[3].is_int_tuple())
-      return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
-                                static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
-                                std::get<IntTuple>(e[3].data));
-  }
-  throw Error(fn + ": argument " + std::to_string(i + 1) +
-              " must be a tiled copy (ATOM, BITS, TiledLayout_TV, Tiler_MN) as make_tiled_copy returns it, got " +
-              a[i].kind_name() + " `" + a[i].to_string() + "`");
 }
 
 // A layout argument, or a shape standing for its compact column-major layout (CuTe's
@@ -73,7 +52,7 @@ Value from_mma_call(const Args& a, const std::string& fn) {
 
 Value tiled_copy_layout_call(const Args& a) {
   const TiledCopy tc = tiled_copy_arg(a, 0, "tiled_copy_layout");
-  const std::string& which = symbol_of(a, 1, "tiled_copy_layout", "TV, S or D");
+  const std::string& which = symbol_arg(a, 1, "tiled_copy_layout", "TV, S or D");
   if (which == "TV") return Value(tc.layout_tv);
   if (which == "S") return Value(tiled_copy_layout_S(tc));
   if (which == "D") return Value(tiled_copy_layout_D(tc));
@@ -97,7 +76,7 @@ Value partition_call(const Args& a) {
 
 CopySide side_of(const Args& a, std::size_t i, const std::string& fn) {
   if (a.size() <= i) return CopySide::Auto;
-  const std::string& w = symbol_of(a, i, fn, "S or D (the tensor is the copy's source or destination)");
+  const std::string& w = symbol_arg(a, i, fn, "S or D (the tensor is the copy's source or destination)");
   if (w == "S") return CopySide::Source;
   if (w == "D") return CopySide::Destination;
   throw Error(fn + ": argument " + std::to_string(i + 1) + " must be S or D, got `" + w + "`");
@@ -105,7 +84,7 @@ CopySide side_of(const Args& a, std::size_t i, const std::string& fn) {
 
 Value smem_wavefronts_call(const Args& a) {
   const std::string fn = "smem_wavefronts";
-  const SmemInstruction in = smem_instruction(symbol_of(a, 0, fn, "a shared-memory instruction such as ldmatrix.x4 or ld.shared.v4.b32"));
+  const SmemInstruction in = smem_instruction(symbol_arg(a, 0, fn, "a shared-memory instruction such as ldmatrix.x4 or ld.shared.v4.b32"));
   return Value(IntTuple::integer(smem_wavefronts(in, smem_accesses(in, a.at(1), bits_of(a, 2, fn))).wavefronts));
 }
 
@@ -117,6 +96,20 @@ Value bank_conflicts_call(const Args& a) {
 }
 
 }  // namespace
+
+TiledCopy tiled_copy_arg(const std::vector<Value>& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_mixed_tuple()) {
+    const auto& e = std::get<MixedTuple>(a[i].data).elements;
+    if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
+        e[2].is_layout() && e[3].is_int_tuple())
+      return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
+                                static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
+                                std::get<IntTuple>(e[3].data));
+  }
+  throw Error(fn + ": argument " + std::to_string(i + 1) +
+              " must be a tiled copy (ATOM, BITS, TiledLayout_TV, Tiler_MN) as make_tiled_copy returns it, got " +
+              a[i].kind_name() + " `" + a[i].to_string() + "`");
+}
 
 void register_copy_functions(FunctionTable& table) {
   table.add("make_tiled_copy", {3, 4,

@@ -33,6 +33,11 @@ std::int64_t integer_arg(const std::vector<Value>& args, std::size_t i, const st
   return t.value();
 }
 
+const std::string& symbol_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn, const std::string& wanted) {
+  if (!args.at(i).is_symbol()) throw Error(argument_error(args, i, fn, wanted));
+  return std::get<Symbol>(args[i].data).name;
+}
+
 std::size_t index_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn) {
   std::int64_t v = integer_arg(args, i, fn);
   if (v < 0) throw Error(fn + ": argument " + std::to_string(i + 1) + " must be non-negative, got " + std::to_string(v));

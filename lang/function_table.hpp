@@ -37,6 +37,8 @@ class FunctionTable {
 const Layout& layout_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
 const IntTuple& int_tuple_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
 std::int64_t integer_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
+// A bare-word argument (an atom name or an enum word: a Symbol); `wanted` says what it must be.
+const std::string& symbol_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn, const std::string& wanted);
 // An integer argument that must be a non-negative mode index or count.
 std::size_t index_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
 

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "atoms/smem_banks.hpp"
+#include "atoms/smem_banks_generic.hpp"
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
 #include "error.hpp"
@@ -393,6 +395,15 @@ class Evaluator {
       }
       auto it = vars_.find(name);
       if (it != vars_.end()) return of_int(it->second, false);
+      // A PTX instruction word (ldmatrix.x4, ld.shared.v4.b32) or an upper-case word (K, SW128,
+      // an atom name): a Symbol, as in the model's language.
+      std::string word = name;
+      while (pos_ + 1 < text_.size() && text_[pos_] == '.' && std::isalnum(static_cast<unsigned char>(text_[pos_ + 1]))) {
+        const std::size_t part = ++pos_;
+        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+        word += "." + std::string(text_.substr(part, pos_ - part));
+      }
+      if (word != name || std::isupper(static_cast<unsigned char>(name[0]))) return lift<Scalar>(Value(Symbol{word}));
       pos_ = start;
       fail("unknown name '" + name + "'");
     }
@@ -446,6 +457,29 @@ class Evaluator {
     return v;
   }
 
+  // smem_wavefronts(INSTR, (a0, a1, ...), BITS) with symbolic element offsets: the model's generic
+  // count (smem_banks_generic.hpp) on the lanes' byte addresses.
+  V wavefronts(const std::vector<V>& args) {
+    const auto instr = lower(args[0]);
+    const auto bits_value = lower(args[2]);
+    if (!instr || !instr->is_symbol() || !bits_value || !bits_value->is_int_tuple())
+      throw Unsupported("smem_wavefronts on symbolic values takes a concrete instruction and element width");
+    const SmemInstruction in = smem_instruction(std::get<Symbol>(instr->data).name);
+    const std::int64_t bits = std::get<IntTuple>(bits_value->data).value();
+    if (bits < 8 || bits % 8 != 0 || (8 * in.access_bytes) % bits != 0)
+      fail("smem_wavefronts: the element width must be a multiple of 8 bits dividing the access");
+    const bool matrix = in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix;
+    const std::size_t lanes = matrix ? static_cast<std::size_t>(8 * in.matrices) : args[1].t.rank();
+    if (!args[1].t.is_tuple() || args[1].t.rank() < lanes || args[1].t.rank() > 32)
+      fail("smem_wavefronts: ADDR must be a tuple of at most 32 element offsets, one per thread");
+    std::vector<std::optional<Scalar>> address(lanes);
+    for (std::size_t t = 0; t < lanes; ++t) {
+      if (args[1].t[t].is_tuple()) fail("smem_wavefronts: ADDR's entries must be integers");
+      address[t] = *args[1].t[t].leaf * Ops::constant(bits / 8);
+    }
+    return of_int(instruction_wavefronts<Scalar>(address, in.access_bytes, matrix ? in.matrices : 0, in.op == SmemOp::Load), false);
+  }
+
   V call(const std::string& name, const std::vector<V>& args) {
     // The arity check of the model's parser (notation.cpp): the table's functions index
     // their arguments unchecked (a missing one was an uncaught std::out_of_range or a null
@@ -474,6 +508,7 @@ class Evaluator {
     }
     if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple))
       return of_int(tuple_product<Scalar>(args[0].t), false);
+    if (name == "smem_wavefronts" && args.size() == 3 && args[1].kind == K::Tuple) return wavefronts(args);
     if constexpr (std::is_same_v<Scalar, SymInt>) {
       // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);
       // what they do not cover yet is `unknown`, not an error.
@@ -567,8 +602,11 @@ std::set<std::string> free_variables(const std::string& text) {
       while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
       const bool called = j < text.size() && text[j] == '(';
       const bool prev_bracket = start > 0 && (text[start - 1] == '[');  // smem_ptr[16b]
+      // a part of a PTX instruction word such as ldmatrix.x4.trans
+      const bool dotted = (start > 0 && text[start - 1] == '.') ||
+                          (k + 1 < text.size() && text[k] == '.' && std::isalpha(static_cast<unsigned char>(text[k + 1])));
       if (std::islower(static_cast<unsigned char>(name[0])) && !called && name != "o" && !is_function(name) &&
-          !prev_bracket && name.find_first_not_of("0123456789") != std::string::npos &&
+          !prev_bracket && !dotted && name.find_first_not_of("0123456789") != std::string::npos &&
           !(name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[0]))))
         vars.insert(name);
     } else if (std::isdigit(static_cast<unsigned char>(text[k]))) {
@@ -669,6 +707,7 @@ Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>&
 
 bool needs_bits(const std::string& claim) {
   return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
+         claim.find("smem_wavefronts") != std::string::npos || claim.find("gmma_atom") != std::string::npos ||
          claim.find("<<") != std::string::npos || claim.find(">>") != std::string::npos;
 }
 
@@ -696,7 +735,7 @@ double parse_timeout_seconds(const std::string& text) {
 
 namespace {
 
-int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err);
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out);
 
 // Owns the solver's session; leaves it allocated when asked (ProveRequest::leak_solver_context).
 struct SessionHolder {
@@ -709,9 +748,9 @@ struct SessionHolder {
 
 }  // namespace
 
-int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   try {
-    return prove_checked(req, out, err);
+    return prove_checked(req, out, err, outcome_out);
   } catch (const std::bad_alloc&) {
     err << "error: out of memory while proving the claim\n";
     return kProveFailure;
@@ -723,7 +762,7 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
 
 namespace {
 
-int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   Side lhs, rhs;
   std::map<std::string, VariableRange> ranges;
   std::set<std::string> names;
@@ -763,7 +802,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
   try {
     ProofOptions options;
     options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
-    options.keep_smt2 = !req.smt2_file.empty();
+    options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
     outcome = prove(session, domain, reported, [&]() -> z3::expr {
       using K = Val<SymInt>::Kind;
       const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
@@ -791,6 +830,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
     err << "error: " << shortened(e.what()) << "\n";  // the claim is malformed or the model rejects it
     return kProveUsage;
   }
+  if (outcome_out) *outcome_out = outcome;
   if (!req.smt2_file.empty()) {
     std::ofstream f(req.smt2_file);
     f << smt2_script(outcome);

@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "prover.hpp"
+
 namespace cuteref::proofs {
 
 enum ProveExit : int {
@@ -62,8 +64,9 @@ struct ProveRequest {
 // [0.001, kMaxProveTimeoutSeconds]; throws Error naming the text and the range otherwise.
 double parse_timeout_seconds(const std::string& text);
 
-// Runs the command; returns the exit status (ProveExit).
-int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err);
+// Runs the command; returns the exit status (ProveExit). With `outcome`, also hands back the
+// prover's outcome (its queries kept in SMT-LIB 2).
+int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err, ProofOutcome* outcome = nullptr);
 
 }  // namespace cuteref::proofs
 

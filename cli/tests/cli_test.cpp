@@ -185,3 +185,17 @@ TEST(Cli, CheckRunsACorpusFile) {
   EXPECT_EQ(b.exit_code, 1) << b.out;
   EXPECT_TRUE(contains(b.out, "FAIL")) << b.out;
 }
+
+// `cuteref banks`: the readable report names the colliding threads of each phase (a row-major
+// 64-half-wide tile read by ldmatrix.x4: each matrix's 8 rows are 128 bytes apart, all in bank 0..3),
+// the instruction in smem_wavefronts agrees, and a bad instruction is a diagnostic.
+TEST(Cli, BanksReportsCollisions) {
+  const RunResult r = run_cli("banks ldmatrix.x4 " + quote("(32,8):(64,1)") + " 16");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ldmatrix.x4: 32 wavefronts (ideal 4, 28 extra from bank conflicts)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("phase 1 (t8-t15): 8 wavefronts; bank 0 holds 8 distinct words: [byte 1024: t8]"), std::string::npos) << r.out;
+  EXPECT_EQ(eval("smem_wavefronts(ldmatrix.x4, (32,8):(64,1), 16)").out, "32\n");
+  const RunResult bad = run_cli("banks ldmatrix.x3 " + quote("(32,8):(64,1)") + " 16");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("not a known shared-memory instruction"), std::string::npos) << bad.err;
+}

@@ -3,8 +3,8 @@
 //
 // The instruction is the atom's: ldmatrix.xN[.trans] (the tensor is the source), stmatrix.xN
 // [.trans] (the destination), UniversalCopy<uintN_t> ld.shared or st.shared of N bits
-// (b8, b16, b32, v2.b32, v4.b32), cp.async (the destination; its shared-memory writes are
-// counted as st.shared of the same width, an assumption gpu/RESULTS.md reports on).
+// (b8, b16, b32, v2.b32, v4.b32). cp.async is refused: on the H100 its shared-memory writes
+// follow neither the st.shared rule nor the ld/st counters (gpu/RESULTS.md).
 // Thread t of the tiled copy is lane t % 32 of warp t / 32; its j-th atom call (colexicographic
 // over FrgX and the Rest modes of partition_S/D) is the warp's j-th instruction, whose values
 // are the atom's FrgV values of that call.
@@ -38,7 +38,7 @@ struct CopyBankConflicts {
 };
 
 // Preconditions (checked): the tensor is a layout or composed layout that partition_S/D
-// accepts; the atom reads or writes shared memory on the chosen side (Auto picks the side
+// accepts; the atom is not cp.async; it reads or writes shared memory on the chosen side (Auto picks the side
 // above; UniversalCopy defaults to the source, i.e. loads); each thread's values of one call
 // are one access (smem_accesses' preconditions).
 CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySide side = CopySide::Auto);

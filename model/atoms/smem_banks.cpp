@@ -1,5 +1,7 @@
 #include "atoms/smem_banks.hpp"
 
+#include "atoms/smem_banks_generic.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -207,6 +209,17 @@ SmemWavefronts smem_wavefronts(const SmemInstruction& in, const std::vector<Smem
     out.ideal += 1;
     out.phases.push_back(std::move(phase));
   }
+  // The count is the generic definition's (smem_banks_generic.hpp, which the proofs run
+  // symbolically); the phases above only describe it, and must agree.
+  std::vector<std::optional<CheckedInt>> address(32);
+  for (const auto& [t, a] : by_thread)
+    if (t >= 0 && t < 32) address[static_cast<std::size_t>(t)] = CheckedInt(a->byte_address);
+  const bool matrix = in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix;
+  const std::int64_t generic =
+      instruction_wavefronts<CheckedInt>(address, in.access_bytes, matrix ? in.matrices : 0, in.op == SmemOp::Load).v;
+  if (generic != out.wavefronts)
+    throw Error("smem_wavefronts: internal disagreement between the count (" + std::to_string(generic) + ") and its phases (" +
+                std::to_string(out.wavefronts) + ") for " + in.name);
   return out;
 }
 

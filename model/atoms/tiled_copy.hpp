@@ -20,6 +20,7 @@
 #include "atoms/tiled_mma.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
+#include "value.hpp"
 
 namespace cuteref {
 
@@ -85,5 +86,9 @@ ComposedLayout partition_D(const TiledCopy& tc, std::int64_t thread, const Compo
 // Precondition (checked): rank(fragment) >= 1 + rank(Tiler_MN) is not required; the steps'
 // own divisibility preconditions are (a diagnostic names retile).
 Layout retile(const TiledCopy& tc, const Layout& fragment);
+
+// The tiled copy an expression argument names: the tuple (ATOM, BITS, TiledLayout_TV, Tiler_MN)
+// that make_tiled_copy(...) returns (copy_functions.cpp; for the function table and harnesses).
+TiledCopy tiled_copy_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
 
 }  // namespace cuteref

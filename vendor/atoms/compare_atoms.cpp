@@ -26,6 +26,7 @@
 
 #include "atoms/tiled_mma.hpp"
 #include "coordinates.hpp"
+#include "copy_partition_check.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -167,15 +168,19 @@ int main(int argc, char** argv) {
       std::string line;
       while (std::getline(lines, line)) {
         const auto f = split_tabs(line);
-        const bool part = f[0] == "partition", swizzled = f[0] == "swizzled_partition";
-        if (part ? f.size() != 9 : swizzled ? f.size() != 10 : f.size() != 3) continue;
-        const std::string expr = part || swizzled ? "partition_" + f[1] + "(make_tiled_mma(" + f[2] + ", " + f[3] + ", " + f[8] +
-                                                        "), " + f[4] + ", " + f[5] + ")"
-                                                  : f[1];
+        const bool part = f[0] == "partition", swizzled = f[0] == "swizzled_partition",
+                   copy_part = f[0] == "copy_partition";
+        if (copy_part ? f.size() != 8 : part ? f.size() != 9 : swizzled ? f.size() != 10 : f.size() != 3) continue;
+        const std::string expr = copy_part ? "partition_" + f[1] + "(" + f[2] + ", " + f[3] + ", " + f[4] + ")"
+                                 : part || swizzled
+                                     ? "partition_" + f[1] + "(make_tiled_mma(" + f[2] + ", " + f[3] + ", " + f[8] +
+                                           "), " + f[4] + ", " + f[5] + ")"
+                                     : f[1];
         std::string d;
         try {
           // CuTe coalesces tma_partition's SMEM and coordinate views separately: compared as functions.
-          d = part ? check_partition(f)
+          d = copy_part  ? cuteref::vendor_check::check_copy_partition(f)
+              : part     ? check_partition(f)
               : swizzled ? check_swizzled_partition(f, expr)
                          : difference(eval(f[1]), eval(f[2]), f[0] != "tma_copies");
         } catch (const Error& e) {
