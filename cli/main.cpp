@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 #include <iostream>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "corpus_runner.hpp"
 #include "descriptor.hpp"
+#include "draw.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "identity_layout.hpp"
@@ -44,6 +46,11 @@ void print_help(std::ostream& out) {
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
          "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
+         "  cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n"
+         "                             a picture of a layout or composed layout (cell (m,n) = L(m,n)), of a TV layout\n"
+         "                             over a tile (--tile: cells T/V), of A == B (both, differing cells marked), or of\n"
+         "                             shared-memory banks of BITS-bit elements (--banks); LaTeX as CuTe's print_latex\n"
+         "                             (stdout without -o), SVG, or a self-contained HTML page; exit 1 on error\n"
          "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -208,6 +215,57 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
   return 1;
 }
 
+int draw_command(const std::vector<std::string>& args) {
+  const std::string usage = "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n";
+  std::string expr, out_path;
+  bool have_expr = false;
+  DrawOptions options;
+  try {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      const bool has_value = i + 1 < args.size();
+      if (a == "-o" && has_value) out_path = args[++i];
+      else if (a == "--tile" && has_value) options.tile = parse_int_tuple(args[++i]);
+      else if (a == "--banks" && has_value) {
+        const IntTuple bits = parse_int_tuple(args[++i]);
+        if (!bits.is_integer() || bits.value() < 1 || bits.value() > 1024)
+          throw Error("--banks expects the element width in bits (1..1024), got " + bits.to_string());
+        options.bank_bits = static_cast<int>(bits.value());
+      } else if (!have_expr && (a.rfind("-", 0) != 0 || a.size() == 1)) {
+        expr = a;
+        have_expr = true;
+      } else {
+        std::cerr << usage;
+        return 2;
+      }
+    }
+    if (!have_expr) {
+      std::cerr << usage;
+      return 2;
+    }
+    const Picture picture = draw_expression(expr, options);
+    auto ends_with = [&](const std::string& suffix) {
+      return out_path.size() >= suffix.size() && out_path.compare(out_path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    std::string text;
+    if (out_path.empty() || ends_with(".tex")) text = to_latex(picture);
+    else if (ends_with(".svg")) text = to_svg(picture);
+    else if (ends_with(".html") || ends_with(".htm")) text = to_html(picture, expr);
+    else throw Error("-o " + out_path + ": the file name must end in .tex, .svg or .html");
+    if (out_path.empty()) {
+      std::cout << text;
+      return 0;
+    }
+    std::ofstream f(out_path);
+    f << text;
+    if (!f) throw Error("cannot write " + out_path);
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -275,6 +333,7 @@ int main(int argc, char** argv) {
     }
     return cuteref::proofs::prove_command(req, std::cout, std::cerr);
   }
+  if (cmd == "draw") return draw_command(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
   return 2;

@@ -1,0 +1,349 @@
+#include "draw.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "equality.hpp"
+#include "error.hpp"
+#include "evaluate.hpp"
+#include "function_table.hpp"
+#include "layout.hpp"
+#include "notation.hpp"
+#include "swizzle.hpp"
+
+namespace cuteref {
+
+namespace {
+
+constexpr std::int64_t kMaxCells = 65536;
+
+// CuTe's colour maps (cute/util/print_latex.hpp, print_svg.hpp): the values are CuTe's, so
+// that the pictures compare cell for cell.
+const char* const kTikzBW[8] = {"black!00", "black!40", "black!20", "black!60",
+                                "black!10", "black!50", "black!30", "black!70"};
+const char* const kTikzTV[8] = {"{rgb,255:red,175;green,175;blue,255}", "{rgb,255:red,175;green,255;blue,175}",
+                                "{rgb,255:red,255;green,255;blue,175}", "{rgb,255:red,255;green,175;blue,175}",
+                                "{rgb,255:red,210;green,210;blue,255}", "{rgb,255:red,210;green,255;blue,210}",
+                                "{rgb,255:red,255;green,255;blue,210}", "{rgb,255:red,255;green,210;blue,210}"};
+const char* const kSvgBW[8] = {"255,255,255", "230,230,230", "205,205,205", "180,180,180",
+                               "155,155,155", "130,130,130", "105,105,105", "080,080,080"};
+const char* const kSvgTV[8] = {"175,175,255", "175,255,175", "255,255,175", "255,175,175",
+                               "210,210,255", "210,255,210", "255,255,210", "255,210,210"};
+
+int mod8(std::int64_t v) { return static_cast<int>(((v % 8) + 8) % 8); }
+
+// Bank b of 32 as a light colour: hue b * 360/32, saturation 0.55, lightness 0.78.
+void bank_rgb(int bank, int& r, int& g, int& b) {
+  const double h = bank * (360.0 / 32.0), s = 0.55, l = 0.78;
+  const double c = (1 - std::fabs(2 * l - 1)) * s, hp = h / 60.0;
+  const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1)), m = l - c / 2;
+  double rr = 0, gg = 0, bb = 0;
+  if (hp < 1) rr = c, gg = x;
+  else if (hp < 2) rr = x, gg = c;
+  else if (hp < 3) gg = c, bb = x;
+  else if (hp < 4) gg = x, bb = c;
+  else if (hp < 5) rr = x, bb = c;
+  else rr = c, bb = x;
+  r = static_cast<int>(std::lround((rr + m) * 255));
+  g = static_cast<int>(std::lround((gg + m) * 255));
+  b = static_cast<int>(std::lround((bb + m) * 255));
+}
+
+const Layout& inner_layout(const Value& v) {
+  if (v.is_layout()) return std::get<Layout>(v.data);
+  if (v.is_composed()) return std::get<ComposedLayout>(v.data).layout;
+  throw Error("draw: " + v.kind_name() + " `" + v.to_string() +
+              "` has no picture (a layout, a composed layout, a TV layout with --tile, or A == B)");
+}
+
+// The grid of a layout-like value: M = size of mode 0, N = size of the rest (CuTe's
+// append<2> for rank 1: N = 1; modes 1.. grouped for rank > 2).
+void grid_of(const Value& v, std::int64_t& rows, std::int64_t& cols) {
+  const Layout& l = inner_layout(v);
+  const std::int64_t total = layout_like_size(v);
+  rows = rank(l) >= 2 ? size_value(mode(l, 0)) : total;
+  cols = rows == 0 ? 0 : total / rows;
+  if (total > kMaxCells)
+    throw Error("draw: " + std::to_string(total) + " cells is more than the " + std::to_string(kMaxCells) +
+                " a picture may have");
+}
+
+// CuTe's comment line: print of the layout as print_latex sees it (append<2> for rank 1).
+std::string comment_layout(const Value& v) {
+  const Layout& l = inner_layout(v);
+  if (v.is_layout() && rank(l) == 1) {
+    const Layout appended = make_layout_from_modes({mode(l, 0), Layout(IntTuple::static_int(1), IntTuple::static_int(0))});
+    return appended.to_string();
+  }
+  return v.to_string();
+}
+
+std::string value_label(const IntTuple& t) { return t.is_integer() ? std::to_string(t.value()) : t.to_string(); }
+
+DrawPanel layout_panel(const Value& v, int bank_bits) {
+  DrawPanel p;
+  grid_of(v, p.rows, p.cols);
+  for (std::int64_t m = 0; m < p.rows; ++m)
+    for (std::int64_t n = 0; n < p.cols; ++n) {
+      const IntTuple value = evaluate_at(v, m + p.rows * n);
+      DrawCell c{m, n, value_label(value), 0, false};
+      if (value.is_integer()) {
+        if (bank_bits > 0) {
+          const std::int64_t byte = value.value() * bank_bits / 8;
+          c.colour = static_cast<int>(((byte / 4) % 32 + 32) % 32);
+        } else {
+          c.colour = mod8(value.value());
+        }
+      }
+      p.cells.push_back(c);
+    }
+  return p;
+}
+
+// The two top-level modes of a tile (M,N), each a product (CuTe's product_each).
+void tile_extents(const IntTuple& tile, std::int64_t& rows, std::int64_t& cols) {
+  if (!tile.is_tuple() || tile.rank() != 2)
+    throw Error("draw: --tile must be a rank-2 tile (M,N), got " + tile.to_string());
+  rows = product(tile[0]).value();
+  cols = product(tile[1]).value();
+  if (rows * cols > kMaxCells) throw Error("draw: the tile " + tile.to_string() + " has too many cells");
+}
+
+DrawPanel tv_panel(const Value& v, const IntTuple& tile) {
+  const Layout& l = inner_layout(v);
+  if (rank(l) != 2) throw Error("draw: a TV layout has rank 2 (thread, value), got " + v.to_string());
+  DrawPanel p;
+  tile_extents(tile, p.rows, p.cols);
+  const std::int64_t threads = size_value(mode(l, 0)), values = size_value(mode(l, 1));
+  if (threads * values > 16 * kMaxCells) throw Error("draw: the TV layout " + v.to_string() + " is too large");
+  std::vector<bool> filled(static_cast<std::size_t>(p.rows * p.cols), false);
+  for (std::int64_t t = 0; t < threads; ++t)
+    for (std::int64_t u = 0; u < values; ++u) {
+      const IntTuple at = evaluate_at(v, t + threads * u);
+      std::int64_t m, n;
+      if (at.is_integer()) {
+        m = at.value() % p.rows;  // idx2crd over (M,N): the last mode takes the quotient
+        n = at.value() / p.rows;
+      } else if (at.is_tuple() && at.rank() == 2 && at[0].is_integer() && at[1].is_integer()) {
+        m = at[0].value();
+        n = at[1].value();
+      } else {
+        throw Error("draw: the TV layout maps (" + std::to_string(t) + "," + std::to_string(u) + ") to " +
+                    at.to_string() + ", not an index or an (m,n) coordinate of the tile");
+      }
+      if (m < 0 || n < 0 || m >= p.rows || n >= p.cols)
+        throw Error("draw: the TV layout maps (" + std::to_string(t) + "," + std::to_string(u) + ") to (" +
+                    std::to_string(m) + "," + std::to_string(n) + "), outside the tile " + tile.to_string());
+      if (filled[static_cast<std::size_t>(m + p.rows * n)]) continue;  // the first (t,v) names the cell
+      filled[static_cast<std::size_t>(m + p.rows * n)] = true;
+      std::string label = "T";  // appended, not "T" + ...: GCC 12 warns falsely (-Wrestrict) on that form
+      label += std::to_string(t);
+      label += "\nV";
+      label += std::to_string(u);
+      p.cells.push_back({m, n, label, mod8(t), false});
+    }
+  return p;
+}
+
+// Split EXPR at a top-level `==` (outside parentheses and <...>): true with the two sides.
+bool split_equality(const std::string& expr, std::string& lhs, std::string& rhs) {
+  int depth = 0;
+  for (std::size_t k = 0; k + 1 < expr.size(); ++k) {
+    const char c = expr[k];
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    if (c == ')' || c == '>' || c == ']') --depth;
+    if (depth == 0 && c == '=' && expr[k + 1] == '=') {
+      lhs = expr.substr(0, k);
+      rhs = expr.substr(k + 2);
+      return true;
+    }
+  }
+  return false;
+}
+
+Value evaluate(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
+
+}  // namespace
+
+Picture draw_expression(const std::string& expr, const DrawOptions& options) {
+  Picture pic;
+  std::string lhs, rhs;
+  if (split_equality(expr, lhs, rhs)) {
+    const Value a = evaluate(lhs), b = evaluate(rhs);
+    DrawPanel pa = layout_panel(a, options.bank_bits), pb = layout_panel(b, options.bank_bits);
+    pa.title = "A = " + a.to_string();
+    pb.title = "B = " + b.to_string();
+    pb.col_offset = pa.cols + 3;
+    const Verdict verdict = functional_equal(a, b);
+    const std::int64_t na = layout_like_size(a), nb = layout_like_size(b);
+    std::int64_t first = -1;
+    for (std::int64_t i = 0; i < std::min(na, nb); ++i) {
+      if (evaluate_at(a, i).same_values(evaluate_at(b, i))) continue;
+      DrawCell& ca = pa.cells[static_cast<std::size_t>((i % pa.rows) * pa.cols + i / pa.rows)];
+      DrawCell& cb = pb.cells[static_cast<std::size_t>((i % pb.rows) * pb.cols + i / pb.rows)];
+      ca.marked = cb.marked = true;
+      if (first < 0) {
+        first = i;
+        ca.first = cb.first = true;
+      }
+    }
+    pic.comments = {"A: " + a.to_string(), "B: " + b.to_string()};
+    pic.note = verdict.holds ? "A == B: true (equal as functions)" : "A == B: false: " + verdict.reason;
+    if (first >= 0) pic.note += " (first differing index " + std::to_string(first) + ", marked)";
+    pic.panels = {pa, pb};
+    return pic;
+  }
+  const Value v = evaluate(expr);
+  if (options.tile) {
+    pic.kind = DrawKind::ThreadValue;
+    pic.comments = {"Layout TV: " + v.to_string(), "Tile: " + options.tile->to_string()};
+    pic.panels = {tv_panel(v, *options.tile)};
+    return pic;
+  }
+  pic.kind = options.bank_bits > 0 ? DrawKind::Banks : DrawKind::Layout;
+  pic.comments = {"Layout: " + comment_layout(v)};
+  if (options.bank_bits > 0)
+    pic.comments.push_back("Shared-memory banks of " + std::to_string(options.bank_bits) +
+                           "-bit elements: bank = (value * " + std::to_string(options.bank_bits) + " / 8 / 4) % 32");
+  pic.panels = {layout_panel(v, options.bank_bits)};
+  return pic;
+}
+
+namespace {
+
+std::string tikz_fill(const Picture& p, const DrawCell& c) {
+  if (p.kind == DrawKind::ThreadValue) return kTikzTV[c.colour];
+  if (p.kind == DrawKind::Banks) {
+    int r, g, b;
+    bank_rgb(c.colour, r, g, b);
+    return "{rgb,255:red," + std::to_string(r) + ";green," + std::to_string(g) + ";blue," + std::to_string(b) + "}";
+  }
+  return kTikzBW[c.colour];
+}
+
+std::string svg_fill(const Picture& p, const DrawCell& c) {
+  if (p.kind == DrawKind::ThreadValue) return kSvgTV[c.colour];
+  if (p.kind == DrawKind::Banks) {
+    int r, g, b;
+    bank_rgb(c.colour, r, g, b);
+    return std::to_string(r) + "," + std::to_string(g) + "," + std::to_string(b);
+  }
+  return kSvgBW[c.colour];
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// Text inside an XML comment may not contain "--".
+std::string comment_safe(std::string s) {
+  for (std::size_t k; (k = s.find("--")) != std::string::npos;) s.replace(k, 2, "- -");
+  return s;
+}
+
+}  // namespace
+
+std::string to_latex(const Picture& p) {
+  std::ostringstream o;
+  for (const auto& c : p.comments) o << "% " << c << "\n";
+  if (!p.note.empty()) o << "% " << p.note << "\n";
+  o << "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n"
+       "\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
+  for (const DrawPanel& panel : p.panels) {
+    for (const DrawCell& c : panel.cells) {
+      std::string style = "fill=" + (c.first ? std::string("red!40") : tikz_fill(p, c));
+      if (c.marked) style += ",draw=red,ultra thick";
+      const std::string label = p.kind == DrawKind::ThreadValue
+                                    ? "\\shortstack{" + c.label.substr(0, c.label.find('\n')) + " \\\\ " +
+                                          c.label.substr(c.label.find('\n') + 1) + "}"
+                                    : c.label;
+      o << "\\node[" << style << "] at (" << c.row << "," << c.col + panel.col_offset << ") {" << label << "};\n";
+    }
+    o << "\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0," << panel.col_offset << ") grid (" << panel.rows << ","
+      << panel.cols + panel.col_offset << ");\n\n";
+    for (std::int64_t m = 0; m < panel.rows; ++m)
+      o << "\\node at (" << m << "," << panel.col_offset - 1 << ") {\\Large{\\texttt{" << m << "}}};\n";
+    for (std::int64_t n = 0; n < panel.cols; ++n)
+      o << "\\node at (" << -1 << "," << n + panel.col_offset << ") {\\Large{\\texttt{" << n << "}}};\n";
+    if (!panel.title.empty())
+      o << "\\node[anchor=west] at (" << panel.rows + 1 << "," << panel.col_offset - 1 << ") {\\texttt{"
+        << panel.title << "}};\n";
+  }
+  o << "\\end{tikzpicture}\n\\end{document}\n";
+  return o.str();
+}
+
+std::string to_svg(const Picture& p) {
+  const int cs = 20;  // CuTe's print_svg cell size
+  std::int64_t rows = 0, cols = 0;
+  for (const DrawPanel& panel : p.panels) {
+    rows = std::max(rows, panel.rows);
+    cols = std::max(cols, panel.col_offset + panel.cols);
+  }
+  const bool titled = p.panels.size() > 1;
+  const std::int64_t width = (cols + 2) * cs, height = (rows + 2 + (titled ? 2 : 0)) * cs;
+  std::ostringstream o;
+  for (const auto& c : p.comments) o << "<!-- " << comment_safe(c) << " -->\n";
+  if (!p.note.empty()) o << "<!-- " << comment_safe(p.note) << " -->\n";
+  o << "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 " << width << " " << height
+    << "\" preserveAspectRatio=\"xMidYMid meet\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (std::size_t k = 0; k < p.panels.size(); ++k) {
+    const DrawPanel& panel = p.panels[k];
+    for (const DrawCell& c : panel.cells) {
+      const std::int64_t x = (c.col + panel.col_offset + 1) * cs, y = (c.row + 1) * cs;
+      o << "<g class=\"cell\" data-panel=\"" << k << "\" data-row=\"" << c.row << "\" data-col=\"" << c.col << "\">";
+      o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cs << "\" height=\"" << cs << "\" fill=\"rgb("
+        << (c.first ? std::string("255,120,120") : svg_fill(p, c)) << ")\" stroke=\"" << (c.marked ? "red" : "black") << "\""
+        << (c.marked ? " stroke-width=\"2\"" : "") << "/>";
+      const auto nl = c.label.find('\n');
+      if (nl == std::string::npos) {
+        o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + cs / 2
+          << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"" << (c.label.size() > 3 ? 6 : 8)
+          << "\">" << xml_escape(c.label) << "</text>";
+      } else {
+        o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + cs / 4
+          << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"8\">"
+          << xml_escape(c.label.substr(0, nl)) << "</text>";
+        o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + 3 * cs / 4
+          << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"8\">"
+          << xml_escape(c.label.substr(nl + 1)) << "</text>";
+      }
+      o << "</g>\n";
+    }
+    for (std::int64_t m = 0; m < panel.rows; ++m)
+      o << "<text class=\"axis\" x=\"" << panel.col_offset * cs + cs / 2 << "\" y=\"" << (m + 1) * cs + cs / 2
+        << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"12\">" << m << "</text>\n";
+    for (std::int64_t n = 0; n < panel.cols; ++n)
+      o << "<text class=\"axis\" x=\"" << (n + panel.col_offset + 1) * cs + cs / 2 << "\" y=\"" << cs / 2
+        << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"12\">" << n << "</text>\n";
+    if (titled)
+      o << "<text class=\"title\" x=\"" << (panel.col_offset + 1) * cs << "\" y=\"" << (rows + 2) * cs
+        << "\" font-size=\"10\">" << xml_escape(panel.title) << "</text>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+std::string to_html(const Picture& p, const std::string& expr) {
+  std::ostringstream o;
+  o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cuteref draw "
+    << xml_escape(expr) << "</title>\n<style>body{font-family:sans-serif;margin:2em}"
+       "figure{margin:0;max-width:60em}svg{max-height:80vh}</style>\n</head>\n<body>\n<h1>cuteref draw</h1>\n"
+       "<p><code>" << xml_escape(expr) << "</code></p>\n<ul>\n";
+  for (const auto& c : p.comments) o << "<li><code>" << xml_escape(c) << "</code></li>\n";
+  o << "</ul>\n";
+  if (!p.note.empty()) o << "<p class=\"note\">" << xml_escape(p.note) << "</p>\n";
+  o << "<figure>\n" << to_svg(p) << "</figure>\n</body>\n</html>\n";
+  return o.str();
+}
+
+}  // namespace cuteref
