@@ -1,7 +1,9 @@
 #include "draw.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "equality.hpp"
@@ -10,7 +12,10 @@
 #include "function_table.hpp"
 #include "layout.hpp"
 #include "notation.hpp"
+#include "make_layout.hpp"
+#include "atoms/mma_atom.hpp"
 #include "swizzle.hpp"
+#include "atoms/tiled_mma.hpp"
 
 namespace cuteref {
 
@@ -164,6 +169,78 @@ bool split_equality(const std::string& expr, std::string& lhs, std::string& rhs)
 
 Value evaluate(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
 
+// A tiled MMA value as make_tiled_mma returns it: (ATOM, AtomLayoutMNK[, PermutationMNK]), or
+// an atom's name alone (one atom). False for any other value.
+std::optional<TiledMma> tiled_mma_of(const Value& v) {
+  const Layout one = make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1), IntTuple::static_int(1)}));
+  if (v.is_symbol()) return make_tiled_mma(mma_atom(std::get<Symbol>(v.data).name), one);
+  if (!v.is_mixed_tuple()) return std::nullopt;
+  const auto& e = std::get<MixedTuple>(v.data).elements;
+  if (e.size() == 2 && e[0].is_symbol() && e[1].is_layout())
+    return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data));
+  if (e.size() == 3 && e[0].is_symbol() && e[1].is_layout())
+    return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data), e[2]);
+  return std::nullopt;
+}
+
+// CuTe's tile_size_mnk<i>: the permutation's size in mode i, or else the atom's extent times the
+// atom layout's.
+std::int64_t mma_tile_extent(const TiledMma& t, std::size_t i) {
+  const std::int64_t atom = i == 0 ? t.atom.m : i == 1 ? t.atom.n : t.atom.k;
+  const std::int64_t tiled = checked_mul(atom, size_value(mode(t.atom_layout_mnk, i)));
+  const Value& perm = t.permutation_mnk;
+  const Value* element = nullptr;
+  if (perm.is_mixed_tuple() && i < std::get<MixedTuple>(perm.data).elements.size())
+    element = &std::get<MixedTuple>(perm.data).elements[i];
+  Value leaf = IntTuple::underscore();
+  if (perm.is_int_tuple() && std::get<IntTuple>(perm.data).is_tuple() && i < std::get<IntTuple>(perm.data).rank()) {
+    leaf = Value(std::get<IntTuple>(perm.data)[i]);
+    element = &leaf;
+  }
+  if (element == nullptr) return tiled;
+  if (element->is_layout()) return size_value(std::get<Layout>(element->data));
+  if (element->is_int_tuple()) {
+    const IntTuple& x = std::get<IntTuple>(element->data);
+    if (x.is_underscore()) return tiled;
+    return product(x).value();
+  }
+  throw Error("draw: the permutation element " + element->to_string() + " has no size");
+}
+
+// The panel of one operand: cell (r,c) of an R x C tile names the first (t,v) whose partition
+// value (offset + P(v), an index of the compact column-major tile) lands there.
+DrawPanel mma_panel(const TiledMma& t, std::int64_t rows, std::int64_t cols, char operand) {
+  DrawPanel p;
+  p.rows = rows;
+  p.cols = cols;
+  if (rows * cols > kMaxCells) throw Error("draw: the MMA tile has too many cells");
+  const Layout tile = make_layout(IntTuple::tuple({IntTuple::integer(rows), IntTuple::integer(cols)}));
+  std::vector<bool> filled(static_cast<std::size_t>(rows * cols), false);
+  const std::int64_t threads = tiled_mma_size(t);
+  for (std::int64_t tid = 0; tid < threads; ++tid) {
+    Partition part{tile, 0};
+    try {
+      part = operand == 'C' ? partition_C(t, tid, tile) : operand == 'A' ? partition_A(t, tid, tile) : partition_B(t, tid, tile);
+    } catch (const Error&) {
+      continue;  // a thread index outside the thread layout's image (SM70's quadpairs): no values
+    }
+    const Value frag(part.layout);
+    const std::int64_t values = size_value(part.layout);
+    for (std::int64_t v = 0; v < values; ++v) {
+      const std::int64_t idx = part.offset + evaluate_at(frag, v).value();
+      if (idx < 0 || idx >= rows * cols) throw Error("draw: a partition value lies outside the MMA tile");
+      if (filled[static_cast<std::size_t>(idx)]) continue;
+      filled[static_cast<std::size_t>(idx)] = true;
+      std::string label = "T";
+      label += std::to_string(tid);
+      label += "\nV";
+      label += std::to_string(v);
+      p.cells.push_back({idx % rows, idx / rows, label, mod8(tid), false});
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 Picture draw_expression(const std::string& expr, const DrawOptions& options) {
@@ -194,7 +271,34 @@ Picture draw_expression(const std::string& expr, const DrawOptions& options) {
     pic.panels = {pa, pb};
     return pic;
   }
-  const Value v = evaluate(expr);
+  // A bare atom name (the language makes a name a value only as an argument): one atom.
+  const bool bare_name = !expr.empty() && expr.find_first_of("(:=") == std::string::npos &&
+                         (std::isalpha(static_cast<unsigned char>(expr[0])) != 0);
+  const Value v = [&] {
+    try {
+      return evaluate(expr);
+    } catch (const Error& e) {
+      if (!bare_name || std::string(e.what()).find("unknown name") == std::string::npos) throw;
+      return evaluate("make_tiled_mma(" + expr + ")");
+    }
+  }();
+  const std::optional<TiledMma> mma =
+      !options.tile && options.bank_bits == 0 && (v.is_symbol() || v.is_mixed_tuple()) ? tiled_mma_of(v) : std::nullopt;
+  if (mma) {
+    const TiledMma& tiled = *mma;
+    pic.kind = DrawKind::Mma;
+    pic.mma_m = mma_tile_extent(tiled, 0);
+    pic.mma_n = mma_tile_extent(tiled, 1);
+    pic.mma_k = mma_tile_extent(tiled, 2);
+    pic.comments = {"TiledMMA: " + v.to_string(), "Tile: (" + std::to_string(pic.mma_m) + "," + std::to_string(pic.mma_n) +
+                                                    "," + std::to_string(pic.mma_k) + ")"};
+    pic.panels = {mma_panel(tiled, pic.mma_m, pic.mma_n, 'C'), mma_panel(tiled, pic.mma_m, pic.mma_k, 'A'),
+                  mma_panel(tiled, pic.mma_n, pic.mma_k, 'B')};
+    pic.panels[0].title = "C";
+    pic.panels[1].title = "A";
+    pic.panels[2].title = "B";
+    return pic;
+  }
   if (options.tile) {
     pic.kind = DrawKind::ThreadValue;
     pic.comments = {"Layout TV: " + v.to_string(), "Tile: " + options.tile->to_string()};
@@ -252,7 +356,81 @@ std::string comment_safe(std::string s) {
 
 }  // namespace
 
+namespace {
+
+// print_latex of a TiledMMA (print_latex_mma): C at (m,n), A at (m, k-K-1), B at (k-K-1, n),
+// each with its grid; axis labels for A and B only, as CuTe's.
+std::string mma_latex(const Picture& p) {
+  std::ostringstream o;
+  for (const auto& c : p.comments) o << "% " << c << "\n";
+  o << "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n"
+       "\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
+  const std::int64_t M = p.mma_m, N = p.mma_n, K = p.mma_k;
+  auto node = [&](const DrawCell& c, std::int64_t x, std::int64_t y) {
+    const auto nl = c.label.find('\n');
+    o << "\\node[fill=" << kTikzTV[c.colour] << "] at (" << x << "," << y << ") {\\shortstack{" << c.label.substr(0, nl)
+      << " \\\\ " << c.label.substr(nl + 1) << "}};\n";
+  };
+  auto grid = [&](std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1) {
+    o << "\\draw[color=black,thick,shift={(-0.5,-0.5)}] (" << x0 << "," << y0 << ") grid (" << x1 << "," << y1 << ");\n\n";
+  };
+  auto label = [&](std::int64_t x, std::int64_t y, std::int64_t text) {
+    o << "\\node at (" << x << "," << y << ") {\\Large{\\texttt{" << text << "}}};\n";
+  };
+  for (const DrawCell& c : p.panels[0].cells) node(c, c.row, c.col);
+  grid(0, 0, M, N);
+  for (const DrawCell& c : p.panels[1].cells) node(c, c.row, c.col - K - 1);
+  grid(0, -K - 1, M, -1);
+  for (std::int64_t m = 0; m < M; ++m) label(m, -K - 2, m);
+  for (std::int64_t k = 0; k < K; ++k) label(-1, k - K - 1, k);
+  for (const DrawCell& c : p.panels[2].cells) node(c, c.col - K - 1, c.row);
+  grid(-K - 1, 0, -1, N);
+  for (std::int64_t n = 0; n < N; ++n) label(-K - 2, n, n);
+  for (std::int64_t k = 0; k < K; ++k) label(k - K - 1, -1, k);
+  o << "\\end{tikzpicture}\n\\end{document}\n";
+  return o.str();
+}
+
+// print_svg of a TiledMMA (print_svg_mma): 20-unit cells, C at ((n+K+2), (m+K+2)), A at
+// ((k+1), (m+K+2)), B at ((n+K+2), (k+1)), axis labels for A and B; each cell's rect and two
+// texts are wrapped in a <g class="cell"> (lines CuTe does not have) for the renderer test.
+std::string mma_svg(const Picture& p) {
+  const int cs = 20;
+  const std::int64_t M = p.mma_m, N = p.mma_n, K = p.mma_k;
+  std::ostringstream o;
+  for (const auto& c : p.comments) o << "<!-- " << comment_safe(c) << " -->\n";
+  o << "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 " << (K + N + 2) * cs << " " << (K + M + 2) * cs
+    << "\" preserveAspectRatio=\"xMidYMid meet\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  auto cell = [&](std::size_t panel, const DrawCell& c, std::int64_t x, std::int64_t y, const char* close) {
+    const auto nl = c.label.find('\n');
+    o << "<g class=\"cell\" data-panel=\"" << panel << "\" data-row=\"" << c.row << "\" data-col=\"" << c.col << "\">\n";
+    o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cs << "\" height=\"" << cs << "\" fill=\"rgb("
+      << kSvgTV[c.colour] << ")\" stroke=\"black\"" << close << ">\n";
+    o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + cs / 4
+      << "\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">" << c.label.substr(0, nl) << "</text>\n";
+    o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + 3 * cs / 4
+      << "\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">" << c.label.substr(nl + 1) << "</text>\n";
+    o << "</g>\n";
+  };
+  auto label = [&](std::int64_t x, std::int64_t y, std::int64_t text) {
+    o << "<text x=\"" << x + cs / 2 << "\" y=\"" << y + cs / 2
+      << "\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">" << text << "</text>\n";
+  };
+  for (const DrawCell& c : p.panels[0].cells) cell(0, c, (c.col + K + 2) * cs, (c.row + K + 2) * cs, "/");
+  for (const DrawCell& c : p.panels[1].cells) cell(1, c, (c.col + 1) * cs, (c.row + K + 2) * cs, " /");
+  for (std::int64_t m = 0; m < M; ++m) label(0, (m + K + 2) * cs, m);
+  for (std::int64_t k = 0; k < K; ++k) label((k + 1) * cs, (K + 1) * cs, k);
+  for (const DrawCell& c : p.panels[2].cells) cell(2, c, (c.row + K + 2) * cs, (c.col + 1) * cs, " /");
+  for (std::int64_t n = 0; n < N; ++n) label((n + K + 2) * cs, 0, n);
+  for (std::int64_t k = 0; k < K; ++k) label((K + 1) * cs, (k + 1) * cs, k);
+  o << "</svg>\n";
+  return o.str();
+}
+
+}  // namespace
+
 std::string to_latex(const Picture& p) {
+  if (p.kind == DrawKind::Mma) return mma_latex(p);
   std::ostringstream o;
   for (const auto& c : p.comments) o << "% " << c << "\n";
   if (!p.note.empty()) o << "% " << p.note << "\n";
@@ -283,6 +461,7 @@ std::string to_latex(const Picture& p) {
 }
 
 std::string to_svg(const Picture& p) {
+  if (p.kind == DrawKind::Mma) return mma_svg(p);
   const int cs = 20;  // CuTe's print_svg cell size
   std::int64_t rows = 0, cols = 0;
   for (const DrawPanel& panel : p.panels) {

@@ -17,6 +17,10 @@
 //                           differing index named (a cuteref extension)
 //   --banks BITS            a layout or composed layout of BITS-bit elements with cells coloured
 //                           by shared-memory bank (4-byte word % 32; a cuteref extension)
+//   TiledMMA                an atom name or make_tiled_mma(...): C (M x N), A (M x K) and B (N x K)
+//                           panels of the tile, each cell the first (thread, value) of the model's
+//                           partition_C/A/B reaching it (print_latex / print_svg of a TiledMMA;
+//                           the SVG is CuTe's print_svg format)
 // SVG: CuTe has no print_svg for layouts (only for TiledMMA); cuteref's SVG places the same
 // cells on a 20-unit grid as CuTe's print_svg does, with CuTe's SVG colours. HTML: a
 // self-contained page with the SVG inline.
@@ -47,13 +51,14 @@ struct DrawPanel {
   std::vector<DrawCell> cells;
 };
 
-enum class DrawKind { Layout, ThreadValue, Banks };
+enum class DrawKind { Layout, ThreadValue, Banks, Mma };
 
 struct Picture {
   DrawKind kind = DrawKind::Layout;
   std::vector<std::string> comments;  // what is drawn (CuTe's "% Layout: ..." line first)
   std::vector<DrawPanel> panels;
   std::string note;                   // e.g. the first differing index of A == B
+  std::int64_t mma_m = 0, mma_n = 0, mma_k = 0;  // Mma: the tile; panels are C (m,n), A (m,k), B (n,k)
 };
 
 struct DrawOptions {

@@ -84,6 +84,7 @@ CASES = [
     ("Sw<3,4,3> o 0 o (8,64):(64,1)", ["--banks", "16"], "layout"),
     ("(4,2):(1,4) == (4,2):(2,1)", [], "compare"),
     ("((2,4),(2,2)):((16,1),(8,4))", ["--tile", "(4,8)"], "tv"),
+    ("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)", [], "mma"),
 ]
 
 
@@ -91,6 +92,14 @@ def expected_labels(expr, extra, kind):
     """The model's label of every cell: L(m + M*n) for layouts (M the size of mode 0);
     T t / V v for the first (t,v) reaching each tile cell."""
     labels = {}
+    if kind == "mma":
+        # C (16 x 8), A (16 x 8), B (8 x 8) of the 16x8x8 atom, every cell covered once; its
+        # T/V labels are checked against CuTe's print_svg by vendor/draw.
+        for panel, (rows, cols) in enumerate([(16, 8), (16, 8), (8, 8)]):
+            for r in range(rows):
+                for c in range(cols):
+                    labels[(panel, r, c)] = None
+        return labels
     if kind in ("layout", "compare"):
         sides = expr.split("==") if kind == "compare" else [expr]
         for panel, side in enumerate(sides):
@@ -124,7 +133,10 @@ def test_picture_renders_with_labels_in_place(tmp_path, expr, extra, kind, suffi
     got = {(c["panel"], c["row"], c["col"]): c for c in result["cells"]}
     assert set(got) == set(want)
     for key, cell in got.items():
-        assert [t["text"] for t in cell["texts"]] == want[key], key
+        if want[key] is None:
+            assert re.fullmatch(r"T\d+", cell["texts"][0]["text"]) and re.fullmatch(r"V\d+", cell["texts"][1]["text"])
+        else:
+            assert [t["text"] for t in cell["texts"]] == want[key], key
         left, top, right, bottom = cell["rect"]
         assert right - left > 1 and bottom - top > 1
         for t in cell["texts"]:

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""`cuteref draw` against CuTe C++'s print_latex / print_latex_tv (suite `vendor`, test `draw`).
+"""`cuteref draw` against CuTe C++'s print_latex / print_latex_tv / print_svg (suite `vendor`,
+test `draw`).
 
 Seeded cases: layouts of rank <= 2 (nested, compact, permuted, gapped and stride-0 strides),
-swizzled layouts (composition(Swizzle<B,M,S>, L)) and TV layouts over a tile (bijections of
-(thread, value) onto (M,N), drawn by CuTe through composition(make_identity_tensor(tile), L)).
+swizzled layouts (composition(Swizzle<B,M,S>, L)), TV layouts over a tile (bijections of
+(thread, value) onto (M,N), drawn by CuTe through composition(make_identity_tensor(tile), L)),
+and TiledMMAs (SM70, SM80, SM90 atoms, tiled and not; print_latex and print_svg).
 One host program, compiled with g++ against the wheel's CuTe headers (cached by the hash of its
 source), prints CuTe's LaTeX of every case; `cuteref draw` prints the model's. The two are
-compared cell for cell: every \\node line (position, fill colour, label), the grid and the axis
-labels, in order; only the `%` comment lines (each side's own printing of the object) are not
-compared. Prints the counts per kind; exits 1 on any difference or if nothing was compared.
+compared cell for cell: every \\node line or SVG rect and text (position, fill colour, label),
+the grids and the axis labels, in order; only the comment lines (each side's own printing of the
+object) and cuteref's <g class="cell"> wrappers are not compared. Prints the counts per kind; exits 1 on any difference or if nothing was compared.
 Usage: draw_diff.py --cuteref EXE --cache DIR [--cpp-arg ARG]... [--seed N]
 """
 import argparse
@@ -80,9 +82,37 @@ def draw_cases(rng, n_layouts, n_swizzled, n_tv):
     return cases
 
 
+# TiledMMAs: (the model's expression, CuTe's). print_latex and print_svg of each.
+MMAS = [
+    ("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)", "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})"),
+    ("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN)", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{})"),
+    ("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(2,1,0))",
+     "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>, Stride<_2,_1,_0>>{})"),
+    ("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (1,2,1):(0,1,0))",
+     "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_1,_2,_1>>{})"),
+    ("make_tiled_mma(SM80_16x8x8_F32TF32TF32F32_TN)", "make_tiled_mma(SM80_16x8x8_F32TF32TF32F32_TN{})"),
+    ("make_tiled_mma(SM80_16x8x32_S32S8S8S32_TN)", "make_tiled_mma(SM80_16x8x32_S32S8S8S32_TN{})"),
+    ("make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT, (2,2,1):(1,2,0))",
+     "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2,_1>>{})"),
+    ("make_tiled_mma(SM90_64x8x16_F16F16F16_SS)",
+     "make_tiled_mma(SM90_64x8x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::K>{})"),
+]
+
+
+def mma_cases():
+    out = []
+    for model, cpp in MMAS:
+        out.append(("tiled_mma latex", model, [], f"print_latex({cpp});"))
+        out.append(("tiled_mma svg", model, ["-o", "SVG"], f"print_svg({cpp});"))
+    return out
+
+
 def program(cases):
     body = "\n".join(f'  printf("@@@ CASE {k}\\n"); {stmt}' for k, (_, _, _, stmt) in enumerate(cases))
-    return ("#include <cstdio>\n#include <cute/tensor.hpp>\n#include <cute/util/print_latex.hpp>\n"
+    return ("#include <cstdio>\n#include <cute/tensor.hpp>\n#include <cute/atom/mma_atom.hpp>\n"
+            "#include <cute/atom/mma_traits_sm70.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>\n"
+            "#include <cute/atom/mma_traits_sm90_gmma.hpp>\n"
+            "#include <cute/util/print_latex.hpp>\n#include <cute/util/print_svg.hpp>\n"
             "using namespace cute;\nint main() {\n" + body + '\n  printf("@@@ END\\n");\n}\n')
 
 
@@ -110,8 +140,10 @@ def cute_outputs(source, cache, cpp_args):
 
 
 def compared_lines(text_lines):
-    """Everything but the comment lines (each side prints the object its own way)."""
-    return [l for l in text_lines if not l.startswith("%")]
+    """Everything but the comment lines (each side prints the object its own way) and, in SVG,
+    cuteref's <g class="cell"> wrappers (lines CuTe does not have)."""
+    return [l for l in text_lines if not l.startswith("%") and not l.startswith("<!--")
+            and not l.startswith("<g ") and l != "</g>"]
 
 
 def main():
@@ -124,17 +156,22 @@ def main():
     ap.add_argument("--swizzled", type=int, default=30)
     ap.add_argument("--tv", type=int, default=40)
     args = ap.parse_args()
-    cases = draw_cases(random.Random(args.seed), args.layouts, args.swizzled, args.tv)
+    cases = draw_cases(random.Random(args.seed), args.layouts, args.swizzled, args.tv) + mma_cases()
     theirs = cute_outputs(program(cases), args.cache, args.cpp_arg)
     if len(theirs) != len(cases):
         print(f"draw: the CuTe program printed {len(theirs)} pictures for {len(cases)} cases")
         return 1
     counts, failures = {}, []
     for (kind, expr, extra, _), cute in zip(cases, theirs):
-        r = subprocess.run([args.cuteref, "draw", expr] + extra, capture_output=True, text=True)
-        mine = r.stdout.splitlines() if r.returncode == 0 else ["error: " + r.stderr.strip()]
+        if extra == ["-o", "SVG"]:
+            svg = os.path.join(args.cache, "mine.svg")
+            r = subprocess.run([args.cuteref, "draw", expr, "-o", svg], capture_output=True, text=True)
+            mine = open(svg).read().splitlines() if r.returncode == 0 else ["error: " + r.stderr.strip()]
+        else:
+            r = subprocess.run([args.cuteref, "draw", expr] + extra, capture_output=True, text=True)
+            mine = r.stdout.splitlines() if r.returncode == 0 else ["error: " + r.stderr.strip()]
         a, b = compared_lines(cute), compared_lines(mine)
-        nodes = sum(1 for l in a if l.startswith("\\node[fill="))
+        nodes = sum(1 for l in a if l.startswith("\\node[fill=") or l.startswith("<rect "))
         ok = a == b and nodes > 0
         counts.setdefault(kind, [0, 0, 0])
         counts[kind][0 if ok else 1] += 1
@@ -164,7 +201,7 @@ def main():
         print("DIFF " + f)
     total = sum(c[0] + c[1] for c in counts.values())
     for kind, (same, differ, cells) in counts.items():
-        print(f"draw vs CuTe print_latex: {kind}: {same + differ} objects, {cells} cells: {same} identical cell for cell, "
+        print(f"draw vs CuTe print_latex/print_svg: {kind}: {same + differ} objects, {cells} cells: {same} identical cell for cell, "
               f"{differ} differ")
     passed = sum(c[0] for c in counts.values())
     print(f"draw: {passed} passed, {total - passed} failed")
