@@ -113,6 +113,7 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
                                       (diff.empty() ? "" : " (" + diff + ")");
           out << where << ": claim refuted: " << verdict << "\n";
           sum.refuted_claims.push_back(where + ": " + verdict + (comment.empty() ? "" : "\n      why: " + comment));
+          sum.refutations.push_back({where, expr, claimed, got.to_string(), diff, comment});
         }
       }
     } catch (const Error& e) {

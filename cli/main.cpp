@@ -5,12 +5,16 @@
 #include <fstream>
 #include <unistd.h>
 #include <iostream>
+#include <optional>
+#include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
 #include "corpus_runner.hpp"
 #include "descriptor.hpp"
 #include "draw.hpp"
+#include "report_html.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "identity_layout.hpp"
@@ -38,8 +42,11 @@ void print_help(std::ostream& out) {
          "                             print it normalized with what each mode adds; with SHAPE also the layout\n"
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
-         "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
-         "  cuteref verify             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
+         "  cuteref check [PATH...] [--html FILE]\n"
+         "                             run corpus cases (default: the project's corpus/); exit 1 on any failure;\n"
+         "                             --html also writes the report as a page with the refuted seed claims pictured\n"
+         "  cuteref verify [--html FILE]\n"
+         "                             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
          "                             and the proof suite's named laws with their times, as a report\n"
          "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n"
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
@@ -117,10 +124,44 @@ int describe_command(const std::string& text, const std::string* shape_text) {
 
 std::string default_corpus() { return std::string(CUTEREF_SOURCE_DIR) + "/corpus"; }
 
-int check_command(std::vector<std::string> paths, bool verbose) {
+// Copies what is written to std::cout into a string as well (for --html), for its lifetime.
+class CoutTee : public std::streambuf {
+ public:
+  CoutTee() : original_(std::cout.rdbuf(this)) {}
+  ~CoutTee() override { std::cout.rdbuf(original_); }
+  std::string text() const { return copy_.str(); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    copy_.put(static_cast<char>(c));
+    return original_->sputc(static_cast<char>(c));
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    copy_.write(s, n);
+    return original_->sputn(s, n);
+  }
+  int sync() override { return original_->pubsync(); }
+
+ private:
+  std::streambuf* original_;
+  std::ostringstream copy_;
+};
+
+// Writes the --html report; false (with a diagnostic) if the file cannot be written.
+bool write_report(const std::string& path, const std::string& title, const std::string& text, bool passed,
+                  const std::vector<ClaimRefutation>& refutations) {
+  std::ofstream f(path);
+  f << report_page(title, text, passed, refutations);
+  if (!f) std::cerr << "error: cannot write " << path << "\n";
+  return static_cast<bool>(f);
+}
+
+int check_command(std::vector<std::string> paths, bool verbose, CorpusSummary* summary = nullptr) {
   if (paths.empty()) paths.push_back(default_corpus());
   try {
     CorpusSummary s = run_corpus(paths, std::cout, verbose);
+    if (summary) *summary = s;
     std::cout << "corpus: " << s.cases << " cases checked: " << s.passed << " passed, " << s.failed << " failed\n";
     std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
     if (!s.refuted_claims.empty()) {
@@ -181,15 +222,24 @@ int run_property_suite(const char* self) {
   return status == 0 ? 0 : 1;
 }
 
-int verify_command(const char* self) {
+int verify_command(const char* self, const std::string& html) {
+  std::optional<CoutTee> tee;
+  if (!html.empty()) tee.emplace();
+  CorpusSummary corpus;
   std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
-  int rc = check_command({}, false);
+  int rc = check_command({}, false, &corpus);
   std::cout << "\n[properties]\n";
   const int props = run_property_suite(self);
   if (props < 0) std::cout << "the property suite was not built (RapidCheck missing): not run\n";
   if (props > 0) rc = 1;
   if (verify_proofs() != 0) rc = 1;
   std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
+  if (tee) {
+    std::cout.flush();
+    const std::string text = tee->text();
+    tee.reset();
+    if (!write_report(html, "cuteref verify", text, rc == 0, corpus.refutations)) return 1;
+  }
   return rc;
 }
 
@@ -296,14 +346,34 @@ int main(int argc, char** argv) {
   if (cmd == "batch") return batch_command();
   if (cmd == "check") {
     bool verbose = false;
+    std::string html;
     std::vector<std::string> paths;
     for (std::size_t i = 1; i < args.size(); ++i) {
       if (args[i] == "-v" || args[i] == "--verbose") verbose = true;
+      else if (args[i] == "--html" && i + 1 < args.size()) html = args[++i];
       else paths.push_back(args[i]);
     }
-    return check_command(paths, verbose);
+    if (html.empty()) return check_command(paths, verbose);
+    CorpusSummary summary;
+    int rc;
+    std::string text;
+    {
+      CoutTee tee;
+      rc = check_command(paths, verbose, &summary);
+      std::cout.flush();
+      text = tee.text();
+    }
+    return write_report(html, "cuteref check", text, rc == 0, summary.refutations) ? rc : 1;
   }
-  if (cmd == "verify") return verify_command(argv[0]);
+  if (cmd == "verify") {
+    std::string html;
+    if (args.size() == 3 && args[1] == "--html") html = args[2];
+    else if (args.size() != 1) {
+      std::cerr << "error: usage: cuteref verify [--html FILE]\n";
+      return 2;
+    }
+    return verify_command(argv[0], html);
+  }
   if (cmd == "prove") {
     cuteref::proofs::ProveRequest req;
     bool have_claim = false;
