@@ -243,33 +243,40 @@ DrawPanel mma_panel(const TiledMma& t, std::int64_t rows, std::int64_t cols, cha
 
 }  // namespace
 
+Picture draw_comparison(const Value& a, const Value& b, const std::string& a_title, const std::string& b_title,
+                        int bank_bits) {
+  Picture pic;
+  DrawPanel pa = layout_panel(a, bank_bits), pb = layout_panel(b, bank_bits);
+  pa.title = a_title;
+  pb.title = b_title;
+  pb.col_offset = pa.cols + 3;
+  const Verdict verdict = functional_equal(a, b);
+  const std::int64_t na = layout_like_size(a), nb = layout_like_size(b);
+  std::int64_t first = -1;
+  for (std::int64_t i = 0; i < std::min(na, nb); ++i) {
+    if (evaluate_at(a, i).same_values(evaluate_at(b, i))) continue;
+    DrawCell& ca = pa.cells[static_cast<std::size_t>((i % pa.rows) * pa.cols + i / pa.rows)];
+    DrawCell& cb = pb.cells[static_cast<std::size_t>((i % pb.rows) * pb.cols + i / pb.rows)];
+    ca.marked = cb.marked = true;
+    if (first < 0) {
+      first = i;
+      ca.first = cb.first = true;
+    }
+  }
+  pic.kind = bank_bits > 0 ? DrawKind::Banks : DrawKind::Layout;
+  pic.comments = {"A: " + a.to_string(), "B: " + b.to_string()};
+  pic.note = verdict.holds ? "A == B: true (equal as functions)" : "A == B: false: " + verdict.reason;
+  if (first >= 0) pic.note += " (first differing index " + std::to_string(first) + ", marked)";
+  pic.panels = {pa, pb};
+  return pic;
+}
+
 Picture draw_expression(const std::string& expr, const DrawOptions& options) {
   Picture pic;
   std::string lhs, rhs;
   if (split_equality(expr, lhs, rhs)) {
     const Value a = evaluate(lhs), b = evaluate(rhs);
-    DrawPanel pa = layout_panel(a, options.bank_bits), pb = layout_panel(b, options.bank_bits);
-    pa.title = "A = " + a.to_string();
-    pb.title = "B = " + b.to_string();
-    pb.col_offset = pa.cols + 3;
-    const Verdict verdict = functional_equal(a, b);
-    const std::int64_t na = layout_like_size(a), nb = layout_like_size(b);
-    std::int64_t first = -1;
-    for (std::int64_t i = 0; i < std::min(na, nb); ++i) {
-      if (evaluate_at(a, i).same_values(evaluate_at(b, i))) continue;
-      DrawCell& ca = pa.cells[static_cast<std::size_t>((i % pa.rows) * pa.cols + i / pa.rows)];
-      DrawCell& cb = pb.cells[static_cast<std::size_t>((i % pb.rows) * pb.cols + i / pb.rows)];
-      ca.marked = cb.marked = true;
-      if (first < 0) {
-        first = i;
-        ca.first = cb.first = true;
-      }
-    }
-    pic.comments = {"A: " + a.to_string(), "B: " + b.to_string()};
-    pic.note = verdict.holds ? "A == B: true (equal as functions)" : "A == B: false: " + verdict.reason;
-    if (first >= 0) pic.note += " (first differing index " + std::to_string(first) + ", marked)";
-    pic.panels = {pa, pb};
-    return pic;
+    return draw_comparison(a, b, "A = " + a.to_string(), "B = " + b.to_string(), options.bank_bits);
   }
   // A bare atom name (the language makes a name a value only as an argument): one atom.
   const bool bare_name = !expr.empty() && expr.find_first_of("(:=") == std::string::npos &&

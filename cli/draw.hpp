@@ -70,6 +70,11 @@ struct DrawOptions {
 // for more than 65536 cells.
 Picture draw_expression(const std::string& expr, const DrawOptions& options);
 
+// The picture of a == b for two layout-like values: two panels titled a_title and b_title, the
+// cells where they differ marked, the first differing index filled (as `cuteref draw 'A == B'`).
+Picture draw_comparison(const Value& a, const Value& b, const std::string& a_title, const std::string& b_title,
+                        int bank_bits = 0);
+
 std::string to_latex(const Picture& p);
 std::string to_svg(const Picture& p);
 std::string to_html(const Picture& p, const std::string& expr);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <unistd.h>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <streambuf>
@@ -52,7 +53,8 @@ void print_help(std::ostream& out) {
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
-         "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
+         "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries;\n"
+         "                             --draw FILE.tex|.svg|.html pictures a refutation (lhs, rhs, first differing index)\n"
          "  cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n"
          "                             a picture of a layout or composed layout (cell (m,n) = L(m,n)), of a TV layout\n"
          "                             over a tile (--tile: cells T/V), of A == B (both, differing cells marked), or of\n"
@@ -265,6 +267,54 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
   return 1;
 }
 
+// Writes a picture (by the file's extension) or throws Error.
+void write_picture(const Picture& picture, const std::string& path, const std::string& expr) {
+  auto ends_with = [&](const std::string& suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  std::string text;
+  if (ends_with(".tex")) text = to_latex(picture);
+  else if (ends_with(".svg")) text = to_svg(picture);
+  else if (ends_with(".html") || ends_with(".htm")) text = to_html(picture, expr);
+  else throw Error(path + ": the file name must end in .tex, .svg or .html");
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw Error("cannot write " + path);
+}
+
+// prove --draw: the refutation's counterexample (the `name = value` lines of the report)
+// replayed on the claim's two sides, drawn as lhs == rhs when both are layouts. A note on
+// stderr when there is nothing to draw; the verdict stands either way.
+void draw_refutation(const std::string& claim, const std::string& report, const std::string& path) {
+  std::map<std::string, std::int64_t> values;
+  std::istringstream lines(report);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find(" = ");
+    if (line.rfind("  ", 0) != 0 || eq == std::string::npos) continue;
+    const std::string name = line.substr(2, eq - 2), value = line.substr(eq + 3);
+    if (name == "lhs" || name == "rhs" || name.find(' ') != std::string::npos) continue;
+    try {
+      values[name] = std::stoll(value);
+    } catch (const std::exception&) {
+    }
+  }
+  try {
+    auto [a, b] = cuteref::proofs::concrete_sides(claim, values);
+    if (!(a.is_layout() || a.is_composed()) || !(b.is_layout() || b.is_composed())) {
+      std::cerr << "prove --draw: the sides are not layouts (" << a.to_string() << ", " << b.to_string()
+                << "): nothing drawn\n";
+      return;
+    }
+    std::string instance;
+    for (const auto& [n, v] : values) instance += (instance.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+    Picture p = draw_comparison(a, b, "lhs = " + a.to_string(), "rhs = " + b.to_string());
+    p.comments.insert(p.comments.begin(), "refuted: " + claim + " at " + instance);
+    write_picture(p, path, claim + " at " + instance);
+  } catch (const Error& e) {
+    std::cerr << "prove --draw: " << e.what() << ": nothing drawn\n";
+  }
+}
+
 int draw_command(const std::vector<std::string>& args) {
   const std::string usage = "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n";
   std::string expr, out_path;
@@ -294,21 +344,11 @@ int draw_command(const std::vector<std::string>& args) {
       return 2;
     }
     const Picture picture = draw_expression(expr, options);
-    auto ends_with = [&](const std::string& suffix) {
-      return out_path.size() >= suffix.size() && out_path.compare(out_path.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    std::string text;
-    if (out_path.empty() || ends_with(".tex")) text = to_latex(picture);
-    else if (ends_with(".svg")) text = to_svg(picture);
-    else if (ends_with(".html") || ends_with(".htm")) text = to_html(picture, expr);
-    else throw Error("-o " + out_path + ": the file name must end in .tex, .svg or .html");
     if (out_path.empty()) {
-      std::cout << text;
+      std::cout << to_latex(picture);
       return 0;
     }
-    std::ofstream f(out_path);
-    f << text;
-    if (!f) throw Error("cannot write " + out_path);
+    write_picture(picture, out_path, expr);
     return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
@@ -376,6 +416,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "prove") {
     cuteref::proofs::ProveRequest req;
+    std::string draw_path;
     bool have_claim = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
@@ -389,19 +430,25 @@ int main(int argc, char** argv) {
           return 2;
         }
       } else if (a == "--smt2" && has_value) req.smt2_file = args[++i];
+      else if (a == "--draw" && has_value) draw_path = args[++i];
       else if (!have_claim && a.rfind("--", 0) != 0) {
         req.claim = a;
         have_claim = true;
       } else {
-        std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+        std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n";
         return 2;
       }
     }
     if (!have_claim) {
-      std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+      std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n";
       return 2;
     }
-    return cuteref::proofs::prove_command(req, std::cout, std::cerr);
+    if (draw_path.empty()) return cuteref::proofs::prove_command(req, std::cout, std::cerr);
+    std::ostringstream text;
+    const int rc = cuteref::proofs::prove_command(req, text, std::cerr);
+    std::cout << text.str();
+    if (rc == 1) draw_refutation(req.claim, text.str(), draw_path);
+    return rc;
   }
   if (cmd == "draw") return draw_command(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));

@@ -22,8 +22,13 @@
 #pragma once
 
 #include <ostream>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "value.hpp"
 
 namespace cuteref::proofs {
 
@@ -36,5 +41,10 @@ struct ProveRequest {
 
 // Runs the command; returns the exit status (0 proved, 1 refuted, 2 unknown or usage error).
 int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err);
+
+// The model's values of the claim's two sides with every variable set to `values` (e.g. a
+// refutation's counterexample), evaluated as the refutation is replayed. Throws Error for a
+// malformed claim, a missing variable, or a side the model rejects.
+std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<std::string, std::int64_t>& values);
 
 }  // namespace cuteref::proofs

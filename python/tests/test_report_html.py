@@ -76,3 +76,31 @@ def test_check_html_pictures_the_errata(tmp_path):
     lp = next(e for e in errata if e["expr"] == "logical_product(128:1, 4:32)")
     assert sorted(map(tuple, lp["first"])) == [(0, 0, 1), (1, 0, 1)]
     REPORT.append(f"check --html: {len(refuted)} refuted seed claims, {len(drawn)} pictured, rendered by Chromium")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium (Debian package; ./run installs it) is not installed")
+def test_prove_draws_its_refutation(tmp_path):
+    from test_draw_render import probe_page
+    page = os.path.join(str(tmp_path), "refutation.html")
+    claim = "coalesce((a,b):(1,b)) == (a*b):1"
+    r = subprocess.run([os.environ["CUTEREF_BIN"], "prove", claim, "--where", "a in [1,4096]", "--where", "b in [1,4096]",
+                        "--draw", page], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout.startswith("refuted:")
+    values = dict((k, int(v)) for k, v in re.findall(r"^  (\w+) = (-?\d+)", r.stdout, re.M))
+    index = int(re.search(r"^  index = (\d+):", r.stdout, re.M).group(1))
+    a, b = values["a"], values["b"]
+    # The picture's two panels are the claim's sides at the counterexample (evaluated here
+    # through Python), and the filled cell is the counterexample's index in each.
+    lhs, rhs = cuteref.eval(f"coalesce(({a},{b}):(1,{b}))"), cuteref.eval(f"{a * b}:1")
+    assert lhs != rhs
+    result, console = render(probe_page(str(tmp_path), "refutation", open(page).read()))
+    assert result["problems"] == [] and console == []
+    cells = {(c["panel"], c["row"], c["col"]): c for c in result["cells"]}
+    for panel, side in enumerate((lhs, rhs)):
+        shape = cuteref.shape(side)
+        rows = int(cuteref.size(shape[0])) if shape.kind == "tuple" and len(shape) >= 2 else int(cuteref.size(side))
+        for i in range(int(cuteref.size(side))):
+            assert [t["text"] for t in cells[(panel, i % rows, i // rows)]["texts"]] == [str(int(side(i)))]
+        first = cells[(panel, index % rows, index // rows)]
+        assert first["fill"] == "rgb(255,120,120)"
+    REPORT.append(f"prove --draw: {claim} refuted at a={a}, b={b}, index {index}: pictured, rendered by Chromium")
