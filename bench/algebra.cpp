@@ -148,7 +148,10 @@ std::uint64_t checksum(const Layout& r) {
 std::string plain(const IntTuple& t) {
   if (!t.is_tuple()) return std::to_string(t.value());
   std::string s = "(";
-  for (std::size_t i = 0; i < t.rank(); ++i) s += (i ? "," : "") + plain(t[i]);
+  for (std::size_t i = 0; i < t.rank(); ++i) {
+    if (i) s += ',';
+    s += plain(t[i]);
+  }
   return s + (t.rank() == 1 ? ",)" : ")");
 }
 std::string plain(const Layout& l) { return plain(l.shape()) + ":" + plain(l.stride()); }
@@ -173,8 +176,11 @@ std::string nesting_and_leaves(const Layout& l) {
   flatten_into(l.shape(), shape);
   flatten_into(l.stride(), stride);
   std::string s = std::to_string(code);
-  for (const auto& x : shape) s += " " + std::to_string(x.value());
-  for (const auto& x : stride) s += " " + std::to_string(x.value());
+  for (const auto* part : {&shape, &stride})
+    for (const auto& x : *part) {
+      s += ' ';
+      s += std::to_string(x.value());
+    }
   return s;
 }
 

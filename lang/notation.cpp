@@ -41,7 +41,7 @@ class Parser {
 
   // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
   // in the recursive IntTuple operations that follow).
-  static constexpr std::size_t kMaxNesting = 256;
+  static constexpr std::size_t kMaxNesting = kMaxExpressionNesting;
 
   // Counts one level of nesting (a '(' or a composition's term) at `open` while alive.
   struct NestingGuard {
@@ -171,6 +171,7 @@ class Parser {
     }
     if (is_ident_start(c)) return parse_identifier_form();
     if (c == ')') fail("unbalanced ')': no matching '('");
+    refuse_dynamic_placeholder();
     fail(std::string("expected an integer, '_', '(' or a name, found '") + c + "'");
   }
 
@@ -252,6 +253,14 @@ class Parser {
     return v;
   }
 
+  // The CuTe DSL prints an integer known only at run time as '?': there is no value to
+  // compute with, so it is refused with what to write instead.
+  void refuse_dynamic_placeholder() {
+    if (peek() == '?')
+      fail("'?' is how the CuTe DSL prints an integer known only at run time; it has no value here: "
+           "write the run-time value (e.g. 8 for a dynamic 8)");
+  }
+
   // ["_"] ["-"] digits | "_"
   IntTuple parse_int_leaf_or_underscore() {
     skip_ws();
@@ -298,6 +307,7 @@ class Parser {
       }
     }
     const std::size_t start = pos_;
+    refuse_dynamic_placeholder();
     if (peek() != '_' && peek() != '-' && !std::isdigit(static_cast<unsigned char>(peek())))
       fail("expected a stride (integer, scaled basis or tuple), found " + describe_next());
     IntTuple leaf = parse_int_leaf_or_underscore();
@@ -319,6 +329,8 @@ class Parser {
     }
     std::vector<int> path;
     while (peek() == '@') {
+      if (path.size() == kMaxBasisIndices)
+        fail("a scaled basis with more than " + std::to_string(kMaxBasisIndices) + " indices ('@')");
       ++pos_;
       skip_ws();
       const std::size_t dim_pos = pos_;
@@ -339,7 +351,8 @@ class Parser {
   Value parse_identifier_form() {
     const std::size_t start = pos_;
     const std::string name = parse_identifier();
-    if (name == "Sw" && peek() == '<') return parse_swizzle_form(start);
+    // Sw<B,M,S> is CuTe C++'s print of a swizzle, S<B,M,S> the CuTe DSL's.
+    if ((name == "Sw" || name == "S") && peek() == '<') return parse_swizzle_form(start);
     if (name == "descriptor") return parse_descriptor_form();
     if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
     if (name == "LayoutLeft") return Value(MajorTag{false});
@@ -351,7 +364,7 @@ class Parser {
       // A bare word that is not a call is a Symbol (an atom name or an enum word); CuTe's
       // template arguments `<K,MN>` stay part of it, without blanks.
       if (spec) fail("expected '(' after the function name '" + name + "'");
-      return Value(Symbol{name + parse_template_arguments()});
+      return Value(Symbol{name + parse_dotted_suffix() + parse_template_arguments()});
     }
     if (!spec) fail_at(start, "unknown function '" + name + "'");
     std::vector<Value> args = parse_arguments("in the arguments of " + name);
@@ -368,6 +381,18 @@ class Parser {
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Descriptor d = parse_descriptor_group(text_, pos_);
     return Value(to_stride(d));
+  }
+
+  // A PTX instruction spelling continues a bare word with ".word" parts (ld.shared.v4.b32,
+  // ldmatrix.x4.trans): returned verbatim ("" if absent).
+  std::string parse_dotted_suffix() {
+    std::string out;
+    while (peek() == '.' && pos_ + 1 < text_.size() && is_ident_char(text_[pos_ + 1])) {
+      out += '.';
+      ++pos_;
+      out += parse_identifier();
+    }
+    return out;
   }
 
   // ["<" words separated by "," ">"], returned verbatim without blanks ("" if absent).
@@ -408,6 +433,10 @@ class Parser {
     int m = parse_small_int("swizzle M");
     expect(',', "between swizzle parameters");
     int s = parse_small_int("swizzle S");
+    skip_ws();
+    if (peek() != '>' && text_[start + 1] == '<' && s < 0)  // spelled S<...>, the DSL's way
+      fail("expected '>' closing the swizzle parameters (the CuTe DSL 4.8.1 prints a swizzle with a negative "
+           "shift without it: write S<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">)");
     expect('>', "closing the swizzle parameters");
     Swizzle sw = [&] {
       try {
@@ -478,6 +507,10 @@ class Parser {
 }  // namespace
 
 Value parse_and_evaluate(std::string_view text, const FunctionTable* functions) {
+  if (text.size() > kMaxExpressionBytes)
+    throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
+                                                  " bytes, longer than the limit of " +
+                                                  std::to_string(kMaxExpressionBytes) + " bytes");
   return Parser(text, functions).parse_complete();
 }
 

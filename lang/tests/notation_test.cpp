@@ -271,3 +271,39 @@ TEST(Notation, DeepNestingIsADiagnosticNotACrash) {
   for (int i = 0; i < 300; ++i) chain += "Sw<0,4,3> o ";
   expect_parse_error(chain + "8:1", 12 * 257 + 1, "nested deeper than 256");
 }
+
+// The CuTe DSL's printouts paste into the model: it prints a swizzle as S<B,M,S> (CuTe C++
+// as Sw<B,M,S>) and static integers without '_'. The values below are the DSL's own
+// printouts (nvidia-cutlass-dsl 4.8.1); what they mean is read by hand.
+TEST(Notation, AcceptsCuteDslPrintouts) {
+  const FunctionTable* table = &standard_functions();
+  // S<3,4,3> o 0 o (8,64):(64,1): the 128-byte swizzle atom of 16-bit K-major GMMA tiles.
+  EXPECT_EQ(parse_and_evaluate("S<3,4,3> o 0 o (8,64):(64,1)", table).to_string(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
+  EXPECT_EQ(parse_and_evaluate("S<2,0,-3>", table).to_string(), "Sw<2,0,-3>");
+  // S<3,4,3>(128): bit 7 (in [M+S, M+S+B) = [7,10)) is XOR-ed into bit 4: 128 + 16 = 144.
+  EXPECT_EQ(parse_and_evaluate("S<3,4,3>(128)", table).to_string(), "144");
+  // The DSL's identity layout prints its scaled bases as 1@0, 1@1.
+  EXPECT_EQ(parse_and_evaluate("(4,8):(1@0,1@1)", table).to_string(), "(4,8):(1@0,1@1)");
+}
+
+// The DSL prints an integer known only at run time as '?': a clear refusal, at its column.
+TEST(Notation, RefusesTheDslDynamicPlaceholder) {
+  expect_parse_error("(?,8):(1,?)", 2, "known only at run time");     // the '?' in the shape, column 2
+  expect_parse_error("(4,8):(1,?)", 10, "known only at run time");    // in the stride: ( 4 , 8 ) : ( 1 , ? -> 10
+  expect_parse_error("S<3,4,3> o ? o 8:1", 12, "known only at run time");  // the offset, column 12
+}
+
+// mode(T, i) on a result tuple picks an element: slice_and_offset's (layout, offset).
+TEST(Notation, ModeOfAResultTuple) {
+  const FunctionTable* table = &standard_functions();
+  // (4,8):(1,4) at (_,3): the column 3, 4 elements of stride 1 starting at 3*4 = 12.
+  EXPECT_EQ(parse_and_evaluate("mode(slice_and_offset((_,3), (4,8):(1,4)), 0)", table).to_string(), "(4):(1)");
+  EXPECT_EQ(parse_and_evaluate("mode(slice_and_offset((_,3), (4,8):(1,4)), 1)", table).to_string(), "12");
+  EXPECT_THROW(parse_and_evaluate("mode(slice_and_offset((_,3), (4,8):(1,4)), 2)", table), Error);
+}
+
+// The DSL 4.8.1 prints Swizzle<2,0,-3> as `S<2,0,-3` (no '>'): pasted, the diagnostic says
+// so, at the first character after the shift (S < 2 , 0 , - 3 blank o: the o is column 10).
+TEST(Notation, DiagnosesTheDslNegativeShiftPrint) {
+  expect_parse_error("S<2,0,-3 o 0 o 8:1", 10, "without it: write S<2,0,-3>");
+}
