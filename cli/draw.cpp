@@ -15,6 +15,7 @@
 #include "make_layout.hpp"
 #include "atoms/mma_atom.hpp"
 #include "swizzle.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 
 namespace cuteref {
@@ -183,6 +184,45 @@ std::optional<TiledMma> tiled_mma_of(const Value& v) {
   return std::nullopt;
 }
 
+// A tiled copy value as make_tiled_copy returns it: (ATOM, BITS, TiledLayout_TV, Tiler_MN).
+std::optional<TiledCopy> tiled_copy_of(const Value& v) {
+  if (!v.is_mixed_tuple()) return std::nullopt;
+  const auto& e = std::get<MixedTuple>(v.data).elements;
+  if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
+      e[2].is_layout() && e[3].is_int_tuple())
+    return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
+                              static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
+                              std::get<IntTuple>(e[3].data));
+  return std::nullopt;
+}
+
+// The S or D panel of a tiled copy over its (M,N) tile: CuTe's tidfrg_S/D(identity tile)(_,_,0):
+// cell (m,n) names the first (thread, value), thread-major, whose tile index lands there.
+DrawPanel copy_panel(const TiledCopy& tc, std::int64_t rows, std::int64_t cols, bool source) {
+  DrawPanel p;
+  p.rows = rows;
+  p.cols = cols;
+  if (rows * cols > kMaxCells) throw Error("draw: the copy tile has too many cells");
+  const Layout tile = make_layout(IntTuple::tuple({IntTuple::integer(rows), IntTuple::integer(cols)}));
+  const Layout frg = source ? tidfrg_S(tc, tile) : tidfrg_D(tc, tile);
+  const std::int64_t threads = size_value(mode(frg, 0)), values = size_value(mode(frg, 1));
+  std::vector<bool> filled(static_cast<std::size_t>(rows * cols), false);
+  const Value f(frg);
+  for (std::int64_t t = 0; t < threads; ++t)
+    for (std::int64_t u = 0; u < values; ++u) {
+      const std::int64_t idx = evaluate_at(f, t + threads * u).value();  // rest coordinate 0
+      if (idx < 0 || idx >= rows * cols) throw Error("draw: a copy value lies outside the tile");
+      if (filled[static_cast<std::size_t>(idx)]) continue;
+      filled[static_cast<std::size_t>(idx)] = true;
+      std::string label = "T";
+      label += std::to_string(t);
+      label += "\nV";
+      label += std::to_string(u);
+      p.cells.push_back({idx % rows, idx / rows, label, mod8(t), false});
+    }
+  return p;
+}
+
 // CuTe's tile_size_mnk<i>: the permutation's size in mode i, or else the atom's extent times the
 // atom layout's.
 std::int64_t mma_tile_extent(const TiledMma& t, std::size_t i) {
@@ -291,6 +331,20 @@ Picture draw_expression(const std::string& expr, const DrawOptions& options) {
   }();
   const std::optional<TiledMma> mma =
       !options.tile && options.bank_bits == 0 && (v.is_symbol() || v.is_mixed_tuple()) ? tiled_mma_of(v) : std::nullopt;
+  const std::optional<TiledCopy> copy =
+      !mma && !options.tile && options.bank_bits == 0 && v.is_mixed_tuple() ? tiled_copy_of(v) : std::nullopt;
+  if (copy) {
+    if (!copy->tiler.is_tuple() || copy->tiler.rank() != 2)
+      throw Error("draw: a tiled copy over a rank-2 tile (M,N) is drawn, got the tile " + copy->tiler.to_string());
+    const std::int64_t rows = product(copy->tiler[0]).value(), cols = product(copy->tiler[1]).value();
+    pic.kind = DrawKind::Copy;
+    pic.comments = {"TiledCopy: " + v.to_string(), "Tile: (" + std::to_string(rows) + "," + std::to_string(cols) + ")"};
+    pic.panels = {copy_panel(*copy, rows, cols, true), copy_panel(*copy, rows, cols, false)};
+    pic.panels[0].title = "S";
+    pic.panels[1].title = "D";
+    pic.panels[1].col_offset = cols + 3;
+    return pic;
+  }
   if (mma) {
     const TiledMma& tiled = *mma;
     pic.kind = DrawKind::Mma;
@@ -324,7 +378,7 @@ Picture draw_expression(const std::string& expr, const DrawOptions& options) {
 namespace {
 
 std::string tikz_fill(const Picture& p, const DrawCell& c) {
-  if (p.kind == DrawKind::ThreadValue) return kTikzTV[c.colour];
+  if (p.kind == DrawKind::ThreadValue || p.kind == DrawKind::Copy) return kTikzTV[c.colour];
   if (p.kind == DrawKind::Banks) {
     int r, g, b;
     bank_rgb(c.colour, r, g, b);
@@ -334,7 +388,7 @@ std::string tikz_fill(const Picture& p, const DrawCell& c) {
 }
 
 std::string svg_fill(const Picture& p, const DrawCell& c) {
-  if (p.kind == DrawKind::ThreadValue) return kSvgTV[c.colour];
+  if (p.kind == DrawKind::ThreadValue || p.kind == DrawKind::Copy) return kSvgTV[c.colour];
   if (p.kind == DrawKind::Banks) {
     int r, g, b;
     bank_rgb(c.colour, r, g, b);
@@ -434,10 +488,39 @@ std::string mma_svg(const Picture& p) {
   return o.str();
 }
 
+// print_latex of a TiledCopy (print_latex_copy): S at (m,n) with its labels left and above, D
+// at (m, n+N+3) with its row labels on its right (m, 2N+3) and column labels above.
+std::string copy_latex(const Picture& p) {
+  std::ostringstream o;
+  for (const auto& c : p.comments) o << "% " << c << "\n";
+  o << "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n"
+       "\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
+  const std::int64_t M = p.panels[0].rows, N = p.panels[0].cols;
+  auto node = [&](const DrawCell& c, std::int64_t x, std::int64_t y) {
+    const auto nl = c.label.find('\n');
+    o << "\\node[fill=" << kTikzTV[c.colour] << "] at (" << x << "," << y << ") {\\shortstack{" << c.label.substr(0, nl)
+      << " \\\\ " << c.label.substr(nl + 1) << "}};\n";
+  };
+  auto label = [&](std::int64_t x, std::int64_t y, std::int64_t text) {
+    o << "\\node at (" << x << "," << y << ") {\\Large{\\texttt{" << text << "}}};\n";
+  };
+  for (const DrawCell& c : p.panels[0].cells) node(c, c.row, c.col);
+  o << "\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (" << M << "," << N << ");\n\n";
+  for (std::int64_t m = 0; m < M; ++m) label(m, -1, m);
+  for (std::int64_t n = 0; n < N; ++n) label(-1, n, n);
+  for (const DrawCell& c : p.panels[1].cells) node(c, c.row, c.col + N + 3);
+  o << "\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0," << N + 3 << ") grid (" << M << "," << 2 * N + 3 << ");\n\n";
+  for (std::int64_t m = 0; m < M; ++m) label(m, 2 * N + 3, m);
+  for (std::int64_t n = 0; n < N; ++n) label(-1, n + N + 3, n);
+  o << "\\end{tikzpicture}\n\\end{document}\n";
+  return o.str();
+}
+
 }  // namespace
 
 std::string to_latex(const Picture& p) {
   if (p.kind == DrawKind::Mma) return mma_latex(p);
+  if (p.kind == DrawKind::Copy) return copy_latex(p);
   std::ostringstream o;
   for (const auto& c : p.comments) o << "% " << c << "\n";
   if (!p.note.empty()) o << "% " << p.note << "\n";

@@ -21,6 +21,9 @@
 //                           panels of the tile, each cell the first (thread, value) of the model's
 //                           partition_C/A/B reaching it (print_latex / print_svg of a TiledMMA;
 //                           the SVG is CuTe's print_svg format)
+//   TiledCopy               make_tiled_copy(...) and friends: S and D panels of the tile (D at
+//                           columns N+3..), each cell the first (thread, value) of the model's
+//                           tidfrg_S/D of the tile reaching it (print_latex of a TiledCopy)
 // SVG: CuTe has no print_svg for layouts (only for TiledMMA); cuteref's SVG places the same
 // cells on a 20-unit grid as CuTe's print_svg does, with CuTe's SVG colours. HTML: a
 // self-contained page with the SVG inline.
@@ -51,7 +54,7 @@ struct DrawPanel {
   std::vector<DrawCell> cells;
 };
 
-enum class DrawKind { Layout, ThreadValue, Banks, Mma };
+enum class DrawKind { Layout, ThreadValue, Banks, Mma, Copy };
 
 struct Picture {
   DrawKind kind = DrawKind::Layout;

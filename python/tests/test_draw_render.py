@@ -85,6 +85,7 @@ CASES = [
     ("(4,2):(1,4) == (4,2):(2,1)", [], "compare"),
     ("((2,4),(2,2)):((16,1),(8,4))", ["--tile", "(4,8)"], "tv"),
     ("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)", [], "mma"),
+    ("make_tiled_copy(UniversalCopy<uint32_t>, 16, (4,8):(8,1), (1,2):(0,1))", [], "copy"),
 ]
 
 
@@ -98,6 +99,13 @@ def expected_labels(expr, extra, kind):
         for panel, (rows, cols) in enumerate([(16, 8), (16, 8), (8, 8)]):
             for r in range(rows):
                 for c in range(cols):
+                    labels[(panel, r, c)] = None
+        return labels
+    if kind == "copy":
+        # S and D of a (4,16) tile (4 x 8 threads, 2 values each), every cell covered once.
+        for panel in (0, 1):
+            for r in range(4):
+                for c in range(16):
                     labels[(panel, r, c)] = None
         return labels
     if kind in ("layout", "compare"):

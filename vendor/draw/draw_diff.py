@@ -5,7 +5,8 @@ test `draw`).
 Seeded cases: layouts of rank <= 2 (nested, compact, permuted, gapped and stride-0 strides),
 swizzled layouts (composition(Swizzle<B,M,S>, L)), TV layouts over a tile (bijections of
 (thread, value) onto (M,N), drawn by CuTe through composition(make_identity_tensor(tile), L)),
-and TiledMMAs (SM70, SM80, SM90 atoms, tiled and not; print_latex and print_svg).
+TiledMMAs (SM70, SM80, SM90 atoms, tiled and not; print_latex and print_svg) and TiledCopies
+(ldmatrix and UniversalCopy atoms, make_tiled_copy and make_tiled_copy_A/C; print_latex).
 One host program, compiled with g++ against the wheel's CuTe headers (cached by the hash of its
 source), prints CuTe's LaTeX of every case; `cuteref draw` prints the model's. The two are
 compared cell for cell: every \\node line or SVG rect and text (position, fill colour, label),
@@ -99,11 +100,33 @@ MMAS = [
 ]
 
 
+# TiledCopies: (the model's expression, CuTe's). print_latex of each (CuTe has no print_svg of a
+# copy).
+COPIES = [
+    ("make_tiled_copy(SM75_U32x4_LDSM_N, 16, (32,1):(1,0), (1,8):(0,1))",
+     "make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_32,_1>>{}, Layout<Shape<_1,_8>>{})"),
+    ("make_tiled_copy(SM75_U16x8_LDSM_T, 16, (32,1):(1,0), (8,1):(1,0))",
+     "make_tiled_copy(Copy_Atom<SM75_U16x8_LDSM_T, half_t>{}, Layout<Shape<_32,_1>>{}, Layout<Shape<_8,_1>>{})"),
+    ("make_tiled_copy(UniversalCopy<uint32_t>, 16, (4,8):(8,1), (1,2):(0,1))",
+     "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>, Stride<_8,_1>>{}, "
+     "Layout<Shape<_1,_2>>{})"),
+    ("make_tiled_copy(UniversalCopy<uint128_t>, 16, (8,4):(4,1), (1,8):(0,1))",
+     "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_8,_4>, Stride<_4,_1>>{}, "
+     "Layout<Shape<_1,_8>>{})"),
+    ("make_tiled_copy_C(UniversalCopy<uint32_t>, 16, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN))",
+     "make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}))"),
+    ("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN))",
+     "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}))"),
+]
+
+
 def mma_cases():
     out = []
     for model, cpp in MMAS:
         out.append(("tiled_mma latex", model, [], f"print_latex({cpp});"))
         out.append(("tiled_mma svg", model, ["-o", "SVG"], f"print_svg({cpp});"))
+    for model, cpp in COPIES:
+        out.append(("tiled_copy latex", model, [], f"print_latex({cpp});"))
     return out
 
 
@@ -111,7 +134,8 @@ def program(cases):
     body = "\n".join(f'  printf("@@@ CASE {k}\\n"); {stmt}' for k, (_, _, _, stmt) in enumerate(cases))
     return ("#include <cstdio>\n#include <cute/tensor.hpp>\n#include <cute/atom/mma_atom.hpp>\n"
             "#include <cute/atom/mma_traits_sm70.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>\n"
-            "#include <cute/atom/mma_traits_sm90_gmma.hpp>\n"
+            "#include <cute/atom/mma_traits_sm90_gmma.hpp>\n#include <cute/atom/copy_atom.hpp>\n"
+            "#include <cute/atom/copy_traits_sm75.hpp>\n"
             "#include <cute/util/print_latex.hpp>\n#include <cute/util/print_svg.hpp>\n"
             "using namespace cute;\nint main() {\n" + body + '\n  printf("@@@ END\\n");\n}\n')
 
