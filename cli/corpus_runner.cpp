@@ -124,6 +124,7 @@ void run_corpus_stream(std::istream& in, const std::string& name, std::ostream& 
                                       (diff.empty() ? "" : " (" + diff + ")");
           out << where << ": claim refuted: " << verdict << "\n";
           sum.refuted_claims.push_back(where + ": " + verdict + (comment.empty() ? "" : "\n      why: " + comment));
+          sum.refutations.push_back({where, expr, claimed, got.to_string(), diff, comment});
         }
       }
     } catch (const Error& e) {

@@ -19,6 +19,16 @@
 
 namespace cuteref {
 
+// A seed claim the corpus refutes, in parts (for reports that picture it).
+struct ClaimRefutation {
+  std::string where;    // file:line
+  std::string expr;     // the expression the claim is about
+  std::string claimed;  // the seed's value
+  std::string correct;  // the model's value (printed)
+  std::string reason;   // the first difference (functional ==), empty for booleans
+  std::string why;      // the derivation: the comment lines above the case
+};
+
 struct CorpusSummary {
   int cases = 0;
   int passed = 0;
@@ -28,6 +38,7 @@ struct CorpusSummary {
   // One entry per refuted claim: where, the claim, the correct value, the counterexample, and
   // the derivation (the comment lines above the case).
   std::vector<std::string> refuted_claims;
+  std::vector<ClaimRefutation> refutations;  // the same claims, in parts
 };
 
 // Runs every case of the given files or directories (recursively, *.txt), writing one

@@ -713,6 +713,20 @@ bool needs_bits(const std::string& claim) {
 
 }  // namespace
 
+std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<std::string, std::int64_t>& values) {
+  auto [l, r] = split_claim(claim);
+  std::map<std::string, CheckedInt> concrete;
+  for (const auto& n : free_variables(claim)) {
+    auto it = values.find(n);
+    if (it == values.end()) throw Error("no value for the claim's variable '" + n + "'");
+    concrete.emplace(n, CheckedInt(it->second));
+  }
+  const Side lhs{l, !free_variables(l).empty()}, rhs{r, !free_variables(r).empty()};
+  auto a = lower(evaluate_side(lhs, concrete)), b = lower(evaluate_side(rhs, concrete));
+  if (!a || !b) throw Error("a side of the claim has no concrete value");
+  return {*a, *b};
+}
+
 double parse_timeout_seconds(const std::string& text) {
   const std::string range = "[0.001, " + std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "]";
   auto fail = [&](const std::string& why) -> void {

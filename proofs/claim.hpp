@@ -29,10 +29,14 @@
 #pragma once
 
 #include <ostream>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "prover.hpp"
+#include "value.hpp"
 
 namespace cuteref::proofs {
 
@@ -67,6 +71,11 @@ double parse_timeout_seconds(const std::string& text);
 // Runs the command; returns the exit status (ProveExit). With `outcome`, also hands back the
 // prover's outcome (its queries kept in SMT-LIB 2).
 int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err, ProofOutcome* outcome = nullptr);
+
+// The model's values of the claim's two sides with every variable set to `values` (e.g. a
+// refutation's counterexample), evaluated as the refutation is replayed. Throws Error for a
+// malformed claim, a missing variable, or a side the model rejects.
+std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<std::string, std::int64_t>& values);
 
 }  // namespace cuteref::proofs
 

@@ -163,3 +163,19 @@ _exported = _export_functions(globals())
 
 __all__ = ["Error", "PycuteError", "Value", "ProofResult", "eval", "parse", "layout", "equal", "prove",
            "functions", "call", "_"] + _exported
+
+
+def from_dsl(obj) -> Value:
+    """A CuTe DSL object (nvidia-cutlass-dsl: a layout, a composed layout, a shape, e.g. inside a
+    @cute.jit function) or its printout, as a cuteref value. The DSL prints CuTe's notation with
+    static integers unmarked and swizzles as `S<B,M,S>`; a run-time value prints as `?` and
+    cannot be converted (cuteref.Error at its column)."""
+    text = obj if isinstance(obj, str) else str(obj)
+    if "?" in text:
+        raise Error(f"from_dsl: `{text}` has run-time values (printed `?`): only static values convert",
+                    text.index("?") + 1)
+    import re
+    return parse(re.sub(r"(?<![A-Za-z0-9_])S<", "Sw<", text))
+
+
+__all__.append("from_dsl")
