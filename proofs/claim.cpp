@@ -359,7 +359,7 @@ class Evaluator {
   }
 
   V primary() {
-    if constexpr (std::is_same_v<Scalar, SymInt>) current_session().check_deadline();
+    if constexpr (std::is_same_v<Scalar, SymInt>) current_scope().check_deadline();
     skip();
     if (pos_ >= text_.size()) fail("unexpected end of the expression");
     const char c = text_[pos_];
@@ -751,12 +751,12 @@ namespace {
 
 int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out);
 
-// Owns the solver's session; leaves it allocated when asked (ProveRequest::leak_solver_context).
-struct SessionHolder {
-  std::unique_ptr<SymbolicSession> session;
+// Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
+struct ScopeHolder {
+  std::unique_ptr<SymbolicScope> scope;
   bool leak;
-  ~SessionHolder() {
-    if (leak) (void)session.release();
+  ~ScopeHolder() {
+    if (leak) (void)scope.release();
   }
 };
 
@@ -799,17 +799,17 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     return kProveUsage;
   }
   const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
-  SessionHolder holder{std::make_unique<SymbolicSession>(encoding), req.leak_solver_context};
-  SymbolicSession& session = *holder.session;
+  ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
+  SymbolicScope& scope = *holder.scope;
   std::vector<z3::expr> domain;
   std::map<std::string, SymInt> vars;
   std::vector<ProofVariable> reported;
   for (const auto& n : names) {
     const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
-    vars.emplace(n, session.ranged_variable(n, r.lo, r.hi, domain));
+    vars.emplace(n, scope.ranged_variable(n, r.lo, r.hi, domain));
     reported.push_back({n, vars.at(n).e});
   }
-  const SymInt index = session.ranged_variable("index", 0, INT64_MAX, domain);
+  const SymInt index = scope.ranged_variable("index", 0, INT64_MAX, domain);
   reported.push_back({"index", index.e});
   bool layouts = false;
   ProofOutcome outcome;
@@ -817,18 +817,18 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     ProofOptions options;
     options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
     options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
-    outcome = prove(session, domain, reported, [&]() -> z3::expr {
+    outcome = prove(scope, domain, reported, [&]() -> z3::expr {
       using K = Val<SymInt>::Kind;
       const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
       if (function_like(a) && function_like(b)) {
         layouts = true;
         const SymInt na = size_of(a), nb = size_of(b);
         const z3::expr in_domain = index < na;
-        session.push_guard(in_domain);
+        scope.push_guard(in_domain);
         SymInt i = index;
         if (i.hi > na.hi - 1) i.hi = na.hi - 1;
         const SymInt va = value_at(a, i), vb = value_at(b, i);
-        session.pop_guard();
+        scope.pop_guard();
         return na == nb && z3::implies(in_domain, va == vb);
       }
       if (a.kind == K::Int && b.kind == K::Int) return *a.i == *b.i;
