@@ -101,19 +101,37 @@ Value make_tiled_mma_call(const Args& a) {
   return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk), t.permutation_mnk}});
 }
 
-// A layout argument that may be a GMMA-style `Sw o smem_ptr[Nb](unset) o L`: as CuTe's
-// make_tensor does, the swizzle goes to the pointer and the tensor's layout is L.
-const Layout& tensor_layout_arg(const Args& a, std::size_t i, const std::string& fn) {
-  if (a.at(i).is_composed()) {
-    const auto& c = std::get<ComposedLayout>(a[i].data);
-    if (c.offset && !c.offset->value) return c.layout;
-  }
+// The operand of partition_A/B/C: a layout, or a composed (swizzled) layout, whose partition
+// keeps the swizzle and carries the thread's offset inside (tiled_mma.hpp).
+template <Partition (*OnLayout)(const TiledMma&, std::int64_t, const Layout&),
+          ComposedLayout (*OnComposed)(const TiledMma&, std::int64_t, const ComposedLayout&)>
+Value partition_call(const Args& a, const std::string& fn) {
+  const TiledMma t = tiled_arg(a, 0, fn);
+  const std::int64_t thread = integer_arg(a, 1, fn);
+  if (a.at(2).is_composed()) return Value(OnComposed(t, thread, std::get<ComposedLayout>(a[2].data)));
+  return Value(OnLayout(t, thread, layout_arg(a, 2, fn)).layout);
+}
+
+// partition_fragment_C's operand: only its shape is used (the fragment lives in registers), so a
+// composed layout gives its inner layout; CuTe's compact fragment of the layout its slice decays
+// to is the same function (compact column-major over the same sizes).
+const Layout& shape_source_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_composed()) return std::get<ComposedLayout>(a[i].data).layout;
   return layout_arg(a, i, fn);
 }
 
-template <Partition (*F)(const TiledMma&, std::int64_t, const Layout&)>
-Value partition_call(const Args& a, const std::string& fn) {
-  return Value(F(tiled_arg(a, 0, fn), integer_arg(a, 1, fn), tensor_layout_arg(a, 2, fn)).layout);
+// make_fragment_A/B's operand. For an SS GMMA operand the descriptor iterator's layout is fixed by
+// the inner layout alone (the swizzle and the offset go into the descriptor: gmma_desc). A register
+// fragment of a swizzled operand is refused: CuTe orders it by the strides of the plain layout its
+// slice decays to (swizzle_layout.hpp's slice_and_offset), which the model does not compute.
+const Layout& fragment_source_arg(const Args& a, const TiledMma& t, bool operand_a, const std::string& fn) {
+  const bool descriptor = t.atom.arch == 90 && !(operand_a && t.atom.a_in_registers);
+  if (a.at(1).is_composed()) {
+    if (descriptor) return std::get<ComposedLayout>(a[1].data).layout;
+    throw Error(fn + ": a register fragment of the swizzled operand " + a[1].to_string() +
+                " is not modelled: CuTe orders it by the layout its slice decays to, not by the inner layout");
+  }
+  return layout_arg(a, 1, fn);
 }
 
 CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
@@ -136,7 +154,9 @@ Value copy_layout_call(const Args& a) {
 Value tma_params_call(const Args& a) {
   const std::int64_t bits = integer_arg(a, 2, "tma_params");
   if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
-  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits));
+  const std::int64_t multicast = a.size() > 3 ? integer_arg(a, 3, "tma_params") : 1;
+  if (multicast < 1 || multicast > 16) throw Error("tma_params: the multicast count must be 1 to 16, got " + std::to_string(multicast));
+  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits), static_cast<int>(multicast));
   auto list = [&](const auto& v, int from) {
     std::vector<IntTuple> e;
     for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
@@ -155,6 +175,8 @@ TmaCopies tma_copies_call(const Args& a, const std::string& fn) {
 
 }  // namespace
 
+TiledMma tiled_mma_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn) { return tiled_arg(args, i, fn); }
+
 void register_atom_functions(FunctionTable& table) {
   table.add("mma_layout", {2, 2,
                            "mma_layout(ATOM, A|B|C)  the atom's (thread, value) -> column-major (m,k) | (n,k) | (m,n) layout",
@@ -171,9 +193,10 @@ void register_atom_functions(FunctionTable& table) {
                           "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
                           "base_offset, layout_type) of an (MN,K) SMEM tile",
                           gmma_desc_call});
-  table.add("tma_params", {3, 3,
-                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  cuTensorMapEncodeTiled's arguments (rank, globalDim, "
-                           "globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 128B)",
+  table.add("tma_params", {3, 4,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, MULTICAST])  cuTensorMapEncodeTiled's arguments (rank, "
+                           "globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 "
+                           "128B); MULTICAST CTAs each load a slice of the box",
                            tma_params_call});
   table.add("tma_box_offsets", {3, 3,
                                 "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "
@@ -189,21 +212,22 @@ void register_atom_functions(FunctionTable& table) {
                                "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(2,1,0), (_,(8,2,2):(1,16,8),_))",
                                make_tiled_mma_call});
   table.add("partition_A", {3, 3, "partition_A(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestK, ...) view of an (M,K,...) layout",
-                            [](const Args& a) { return partition_call<partition_A>(a, "partition_A"); }});
+                            [](const Args& a) { return partition_call<partition_A, partition_A>(a, "partition_A"); }});
   table.add("partition_B", {3, 3, "partition_B(TILED, tid, LAYOUT)  thread tid's (V, RestN, RestK, ...) view of an (N,K,...) layout",
-                            [](const Args& a) { return partition_call<partition_B>(a, "partition_B"); }});
+                            [](const Args& a) { return partition_call<partition_B, partition_B>(a, "partition_B"); }});
   table.add("partition_C", {3, 3, "partition_C(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestN, ...) view of an (M,N,...) layout",
-                            [](const Args& a) { return partition_call<partition_C>(a, "partition_C"); }});
+                            [](const Args& a) { return partition_call<partition_C, partition_C>(a, "partition_C"); }});
   table.add("partition_fragment_C", {2, 2, "partition_fragment_C(TILED, LAYOUT)  the compact accumulator fragment",
                                      [](const Args& a) {
                                        return Value(partition_fragment_C(tiled_arg(a, 0, "partition_fragment_C"),
-                                                                         tensor_layout_arg(a, 1, "partition_fragment_C")));
+                                                                         shape_source_arg(a, 1, "partition_fragment_C")));
                                      }});
   table.add("make_fragment_A", {2, 2,
                                 "make_fragment_A(TILED, PARTITIONED)  SS GMMA: the descriptor iterator layout (16-byte units); "
                                 "else the register fragment",
                                 [](const Args& a) {
-                                  return Value(make_fragment_A(tiled_arg(a, 0, "make_fragment_A"), layout_arg(a, 1, "make_fragment_A")));
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_A");
+                                  return Value(make_fragment_A(t, fragment_source_arg(a, t, true, "make_fragment_A")));
                                 }});
   table.add("copy_layout", {2, 2,
                             "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
@@ -213,7 +237,8 @@ void register_atom_functions(FunctionTable& table) {
                            [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
                                 [](const Args& a) {
-                                  return Value(make_fragment_B(tiled_arg(a, 0, "make_fragment_B"), layout_arg(a, 1, "make_fragment_B")));
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_B");
+                                  return Value(make_fragment_B(t, fragment_source_arg(a, t, false, "make_fragment_B")));
                                 }});
 }
 

@@ -7,8 +7,13 @@ namespace cuteref {
 namespace {
 std::string argument_error(const std::vector<Value>& args, std::size_t i, const std::string& fn,
                            const std::string& wanted) {
-  return fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " + args[i].kind_name() +
-         " `" + args[i].to_string() + "`";
+  std::string message = fn + ": argument " + std::to_string(i + 1) + " must be " + wanted + ", got " +
+                        args[i].kind_name() + " `" + args[i].to_string() + "`";
+  // A swizzled layout where a plain one is wanted: say why it is not simply unwrapped.
+  if (args[i].is_composed() && wanted == "a layout")
+    message += " (" + fn + " is not defined on swizzled layouts here: applied to the inner layout it would drop "
+               "the swizzle, so the model refuses instead)";
+  return message;
 }
 }  // namespace
 
@@ -40,6 +45,7 @@ const FunctionTable& standard_functions() {
     register_layout_functions(t);
     register_basis_functions(t);
     register_atom_functions(t);
+    register_copy_functions(t);
     register_algebra_functions(t);
     register_divide_product_functions(t);
     return t;

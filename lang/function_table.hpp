@@ -47,6 +47,7 @@ const FunctionTable& standard_functions();
 void register_layout_functions(FunctionTable& table);
 void register_basis_functions(FunctionTable& table);
 void register_atom_functions(FunctionTable& table);
+void register_copy_functions(FunctionTable& table);
 void register_algebra_functions(FunctionTable& table);
 void register_divide_product_functions(FunctionTable& table);
 

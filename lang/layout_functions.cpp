@@ -3,11 +3,13 @@
 #include <climits>
 
 #include "coalesce.hpp"
+#include "composed_advance.hpp"
 #include "coordinates.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "function_table.hpp"
 #include "make_layout.hpp"
+#include "shape_check.hpp"
 #include "slice_composed.hpp"
 
 namespace cuteref {
@@ -52,9 +54,14 @@ Value apply_call(const Args& a) {
   }
   if (target.is_composed()) {
     const auto& c = std::get<ComposedLayout>(target.data);
-    const IntTuple& idx = int_tuple_arg(a, 1, "composed layout application");
-    if (!idx.is_integer()) throw Error("composed layout application: the argument must be an integer index");
-    return Value(IntTuple::integer(apply_composed(c, idx.value())));
+    const IntTuple& arg = int_tuple_arg(a, 1, "composed layout application");
+    if (arg.has_underscore())
+      throw Error("composed layout application: slicing " + c.to_string() + " with " + arg.to_string() +
+                  " would have to drop the slice's offset, which the swizzle acts on; use slice_and_offset, "
+                  "which keeps it inside the composed layout");
+    // A coordinate: its index in the inner layout's domain (colexicographic), then Sw(O + L(index)).
+    const IntTuple index = arg.is_integer() ? arg : crd2idx(arg, c.layout.shape(), make_layout(c.layout.shape()).stride());
+    return Value(IntTuple::integer(apply_composed(c, index.value())));
   }
   throw Error("cannot apply " + target.kind_name() + " `" + target.to_string() + "` to arguments");
 }
@@ -62,7 +69,9 @@ Value apply_call(const Args& a) {
 Value size_call(const Args& a) {
   if (a[0].is_layout()) return Value(size(std::get<Layout>(a[0].data)));
   if (a[0].is_composed()) return Value(size(std::get<ComposedLayout>(a[0].data)));
-  return Value(product(int_tuple_arg(a, 0, "size")));
+  const IntTuple& shape = int_tuple_arg(a, 0, "size");
+  require_shape(shape, "size");
+  return Value(product(shape));
 }
 
 Value rank_call(const Args& a) {
@@ -79,6 +88,12 @@ Value depth_call(const Args& a) {
 
 // mode(L, i [, j ...]): nested mode selection, CuTe's layout<i, j...>(L).
 Value mode_call(const Args& a) {
+  if (a[0].is_composed()) {  // CuTe's get<i>(ComposedLayout): the swizzle and offset kept
+    const auto& c = std::get<ComposedLayout>(a[0].data);
+    Layout l = c.layout;
+    for (std::size_t k = 1; k < a.size(); ++k) l = mode(l, index_arg(a, k, "mode"));
+    return Value(ComposedLayout{c.swizzle, c.offset, l});
+  }
   if (a[0].is_mixed_tuple()) {  // a result tuple such as slice_and_offset's (layout, offset)
     const std::vector<Value>& elements = std::get<MixedTuple>(a[0].data).elements;
     const std::size_t i = index_arg(a, 1, "mode");
@@ -134,6 +149,7 @@ Value crd2idx_call(const Args& a) {
   const IntTuple& shape = int_tuple_arg(a, 1, "crd2idx");
   if (a.size() == 3) return Value(crd2idx(crd, shape, int_tuple_arg(a, 2, "crd2idx")));
   // crd2idx(c, s): index within the compact column-major layout of s.
+  require_shape(shape, "crd2idx");
   return Value(crd2idx(crd, shape, make_layout(shape).stride()));
 }
 
@@ -147,6 +163,11 @@ Value slice_and_offset_call(const Args& a) {
 }
 
 Value group_modes_call(const Args& a) {
+  if (a[0].is_composed()) {  // CuTe's group<b,e>(ComposedLayout): the swizzle and offset kept
+    const auto& c = std::get<ComposedLayout>(a[0].data);
+    const Layout grouped = group_modes(c.layout, index_arg(a, 1, "group_modes"), index_arg(a, 2, "group_modes"));
+    return Value(ComposedLayout{c.swizzle, c.offset, grouped});
+  }
   return Value(group_modes(layout_arg(a, 0, "group_modes"), index_arg(a, 1, "group_modes"), index_arg(a, 2, "group_modes")));
 }
 
@@ -168,10 +189,10 @@ void register_layout_functions(FunctionTable& t) {
                          "`, which has no strides (CuTe deletes stride(ComposedLayout)): the swizzle is not linear");
            return Value(layout_arg(a, 0, "stride").stride());
          }});
-  t.add("mode", {2, SIZE_MAX, "mode(L | tuple, i [, j ...])", mode_call});
+  t.add("mode", {2, SIZE_MAX, "mode(L | composed layout | tuple, i [, j ...])", mode_call});
   t.add("select", {2, SIZE_MAX, "select(L, i [, j ...])", select_call});
   t.add("flatten", {1, 1, "flatten(L | composed layout | tuple)", flatten_call});
-  t.add("group_modes", {3, 3, "group_modes(L, begin, end)", group_modes_call});
+  t.add("group_modes", {3, 3, "group_modes(L | composed layout, begin, end)", group_modes_call});
   t.add("append", {2, 2, "append(L | composed layout, M)", [](const Args& a) {
            const Layout& m = layout_arg(a, 1, "append");
            return on_layout_or_inner(a, "append", [&](const Layout& l) { return append(l, m); });

@@ -41,7 +41,7 @@ class Parser {
 
   // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
   // in the recursive IntTuple operations that follow).
-  static constexpr std::size_t kMaxNesting = 256;
+  static constexpr std::size_t kMaxNesting = kMaxExpressionNesting;
 
   // Counts one level of nesting (a '(' or a composition's term) at `open` while alive.
   struct NestingGuard {
@@ -329,6 +329,8 @@ class Parser {
     }
     std::vector<int> path;
     while (peek() == '@') {
+      if (path.size() == kMaxBasisIndices)
+        fail("a scaled basis with more than " + std::to_string(kMaxBasisIndices) + " indices ('@')");
       ++pos_;
       skip_ws();
       const std::size_t dim_pos = pos_;
@@ -362,7 +364,7 @@ class Parser {
       // A bare word that is not a call is a Symbol (an atom name or an enum word); CuTe's
       // template arguments `<K,MN>` stay part of it, without blanks.
       if (spec) fail("expected '(' after the function name '" + name + "'");
-      return Value(Symbol{name + parse_template_arguments()});
+      return Value(Symbol{name + parse_dotted_suffix() + parse_template_arguments()});
     }
     if (!spec) fail_at(start, "unknown function '" + name + "'");
     std::vector<Value> args = parse_arguments("in the arguments of " + name);
@@ -379,6 +381,18 @@ class Parser {
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Descriptor d = parse_descriptor_group(text_, pos_);
     return Value(to_stride(d));
+  }
+
+  // A PTX instruction spelling continues a bare word with ".word" parts (ld.shared.v4.b32,
+  // ldmatrix.x4.trans): returned verbatim ("" if absent).
+  std::string parse_dotted_suffix() {
+    std::string out;
+    while (peek() == '.' && pos_ + 1 < text_.size() && is_ident_char(text_[pos_ + 1])) {
+      out += '.';
+      ++pos_;
+      out += parse_identifier();
+    }
+    return out;
   }
 
   // ["<" words separated by "," ">"], returned verbatim without blanks ("" if absent).
@@ -493,6 +507,10 @@ class Parser {
 }  // namespace
 
 Value parse_and_evaluate(std::string_view text, const FunctionTable* functions) {
+  if (text.size() > kMaxExpressionBytes)
+    throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
+                                                  " bytes, longer than the limit of " +
+                                                  std::to_string(kMaxExpressionBytes) + " bytes");
   return Parser(text, functions).parse_complete();
 }
 

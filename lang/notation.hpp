@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "function_table.hpp"
+#include "input_limits.hpp"
 #include "value.hpp"
 
 namespace cuteref {

@@ -13,57 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.hpp"
 #include "function_table.hpp"
 
 using namespace cuteref;
+using namespace cuteref::test;
 
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Single-quotes `s` for the shell.
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `cuteref ARGS` with `input` on stdin.
-RunResult run_cli(const std::string& args, const std::string& input = "") {
-  const char* bin = std::getenv("CUTEREF_BIN");
-  if (!bin) throw std::runtime_error("CUTEREF_BIN is not set (run through meson test)");
-  const std::string dir = ::testing::TempDir();
-  // Per-process names: several test runs (other checkouts) may share the temporary folder.
-  const std::string tag = "cli_" + std::to_string(::getpid()) + "_";
-  const std::string in = dir + tag + "in.txt", out = dir + tag + "out.txt", err = dir + tag + "err.txt";
-  std::ofstream(in) << input;
-  const std::string cmd = quote(bin) + " " + args + " < " + quote(in) + " > " + quote(out) + " 2> " + quote(err);
-  const int status = std::system(cmd.c_str());
-  if (status == -1 || !WIFEXITED(status)) throw std::runtime_error("could not run: " + cmd);
-  return {WEXITSTATUS(status), read_file(out), read_file(err)};
-}
-
 RunResult eval(const std::string& expr) { return run_cli("eval " + quote(expr)); }
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> r;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) r.push_back(l);
-  return r;
-}
-
-bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "layout_eval.hpp"
+#include "shape_check.hpp"
 
 namespace cuteref {
 
@@ -50,9 +51,9 @@ IntTuple scale_stride(const IntTuple& c, const IntTuple& stride) {
   return IntTuple::integer(v, st);
 }
 
-}  // namespace
-
-IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+// crd2idx and idx2crd on a valid shape (checked once by the public functions, or a
+// Layout's, whose constructor checked it).
+IntTuple crd2idx_valid(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
   if (coord.is_underscore()) throw Error("crd2idx: coordinate contains `_`; use slicing");
   if (coord.is_tuple()) {
     if (!shape.is_tuple())
@@ -61,7 +62,7 @@ IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& s
       throw Error("crd2idx: coordinate " + coord.to_string() + " has rank " + std::to_string(coord.rank()) +
                   " but shape " + shape.to_string() + " has rank " + std::to_string(shape.rank()));
     IntTuple sum = IntTuple::static_int(0);
-    for (std::size_t i = 0; i < coord.rank(); ++i) sum = arith_add(sum, crd2idx(coord[i], shape[i], stride[i]));
+    for (std::size_t i = 0; i < coord.rank(); ++i) sum = arith_add(sum, crd2idx_valid(coord[i], shape[i], stride[i]));
     return sum;
   }
   if (!coord.is_integer()) throw Error("crd2idx: coordinate " + coord.to_string() + " is not an integer");
@@ -74,13 +75,13 @@ IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& s
     const IntTuple m = product(shape[i]);
     const bool st = rest.is_static() && m.is_static();
     IntTuple mod = IntTuple::integer(rest.value() % m.value(), st);
-    sum = arith_add(sum, crd2idx(mod, shape[i], stride[i]));
+    sum = arith_add(sum, crd2idx_valid(mod, shape[i], stride[i]));
     rest = IntTuple::integer(rest.value() / m.value(), st);
   }
-  return arith_add(sum, crd2idx(rest, shape[r - 1], stride[r - 1]));
+  return arith_add(sum, crd2idx_valid(rest, shape[r - 1], stride[r - 1]));
 }
 
-IntTuple idx2crd(const IntTuple& index, const IntTuple& shape) {
+IntTuple idx2crd_valid(const IntTuple& index, const IntTuple& shape) {
   if (index.is_tuple()) {
     if (!shape.is_tuple())
       throw Error("idx2crd: tuple index " + index.to_string() + " for integer shape " + shape.to_string());
@@ -88,7 +89,7 @@ IntTuple idx2crd(const IntTuple& index, const IntTuple& shape) {
       throw Error("idx2crd: index " + index.to_string() + " has rank " + std::to_string(index.rank()) +
                   " but shape " + shape.to_string() + " has rank " + std::to_string(shape.rank()));
     std::vector<IntTuple> r;
-    for (std::size_t i = 0; i < index.rank(); ++i) r.push_back(idx2crd(index[i], shape[i]));
+    for (std::size_t i = 0; i < index.rank(); ++i) r.push_back(idx2crd_valid(index[i], shape[i]));
     return IntTuple::tuple(std::move(r));
   }
   if (!index.is_integer()) throw Error("idx2crd: index " + index.to_string() + " is not an integer");
@@ -97,21 +98,35 @@ IntTuple idx2crd(const IntTuple& index, const IntTuple& shape) {
   IntTuple rest = index;
   for (std::size_t i = 0; i < shape.rank(); ++i) {
     if (i + 1 == shape.rank()) {
-      r.push_back(idx2crd(rest, shape[i]));
+      r.push_back(idx2crd_valid(rest, shape[i]));
       break;
     }
     const IntTuple m = product(shape[i]);
     const bool st = rest.is_static() && m.is_static();
-    r.push_back(idx2crd(IntTuple::integer(rest.value() % m.value(), st), shape[i]));
+    r.push_back(idx2crd_valid(IntTuple::integer(rest.value() % m.value(), st), shape[i]));
     rest = IntTuple::integer(rest.value() / m.value(), st);
   }
   return IntTuple::tuple(std::move(r));
 }
 
+}  // namespace
+
+IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  require_shape(shape, "crd2idx");
+  if (!congruent(shape, stride))
+    throw Error("crd2idx: stride " + stride.to_string() + " is not congruent with shape " + shape.to_string());
+  return crd2idx_valid(coord, shape, stride);
+}
+
+IntTuple idx2crd(const IntTuple& index, const IntTuple& shape) {
+  require_shape(shape, "idx2crd");
+  return idx2crd_valid(index, shape);
+}
+
 IntTuple apply(const Layout& l, const IntTuple& coord) {
   if (coord.is_integer() && coord.value() < 0)
     throw Error("layout application: index " + coord.to_string() + " is negative");
-  return crd2idx(coord, l.shape(), l.stride());
+  return crd2idx_valid(coord, l.shape(), l.stride());
 }
 
 std::int64_t apply_index(const Layout& l, std::int64_t index) {
@@ -138,7 +153,7 @@ void slice_into(const IntTuple& coord, const IntTuple& shape, const IntTuple& st
 // The offset of the fixed part: crd2idx with `_` treated as 0.
 IntTuple fixed_offset(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
   if (coord.is_underscore()) return IntTuple::static_int(0);
-  if (!coord.is_tuple()) return crd2idx(coord, shape, stride);
+  if (!coord.is_tuple()) return crd2idx_valid(coord, shape, stride);
   IntTuple sum = IntTuple::static_int(0);
   for (std::size_t i = 0; i < coord.rank(); ++i) sum = arith_add(sum, fixed_offset(coord[i], shape[i], stride[i]));
   return sum;

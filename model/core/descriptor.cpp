@@ -5,6 +5,7 @@
 
 #include "checked_math.hpp"
 #include "error.hpp"
+#include "input_limits.hpp"
 
 namespace cuteref {
 
@@ -272,7 +273,13 @@ Descriptor from_stride_at(const IntTuple& t, const IntTuple& whole) {
 
 }  // namespace
 
-Descriptor parse_descriptor(std::string_view text) { return DescriptorParser(text, 0).complete(); }
+Descriptor parse_descriptor(std::string_view text) {
+  if (text.size() > kMaxExpressionBytes)
+    throw ParseError(kMaxExpressionBytes + 1, "the descriptor is " + std::to_string(text.size()) +
+                                                  " bytes, longer than the limit of " +
+                                                  std::to_string(kMaxExpressionBytes) + " bytes");
+  return DescriptorParser(text, 0).complete();
+}
 
 Descriptor parse_descriptor_group(std::string_view text, std::size_t& pos) {
   DescriptorParser p(text, pos);

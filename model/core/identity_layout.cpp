@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "shape_check.hpp"
 
 namespace cuteref {
 
@@ -12,9 +13,6 @@ namespace {
 // (CuTe's Ns... of E<Ns...>).
 IntTuple basis_like(const IntTuple& shape, std::vector<int>& outer_first, const IntTuple& whole) {
   if (!shape.is_tuple()) {
-    if (!shape.is_integer())
-      throw Error("make_basis_like: shape " + whole.to_string() + " has the leaf " + shape.to_string() +
-                  ", which is not an integer");
     if (outer_first.empty()) return IntTuple::static_int(1);  // E<> is the integer _1
     // IntTuple keeps CuTe's printed order, innermost first.
     return IntTuple::basis(1, std::vector<int>(outer_first.rbegin(), outer_first.rend()), true);
@@ -31,6 +29,7 @@ IntTuple basis_like(const IntTuple& shape, std::vector<int>& outer_first, const 
 }  // namespace
 
 IntTuple make_basis_like(const IntTuple& shape) {
+  require_shape(shape, "make_basis_like");
   std::vector<int> position;
   return basis_like(shape, position, shape);
 }

@@ -17,7 +17,7 @@ namespace cuteref {
 // A leaf shape (an integer, position ()) gives E<> = `_1`.
 //   make_basis_like((4,8))     = (_1@0,_1@1)
 //   make_basis_like(((2,3),4)) = ((_1@0@0,_1@1@0),_1@1)
-// Precondition: every leaf of `shape` is an integer (no `_`, no scaled basis).
+// Precondition (checked, require_shape): every leaf of `shape` is an integer >= 1.
 IntTuple make_basis_like(const IntTuple& shape);
 
 // make_identity_layout(shape) = shape : make_basis_like(shape). It maps each index of the

@@ -89,6 +89,9 @@ const std::vector<int>& IntTuple::basis_path() const {
 
 IntTuple IntTuple::basis(std::int64_t value, std::vector<int> printed_path, bool is_static) {
   if (printed_path.empty()) return integer(value, is_static);
+  if (printed_path.size() > kMaxBasisIndices)
+    throw Error("scaled basis: " + std::to_string(printed_path.size()) + " indices, more than the limit of " +
+                std::to_string(kMaxBasisIndices) + " (one per level of the coordinate it names)");
   for (int d : printed_path)
     if (d < 0) throw Error("scaled basis: dimension index must be non-negative, got " + std::to_string(d));
   IntTuple t;
@@ -190,10 +193,16 @@ std::string IntTuple::to_string() const {
     case Kind::Underscore:
       return "_";
     case Kind::Integer:
-      return (is_static_ ? "_" : "") + std::to_string(value_);
     case Kind::Basis: {
-      std::string s = (is_static_ ? "_" : "") + std::to_string(value_);
-      for (int d : basis_path()) s += "@" + std::to_string(d);
+      // Appended piece by piece: `"_" + std::to_string(...)` trips GCC 12's bogus -Wrestrict
+      // in std::string::insert (GCC bug 105651).
+      std::string s = is_static_ ? "_" : "";
+      s += std::to_string(value_);
+      if (kind_ == Kind::Basis)
+        for (int d : basis_path()) {
+          s += '@';
+          s += std::to_string(d);
+        }
       return s;
     }
     case Kind::Tuple: {

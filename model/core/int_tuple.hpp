@@ -24,6 +24,12 @@ namespace cuteref {
 // A scaled basis v@p[0]@p[1]...: in CuTe's notation the *last* printed index is the
 // outermost position. `1@0@1` is E<1,0>: the coordinate (0,(1,0,..),..) — value 1 at
 // position 0 of the sub-tuple at position 1. `path` is stored in printed order.
+// Most indices one scaled basis may carry (`v@d0@d1...`, the same bound as the expression
+// parser's nesting and the descriptor grammar's): each index is one level of the coordinate
+// the basis produces, so this bounds the recursion of everything that walks it (composition's
+// profiles, evaluation, printing). IntTuple::basis throws Error beyond it.
+inline constexpr std::size_t kMaxBasisIndices = 256;
+
 struct BasisPath {
   std::vector<int> printed;  // printed order: innermost first
   bool operator==(const BasisPath&) const = default;
@@ -162,7 +168,8 @@ class IntTuple {
   }
   // The elements (empty for a leaf). Tuples are immutable values: copies share the elements.
   TupleElements elements() const {
-    return is_tuple() ? TupleElements(tuple_data(), tuple_size()) : TupleElements();
+    // () has no node, so no storage to point into (null + 1 is undefined behaviour).
+    return is_tuple() && node_ != nullptr ? TupleElements(tuple_data(), tuple_size()) : TupleElements();
   }
 
   // depth: 0 for a leaf, 1 + max depth of the elements for a tuple (() has depth 1).

@@ -41,6 +41,15 @@ TEST(SliceComposed, EveryColumnAndRow) {
     for (std::int64_t k = 0; k < 16; ++k, ++checked) ASSERT_EQ(at(s, k) + off.value(), at(c, m + 8 * k));
   }
   EXPECT_EQ(checked, 256);
-  expect_error([] { slice_and_offset(C("(_,1)"), CL("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")); },
-               "pointer offset");
+}
+
+TEST(SliceComposed, BehindAnSmemPointerTheSwizzleMovesToElements) {
+  // Column 1 of Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1): element offsets 64 m + 1, byte
+  // addresses 128 m + 2 from an aligned base; bits [7,10) XOR [4,7) on bytes is bits [6,9) XOR
+  // [3,6) on 16-bit elements: Sw<3,3,3> o 1. (64m + 1) has bits [6,9) = m, so the value is
+  // (64m + 1) ^ (m << 3): 1, 73, 145, 217, 289, 361, 433, 505.
+  auto [s, off] = slice_and_offset(C("(_,1)"), CL("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"));
+  EXPECT_EQ(off.value(), 0);
+  const std::int64_t want[] = {1, 73, 145, 217, 289, 361, 433, 505};
+  for (std::int64_t m = 0; m < 8; ++m) EXPECT_EQ(at(s, m), want[m]) << m;
 }

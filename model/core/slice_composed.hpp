@@ -14,8 +14,9 @@ namespace cuteref {
 // CuTe's Swizzle specialization (and the CuTe DSL) may instead fold the swizzle into the
 // strides where it is linear on the slice and return a plain layout with a non-zero offset:
 // the same sum layout(i) + offset (corpus/vendor/dsl_disagreements.txt 6).
-// @pre the offset is an integer (a swizzle behind smem_ptr acts on addresses the model does
-//      not know; refused); coord's preconditions for L.
+// The offset moves as every origin move of a composed layout does (composed_advance.hpp: behind
+// an smem_ptr token a non-zero offset moves the swizzle to element units).
+// @pre the offset of the fixed coordinates is an integer; coord's preconditions for L.
 std::pair<ComposedLayout, IntTuple> slice_and_offset(const IntTuple& coord, const ComposedLayout& c);
 
 }  // namespace cuteref
