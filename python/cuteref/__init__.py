@@ -105,14 +105,19 @@ def _where_clauses(where: WhereSpec):
     return [str(w) for w in where]
 
 
-def prove(claim: str, where: WhereSpec = None, timeout: float = 0, smt2: Optional[str] = None) -> ProofResult:
+def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, smt2: Optional[str] = None) -> ProofResult:
     """`cuteref prove`: prove CLAIM (`EXPR == EXPR` with integer arithmetic and free lower-case
     variables) with Z3 for all values, or refute it with a counterexample replayed on the model.
     `where` bounds variables: {"a": (1, 4096)} or ["a in [1,4096]"]; a variable without a bound
-    ranges over [0, 2^63-1]. `timeout` in seconds (0: none); `smt2` a file for the queries.
-    A malformed claim raises cuteref.Error."""
-    rc, out, err = _cuteref.prove_command(claim, _where_clauses(where), float(timeout), smt2 or "")
-    if rc == 2 and not out.startswith("unknown"):
+    ranges over [0, 2^63-1]. `timeout` bounds the whole proof, in seconds: None is the CLI's
+    default (60 s), otherwise in [0.001, 86400]; a proof that runs out of time is "unknown".
+    `smt2` a file for the queries. A malformed claim (exit 64 of `cuteref prove`) or a prover
+    failure (70, 74) raises cuteref.Error."""
+    seconds = 60.0 if timeout is None else float(timeout)
+    if not 0.001 <= seconds <= 86400:
+        raise Error(f"prove: timeout {timeout!r} is outside [0.001, 86400] seconds")
+    rc, out, err = _cuteref.prove_command(claim, _where_clauses(where), seconds, smt2 or "")
+    if rc in (64, 70, 74) or (rc == 2 and not out.startswith("unknown")):
         message = err.strip()
         if message.startswith("error: "):
             message = message[len("error: "):]

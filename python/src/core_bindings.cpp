@@ -219,7 +219,7 @@ void bind_core(nb::module_& m) {
     }
     return std::make_tuple(rc, out.str(), err.str());
   }, nb::arg("claim"), nb::arg("where"), nb::arg("timeout_s"), nb::arg("smt2_file"),
-        "`cuteref prove`: (exit status 0 proved / 1 refuted / 2 unknown or error, stdout, stderr).");
+        "`cuteref prove`: (exit status 0 proved / 1 refuted / 2 unknown / 64 malformed / 70 failure, stdout, stderr).");
 }
 
 }  // namespace cuteref::python
