@@ -35,9 +35,9 @@ Verdict matches(const Value& got, const std::string& expected) {
   return v;
 }
 
-void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose, CorpusSummary& sum) {
-  std::ifstream in(file);
-  if (!in) throw Error("cannot read corpus file " + file.string());
+}  // namespace
+
+void run_corpus_stream(std::istream& in, const std::string& name, std::ostream& out, bool verbose, CorpusSummary& sum) {
   std::string line;
   int line_no = 0;
   std::string comment;  // the comment block above the current case: its derivation
@@ -52,11 +52,12 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
     if (t[0] == '#') {
       if (!comment_open) comment.clear();
       comment_open = true;
-      comment += (comment.empty() ? "" : " ") + trim(t.substr(1));
+      if (!comment.empty()) comment += ' ';
+      comment += trim(t.substr(1));
       continue;
     }
     comment_open = false;
-    const std::string where = file.string() + ":" + std::to_string(line_no);
+    const std::string where = name + ":" + std::to_string(line_no);
     const auto arrow = t.find("=>");
     ++sum.cases;
     if (arrow == std::string::npos) {
@@ -120,6 +121,14 @@ void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose
       out << where << ": FAIL " << expr << ": error: " << e.what() << "\n";
     }
   }
+}
+
+namespace {
+
+void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose, CorpusSummary& sum) {
+  std::ifstream in(file);
+  if (!in) throw Error("cannot read corpus file " + file.string());
+  run_corpus_stream(in, file.string(), out, verbose, sum);
 }
 
 }  // namespace

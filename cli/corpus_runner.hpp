@@ -34,4 +34,8 @@ struct CorpusSummary {
 // line per failure and per seed claim verdict to `out`.
 CorpusSummary run_corpus(const std::vector<std::string>& paths, std::ostream& out, bool verbose);
 
+// The cases of one corpus text read from `in` (the body of run_corpus for one file; the fuzz
+// target feeds it arbitrary text): adds to `sum`, names lines `name:LINE` in `out`.
+void run_corpus_stream(std::istream& in, const std::string& name, std::ostream& out, bool verbose, CorpusSummary& sum);
+
 }  // namespace cuteref

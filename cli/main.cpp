@@ -11,13 +11,12 @@
 #include "atoms/smem_banks.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "corpus_runner.hpp"
-#include "descriptor.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
-#include "identity_layout.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
 #include "laws.hpp"
+#include "line_commands.hpp"
 
 #ifndef CUTEREF_SOURCE_DIR
 #define CUTEREF_SOURCE_DIR "."
@@ -82,33 +81,17 @@ int batch_command() {
   std::string line;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    try {
-      std::cout << parse_and_evaluate(line, &standard_functions()).to_string() << "\n";
-    } catch (const Error& e) {
-      std::cout << "error: " << e.what() << "\n";
-    }
+    std::cout << batch_line(line) << "\n";
   }
   std::cout.flush();
   return std::cin.bad() ? 1 : 0;
 }
 
 // describe: the normalized descriptor, one line per basis saying what a step along its mode
-// adds, and with a shape the layout shape:descriptor.
+// adds, and with a shape the layout shape:descriptor (line_commands.hpp).
 int describe_command(const std::string& text, const std::string* shape_text) {
   try {
-    const Descriptor d = normalize(parse_descriptor(text));
-    const IntTuple stride = to_stride(d);
-    // Everything is computed before anything is printed: on error only the diagnostic shows.
-    std::string out = "descriptor: " + d.to_string() + "\nstride: " + stride.to_string() + "\n";
-    for (const auto& line : explain(d)) out += line + "\n";
-    if (shape_text) {
-      const IntTuple shape = parse_int_tuple(*shape_text);
-      const Layout l = to_layout(d, shape);
-      out += "layout: " + l.to_string() + "\nsize: " + size(l).to_string() + "\n";
-      if (stride.same_values(make_basis_like(shape)))
-        out += "identity layout of " + shape.to_string() + ": L(i) is the coordinate of i\n";
-    }
-    std::cout << out;
+    std::cout << describe_report(text, shape_text);
     return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
@@ -170,7 +153,10 @@ int run_property_suite(const char* self) {
   const std::filesystem::path suite = exe.parent_path().parent_path() / "properties" / "property_tests";
   if (!std::filesystem::exists(suite)) return -1;
   std::cout.flush();
-  FILE* pipe = popen(("'" + suite.string() + "' 2>&1").c_str(), "r");
+  std::string command = "'";  // appended: "'" + string&& trips GCC 12's bogus -Wrestrict (GCC bug 105651)
+  command += suite.string();
+  command += "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return 1;
   std::string output;
   char buffer[4096];

@@ -144,7 +144,9 @@ LawResult row_major_refuted(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Refuted;
   // 16-bit elements, 64 per 128-byte row, no swizzle: a matrix's 8 rows share banks 0..3.
-  const std::string tile = "(" + std::to_string(kRows) + ",64):(64,1)";
+  std::string tile = "(";
+  tile += std::to_string(kRows);
+  tile += ",64):(64,1)";
   const std::string lanes = lanes_expr(tile, true, 64, 16);
   bool sample = true;
   for (const char* instr : {"ldmatrix.x4", "stmatrix.x4"}) {

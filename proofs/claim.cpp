@@ -745,3 +745,38 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err,
 }
 
 }  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
+                                      bool at_upper_bound) {
+  auto [l, r] = split_claim(claim);
+  const std::set<std::string> names = free_variables(claim);
+  const Side lhs{l, !free_variables(l).empty()}, rhs{r, !free_variables(r).empty()};
+  const std::map<std::string, VariableRange> ranges = parse_where(where);
+  for (const auto& [n, _] : ranges)
+    if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  std::map<std::string, CheckedInt> concrete;
+  for (const auto& n : names) {
+    const VariableRange range = ranges.count(n) ? ranges.at(n) : VariableRange{};
+    concrete.emplace(n, CheckedInt(at_upper_bound ? range.hi : range.lo));
+  }
+  try {
+    const Val<CheckedInt> a = evaluate_side(lhs, concrete), b = evaluate_side(rhs, concrete);
+    if (function_like(a) && function_like(b)) {
+      const std::int64_t na = size_of(a).v, nb = size_of(b).v;
+      if (na != nb) return "differ: sizes " + std::to_string(na) + " and " + std::to_string(nb);
+      constexpr std::int64_t kIndices = 64;  // enough to exercise evaluation, bounded for huge layouts
+      for (std::int64_t i = 0; i < na && i < kIndices; ++i)
+        if (value_at(a, CheckedInt(i)).v != value_at(b, CheckedInt(i)).v) return "differ: at index " + std::to_string(i);
+      return "equal";
+    }
+    const auto la = lower(a), lb = lower(b);
+    if (!la || !lb) return "unsupported: a side is not concrete";
+    return la->to_string() == lb->to_string() ? "equal" : "differ: " + describe(a) + " and " + describe(b);
+  } catch (const Unsupported& e) {
+    return std::string("unsupported: ") + e.what();
+  }
+}
+
+}  // namespace cuteref::proofs

@@ -41,3 +41,16 @@ struct ProveRequest {
 int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err, ProofOutcome* outcome = nullptr);
 
 }  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+// The claim parser and the concrete model without the solver (for the fuzz target and
+// tests): parses CLAIM and WHERE exactly as prove_command does, sets every variable to the
+// lower bound of its range (`at_upper_bound`: the upper bound), evaluates both sides on the
+// concrete model and compares them as prove's replay does (layouts on their first indices).
+// Returns one line: `equal`, `differ: ...` or `unsupported: ...`; throws cuteref::Error for
+// malformed claims or --where texts and for inputs the model rejects.
+std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
+                                      bool at_upper_bound);
+
+}  // namespace cuteref::proofs

@@ -32,7 +32,6 @@ bool law_passed(const Law& law, const LawResult& r) {
 
 namespace {
 
-constexpr std::int64_t kInt64Max = INT64_MAX;
 constexpr std::size_t kSmt2Sample = 2;  // queries kept per law for the second solver
 
 // Runs one proof and folds it into the law's result. Returns the outcome.
@@ -258,8 +257,9 @@ constexpr std::int64_t kShapeMax = 4096, kStrideMax = 4096;
 std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
                                  const char* pb) {
   std::vector<ProofVariable> v;
-  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({pa + std::to_string(i), a[i].e});
-  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({pb + std::to_string(i), b[i].e});
+  auto name = [](const char* prefix, std::size_t i) { return std::string(prefix).append(std::to_string(i)); };
+  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({name(pa, i), a[i].e});
+  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({name(pb, i), b[i].e});
   return v;
 }
 
@@ -657,7 +657,9 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
   for (std::int64_t mv : {128, 129, 200})
     for (std::int64_t pv : {1, 128, 129, 300})
       for (std::int64_t nv : {64, 65}) {
-        const Layout a = parse_layout("(" + std::to_string(mv) + "," + std::to_string(nv) + "):(1," + std::to_string(pv) + ")");
+        std::ostringstream text;
+        text << "(" << mv << "," << nv << "):(1," << pv << ")";
+        const Layout a = parse_layout(text.str());
         const Layout b = parse_layout("(128,64):(1," + std::to_string(mv) + ")");
         const Layout c = composition(a, b);
         for (std::int64_t k = 0; k < size_value(b); ++k, ++r.corner_cases)
@@ -820,10 +822,13 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       for (std::int64_t cv = 1; cv <= 3; ++cv)
         for (std::int64_t ev = 1; ev <= 3; ++ev)
           for (int family = 0; family < 2; ++family) {
-            const std::string sa = std::to_string(av), sb = std::to_string(bv);
-            const Layout la = parse_layout("(" + sa + "," + sb + "):" +
-                                           (family == 0 ? "(1," + std::to_string(av * cv) + ")"
-                                                        : "(" + std::to_string(bv * cv) + ",1)"));
+            std::ostringstream text;
+            text << "(" << av << "," << bv << "):";
+            if (family == 0)
+              text << "(1," << av * cv << ")";
+            else
+              text << "(" << bv * cv << ",1)";
+            const Layout la = parse_layout(text.str());
             const Layout lr = complement(la, IntTuple::integer(av * bv * cv * ev));
             std::set<std::int64_t> seen;
             bool ok = size_value(la) * size_value(lr) == av * bv * cv * ev;

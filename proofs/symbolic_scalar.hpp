@@ -28,7 +28,8 @@ SymbolicSession& current_session();
 // is sound interval arithmetic, and it keeps the bit-blasted queries small. Values
 // computed under a guard (SymbolicSession::push_guard) are used only under that guard.
 struct SymInt {
-  using Bound = __int128;
+  // __int128 is a GCC/Clang extension (-Wpedantic): __extension__ marks its one use as intended.
+  __extension__ typedef __int128 Bound;
   z3::expr e;
   Bound lo = INT64_MIN, hi = INT64_MAX;
   explicit SymInt(z3::expr x) : e(std::move(x)) {}

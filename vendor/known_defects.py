@@ -9,6 +9,7 @@ A disagreement that no recogniser explains is a failure of the suite.
 """
 
 import ast
+import math
 import re
 
 
@@ -77,6 +78,8 @@ def explain(oracle: str, op: str, expr: str, vendor_text: str, verdict: str, ctx
         # CuTe's run-time complement divides by the strides as they are: a negative stride
         # (even on a mode of shape 1) yields negative shapes, which is not a layout at all.
         return "cute-complement-negative-stride"
+    if oracle == "dsl" and model is not None:
+        return _explain_dsl_difference(pc, op, vendor_text, ctx, model)
     if oracle != "pycute" or model is None:
         return None
     if op in ("logical_product", "zipped_product", "tiled_product") and verdict == "vendor raised" \
@@ -135,3 +138,63 @@ def _negative_shape(text: str) -> bool:
         if c == ":" and depth == 0:
             return "-" in text[:i]
     return False
+
+
+def explain_dsl(case, what: str, model_parts, pc, vendor_text: str = ""):
+    """A DSL exception, crash-free failure or unreadable answer on an input the model
+    accepts, known and checked: a short name, or None (a failure of the suite).
+    case: dsl_cases.DslCase; what: the DSL's error or the problem with its answer;
+    model_parts: the model's printed answer to each part; vendor_text: the DSL's printout."""
+    if case.op == "nullspace" and case.A is not None and not isinstance(case.A, list) \
+            and "has no len()" in what:
+        # The DSL's nullspace takes len() of the stride, which a rank-1 leaf layout does not
+        # have. The model's answer is checked by its definition: every index it lists goes to
+        # 0, and it has size(A) / size(filter_zeros(A)) elements (s if the stride is 0, else 1).
+        A = _pycute_layout(pc, case.A)
+        R = parse_layout(pc, model_parts[0])
+        want = case.A.shape if case.A.stride == 0 else 1
+        if R is not None and R.size() == want and all(A(R(i)) == 0 for i in range(R.size())):
+            return "dsl-nullspace-of-a-leaf-raises"
+    if case.op == "composed_recast_layout" and "not a readable layout" in what:
+        # Upcasting a swizzle Sw<B,M,S> by N with M < log2(N): CuTe C++ gives
+        # Sw<max(B + M - log2 N, 0), 0, S> (swizzle_layout.hpp), the model too; the DSL's base
+        # M - log2 N wraps around as an unsigned 32-bit value (S<2,4294967295,-3>, printed cut
+        # to `S<2,4294`), a swizzle that moves no bit of any offset below 2^32.
+        b, mm, sh, old, new = _composed_recast_operands(case)
+        num = new // math.gcd(old, new)
+        log2n = num.bit_length() - 1
+        wrapped = re.match(r"^S<\d+,(\d+)", vendor_text)
+        if wrapped and int(wrapped.group(1)) > 64 and mm < log2n \
+                and model_parts[0].startswith(f"Sw<{max(b + mm - log2n, 0)},0,{sh}>"):
+            return "dsl-upcast-swizzle-base-wraps"
+    return None
+
+
+def _composed_recast_operands(case):
+    """(B, M, S, old bits, new bits) of a composed_recast_layout case."""
+    b, mm, sh = case.args[0]["C"][:3]
+    return b, mm, sh, case.args[1], case.args[2]
+
+
+def _pycute_layout(pc, t):
+    """A layouts.py tree as a pycute Layout (for enumeration with pycute's own crd2idx)."""
+    import layouts as L
+    return pc.Layout(L.pycute_tree(t, "shape"), L.pycute_tree(t, "stride"))
+
+
+def _explain_dsl_difference(pc, op, vendor_text, ctx, model):
+    """A DSL answer that is a different function from the model's (CuTe C++'s), explained
+    only by checking the operation's defining property on both by enumeration."""
+    case = ctx.get("dsl_case")
+    V = parse_layout(pc, vendor_text)
+    if case is None or case.A is None or V is None:
+        return None
+    A = _pycute_layout(pc, case.A)
+    if op == "left_inverse" and left_inverse_ok(A, model):
+        return "left-inverse-unconstrained-off-image" if left_inverse_ok(A, V) else "dsl-left-inverse-invalid"
+    if op == "right_inverse" and right_inverse_ok(A, model):
+        if not right_inverse_ok(A, V):
+            return "dsl-right-inverse-invalid"
+        if V.size() < model.size():
+            return "dsl-right-inverse-smaller"
+    return None

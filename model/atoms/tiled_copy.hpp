@@ -75,9 +75,9 @@ Partition partition_S(const TiledCopy& tc, std::int64_t thread, const Layout& te
 Partition partition_D(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
 
 // The same for a swizzled tensor S o O o L: the partition of L, with the swizzle and the
-// accumulated offset kept inside (CuTe keeps a composed layout's offset in the layout). A
-// `smem_ptr[Nb]` offset (the swizzle acting on byte addresses, as GMMA atoms have it) is first
-// turned into the same swizzle on element offsets (Sw<3,4,3> on 16-bit elements: Sw<3,3,3>).
+// accumulated offset kept inside (CuTe keeps a composed layout's offset in the layout), by
+// composed_advance.hpp's rule (behind a `smem_ptr[Nb]` token a non-zero offset moves the swizzle
+// to element units: Sw<3,4,3> on bytes of 16-bit elements becomes Sw<3,3,3>).
 ComposedLayout partition_S(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor);
 ComposedLayout partition_D(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor);
 
