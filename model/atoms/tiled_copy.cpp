@@ -225,7 +225,10 @@ ComposedLayout partition_D(const TiledCopy& tc, std::int64_t t, const ComposedLa
   return partition_composed(tc, t, l, false);
 }
 
-Layout retile(const TiledCopy& tc, const Layout& tensor) {
+namespace {
+
+// CuTe's TiledCopy::retile, step by step.
+Layout retile_steps(const TiledCopy& tc, const Layout& tensor) {
   const CopyAtomValues v = copy_atom_values(tc.atom, tc.value_bits);
   const std::int64_t values = size_value(mode(tensor, 0));
   const std::int64_t threads = tiled_copy_size(tc);
@@ -250,6 +253,16 @@ Layout retile(const TiledCopy& tc, const Layout& tensor) {
   std::vector<IntTuple> rest{s(0)};
   while (rest.size() < rank(tensor)) rest.push_back(IntTuple::underscore());
   return slice(IntTuple::tuple({IntTuple::underscore(), IntTuple::tuple(std::move(rest))}), v_tensor);
+}
+
+}  // namespace
+
+Layout retile(const TiledCopy& tc, const Layout& tensor) {
+  try {
+    return retile_steps(tc, tensor);
+  } catch (const Error& e) {
+    throw Error(std::string("retile: ") + e.what() + " (fragment " + tensor.to_string() + ")");
+  }
 }
 
 }  // namespace cuteref

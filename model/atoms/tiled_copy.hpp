@@ -83,8 +83,9 @@ ComposedLayout partition_D(const TiledCopy& tc, std::int64_t thread, const Compo
 
 // ThrCopy::retile_S / retile_D (the same function in CuTe): a thread's fragment (V, RestM, ...)
 // regrouped as ((AtomVals, RestVals), RestM, ...) in the order the tiled copy's values take.
-// Precondition (checked): rank(fragment) >= 1 + rank(Tiler_MN) is not required; the steps'
-// own divisibility preconditions are (a diagnostic names retile).
+// Preconditions (checked by the algebra's steps; the diagnostic is prefixed with `retile:`): the
+// fragment's modes divide by the copy's value tile (zipped_divide's and composition's
+// divisibility), as CuTe's static assertions require.
 Layout retile(const TiledCopy& tc, const Layout& fragment);
 
 // The tiled copy an expression argument names: the tuple (ATOM, BITS, TiledLayout_TV, Tiler_MN)
