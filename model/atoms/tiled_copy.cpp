@@ -5,6 +5,7 @@
 #include "checked_math.hpp"
 #include "coalesce.hpp"
 #include "complement.hpp"
+#include "composed_advance.hpp"
 #include "composition.hpp"
 #include "coordinates.hpp"
 #include "divide.hpp"
@@ -85,31 +86,10 @@ Partition partition(const TiledCopy& tc, std::int64_t thread, const Layout& tens
   return {layout, offset.value()};
 }
 
-// A composed tensor S o O o L in element units with an integer offset: a `smem_ptr[Nb]` offset
-// (CuTe's smem_ptr_flag_bits, the swizzle acting on byte addresses) becomes the swizzle on
-// element offsets, Sw<B, M - log2(N/8), S>, offset 0.
-// Precondition (checked): N a multiple of 8 with N/8 a power of two no wider than 2^M.
-ComposedLayout in_element_units(const ComposedLayout& c, const std::string& fn) {
-  if (!c.offset || c.offset->value) return c;
-  const int bits = c.offset->pointer_element_bits;
-  int shift = 0;
-  while (shift < 8 && (8 << shift) < bits) ++shift;
-  if (bits < 8 || (8 << shift) != bits || shift > c.swizzle.base())
-    throw Error(fn + ": the swizzled tensor " + c.to_string() + " needs whole bytes per element (8, 16, 32, 64 bits) and a "
-                "swizzle moving bits of at least that width");
-  ComposedOffset zero;
-  zero.value = IntTuple::integer(0);
-  return ComposedLayout{Swizzle(c.swizzle.bits(), c.swizzle.base() - shift, c.swizzle.shift()), zero, c.layout};
-}
-
-ComposedLayout partition_composed(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor_in, bool source) {
-  const ComposedLayout tensor = in_element_units(tensor_in, source ? "partition_S" : "partition_D");
+// The partition of the inner layout, its offset kept inside (composed_advance.hpp's rule).
+ComposedLayout partition_composed(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor, bool source) {
   const Partition p = partition(tc, thread, tensor.layout, source);
-  std::int64_t base = 0;
-  if (tensor.offset && tensor.offset->value) base = tensor.offset->value->value();
-  ComposedOffset off;
-  off.value = IntTuple::integer(checked_add(base, p.offset));
-  return ComposedLayout{tensor.swizzle, off, p.layout};
+  return advance_composed(tensor, p.layout, p.offset);
 }
 
 void check_counts(const TiledCopy& tc, const std::string& fn) {
@@ -245,7 +225,10 @@ ComposedLayout partition_D(const TiledCopy& tc, std::int64_t t, const ComposedLa
   return partition_composed(tc, t, l, false);
 }
 
-Layout retile(const TiledCopy& tc, const Layout& tensor) {
+namespace {
+
+// CuTe's TiledCopy::retile, step by step.
+Layout retile_steps(const TiledCopy& tc, const Layout& tensor) {
   const CopyAtomValues v = copy_atom_values(tc.atom, tc.value_bits);
   const std::int64_t values = size_value(mode(tensor, 0));
   const std::int64_t threads = tiled_copy_size(tc);
@@ -270,6 +253,16 @@ Layout retile(const TiledCopy& tc, const Layout& tensor) {
   std::vector<IntTuple> rest{s(0)};
   while (rest.size() < rank(tensor)) rest.push_back(IntTuple::underscore());
   return slice(IntTuple::tuple({IntTuple::underscore(), IntTuple::tuple(std::move(rest))}), v_tensor);
+}
+
+}  // namespace
+
+Layout retile(const TiledCopy& tc, const Layout& tensor) {
+  try {
+    return retile_steps(tc, tensor);
+  } catch (const Error& e) {
+    throw Error(std::string("retile: ") + e.what() + " (fragment " + tensor.to_string() + ")");
+  }
 }
 
 }  // namespace cuteref

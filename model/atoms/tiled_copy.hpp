@@ -75,16 +75,17 @@ Partition partition_S(const TiledCopy& tc, std::int64_t thread, const Layout& te
 Partition partition_D(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
 
 // The same for a swizzled tensor S o O o L: the partition of L, with the swizzle and the
-// accumulated offset kept inside (CuTe keeps a composed layout's offset in the layout). A
-// `smem_ptr[Nb]` offset (the swizzle acting on byte addresses, as GMMA atoms have it) is first
-// turned into the same swizzle on element offsets (Sw<3,4,3> on 16-bit elements: Sw<3,3,3>).
+// accumulated offset kept inside (CuTe keeps a composed layout's offset in the layout), by
+// composed_advance.hpp's rule (behind a `smem_ptr[Nb]` token a non-zero offset moves the swizzle
+// to element units: Sw<3,4,3> on bytes of 16-bit elements becomes Sw<3,3,3>).
 ComposedLayout partition_S(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor);
 ComposedLayout partition_D(const TiledCopy& tc, std::int64_t thread, const ComposedLayout& tensor);
 
 // ThrCopy::retile_S / retile_D (the same function in CuTe): a thread's fragment (V, RestM, ...)
 // regrouped as ((AtomVals, RestVals), RestM, ...) in the order the tiled copy's values take.
-// Precondition (checked): rank(fragment) >= 1 + rank(Tiler_MN) is not required; the steps'
-// own divisibility preconditions are (a diagnostic names retile).
+// Preconditions (checked by the algebra's steps; the diagnostic is prefixed with `retile:`): the
+// fragment's modes divide by the copy's value tile (zipped_divide's and composition's
+// divisibility), as CuTe's static assertions require.
 Layout retile(const TiledCopy& tc, const Layout& fragment);
 
 // The tiled copy an expression argument names: the tuple (ATOM, BITS, TiledLayout_TV, Tiler_MN)

@@ -114,6 +114,8 @@ TEST(TiledCopy, Diagnostics) {
   expect_error([&] { bank_conflicts(ld, eval("(16,16):(16,1)"), CopySide::Destination); }, "ldmatrix) reads shared memory");
   const TiledCopy cp = tiled("make_tiled_copy(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, 16, (16,8):(8,1), (1,8))");
   expect_error([&] { bank_conflicts(cp, eval("(128,64):(64,1)")); }, "not modeled");
+  // 3 values per thread do not divide into the atom's 8-value vectors.
+  expect_error([&] { retile(tc, L("(3,2):(1,3)")); }, "retile: ");
   expect_error([] { copy_atom("UniversalCopy<uint24_t>"); }, "not a supported copy atom");
   expect_error([] { cp_async_atom(64, true); }, ".cg copies 16 bytes");
   expect_error([] { copy_atom_values(universal_copy_atom(16), 32); }, "must divide the 16 bits");
