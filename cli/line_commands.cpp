@@ -1,6 +1,10 @@
 #include "line_commands.hpp"
 
+#include <exception>
+#include <new>
+
 #include "descriptor.hpp"
+#include "diagnostic_text.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "identity_layout.hpp"
@@ -8,11 +12,33 @@
 
 namespace cuteref {
 
-std::string batch_line(const std::string& line) {
+namespace {
+
+// The text of a value, or Error when it is longer than kMaxResultBytes.
+std::string result_text(const Value& v) {
+  std::string text = v.to_string();
+  if (text.size() > kMaxResultBytes)
+    throw Error("the result is " + std::to_string(text.size()) + " bytes of text, more than the limit of " +
+                std::to_string(kMaxResultBytes) + " bytes (print a part of it, e.g. a mode, or its size)");
+  return text;
+}
+
+}  // namespace
+
+std::string diagnostic(const std::string& message) { return "error: " + shortened(printable(message)); }
+
+std::string answer(const std::string& expr, bool& failed) {
+  failed = true;
   try {
-    return parse_and_evaluate(line, &standard_functions()).to_string();
+    std::string text = result_text(parse_and_evaluate(expr, &standard_functions()));
+    failed = false;
+    return text;
   } catch (const Error& e) {
-    return std::string("error: ") + e.what();
+    return diagnostic(e.what());
+  } catch (const std::bad_alloc&) {
+    return diagnostic("out of memory evaluating this expression");
+  } catch (const std::exception& e) {
+    return diagnostic(std::string("internal error: ") + e.what());
   }
 }
 
@@ -28,6 +54,9 @@ std::string describe_report(const std::string& descriptor, const std::string* sh
     if (stride.same_values(make_basis_like(shape)))
       out += "identity layout of " + shape.to_string() + ": L(i) is the coordinate of i\n";
   }
+  if (out.size() > kMaxResultBytes)
+    throw Error("the description is " + std::to_string(out.size()) + " bytes of text, more than the limit of " +
+                std::to_string(kMaxResultBytes) + " bytes");
   return out;
 }
 

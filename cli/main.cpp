@@ -1,15 +1,20 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <unistd.h>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "corpus_runner.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
+#include "input_limits.hpp"
+#include "line_reader.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
 #include "laws.hpp"
@@ -23,12 +28,27 @@ namespace {
 
 using namespace cuteref;
 
+// Exit status of a malformed command line, every command (sysexits' EX_USAGE): distinct from
+// each command's answers (prove's 2 is `unknown`).
+constexpr int kExitUsage = 64;
+// Exit status when the input cannot be read or the output cannot be written (EX_IOERR).
+constexpr int kExitIo = 74;
+// kMaxResultBytes, diagnostic() and answer(): line_commands.hpp (the fuzz target runs them too).
+
+// stdout is flushed and checked: a failed write (a full disk, /dev/full) is an error, exit 74.
+int finish_output(int rc) {
+  std::cout.flush();
+  if (std::cout) return rc;
+  std::cerr << "error: cannot write the output: " << std::strerror(errno) << "\n";
+  return kExitIo;
+}
+
 void print_help(std::ostream& out) {
   out << "cuteref: reference model of CuTe's layout algebra\n\n"
          "Commands:\n"
          "  cuteref eval 'EXPR'        print the value of EXPR in CuTe notation; exit 1 with a diagnostic on error\n"
          "  cuteref batch              read one EXPR per stdin line, print exactly one line each;\n"
-         "                             errors print as `error: ...` (exit 0 unless stdin fails)\n"
+         "                             errors print as `error: ...` (exit 0 unless stdin or stdout fails: 74)\n"
          "  cuteref describe 'DESCRIPTOR' ['SHAPE']\n"
          "                             parse a layout descriptor such as '((1@0, 8@1), 1@2)' (basis notation:\n"
          "                             groups of N@dim entries, N may be a fraction that reduces to an integer),\n"
@@ -42,11 +62,19 @@ void print_help(std::ostream& out) {
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
-         "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
+         "                             [0, 2^63-1] (one --where per variable); --timeout bounds the whole proof, s a\n"
+         "                             decimal number of seconds in [0.001, 86400], default 60; --smt2 writes the\n"
+         "                             queries; exit 0 proved, 1 refuted, 2 unknown (timeout included), 64 a\n"
+         "                             malformed request (the claim, --where, --timeout), 70 the prover failed (out of\n"
+         "                             memory, Z3), 74 FILE or the output could not be written\n"
          "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
+         "Exit status: a malformed command line exits 64 (every command); an unreadable input or an\n"
+         "unwritable output 74. Bounds: an EXPR (or batch line, claim, descriptor) at most 1 MiB and\n"
+         "256 levels of nesting; a scaled basis at most 256 indices; a printed value at most 1 MiB;\n"
+         "diagnostics escape control bytes (\\x00) and leave out the middle beyond 8 KiB.\n\n"
          "EXPR is CuTe's printed notation plus CuTe's function names:\n"
          "  integers 8 (dynamic), _8 (static), negative allowed; tuples (a,b,(c,d)), () empty, (4) a 1-tuple;\n"
          "  layouts SHAPE:STRIDE, e.g. ((2,2),3):((1,4),8), _8:_1; strides may be scaled bases 16@0, 1@0@1;\n"
@@ -60,23 +88,35 @@ void print_help(std::ostream& out) {
 }
 
 int eval_command(const std::string& expr) {
-  try {
-    std::cout << parse_and_evaluate(expr, &standard_functions()).to_string() << "\n";
-    return 0;
-  } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  bool failed = false;
+  const std::string text = answer(expr, failed);
+  (failed ? std::cerr : std::cout) << text << "\n";
+  return failed ? 1 : 0;
 }
 
+// One line out per line in, whatever the line does (a diagnostic, a line over the length
+// bound, a NUL, memory exhaustion); the answers so far are flushed before waiting for input.
+// A read error of stdin or a write error of stdout ends it with exit 74.
 int batch_command() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::cout << batch_line(line) << "\n";
+  LineReader reader(STDIN_FILENO, kMaxExpressionBytes, [] { std::cout.flush(); });
+  for (;;) {
+    LineReader::Result r = reader.next();
+    if (r.status == LineReader::Status::End) break;
+    if (r.status == LineReader::Status::Error) {
+      std::cout.flush();
+      std::cerr << "error: cannot read the input: " << std::strerror(r.error) << "\n";
+      return kExitIo;
+    }
+    bool failed = false;
+    if (r.status == LineReader::Status::TooLong)
+      std::cout << diagnostic("the line is " + std::to_string(r.length) + " bytes, longer than the limit of " +
+                              std::to_string(kMaxExpressionBytes) + " bytes")
+                << "\n";
+    else
+      std::cout << answer(r.line, failed) << "\n";
+    if (!std::cout) break;  // finish_output reports it
   }
-  std::cout.flush();
-  return std::cin.bad() ? 1 : 0;
+  return 0;
 }
 
 // describe: the normalized descriptor, one line per basis saying what a step along its mode
@@ -86,7 +126,10 @@ int describe_command(const std::string& text, const std::string* shape_text) {
     std::cout << describe_report(text, shape_text);
     return 0;
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << diagnostic(e.what()) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << diagnostic("out of memory") << "\n";
     return 1;
   }
 }
@@ -109,7 +152,7 @@ int check_command(std::vector<std::string> paths, bool verbose) {
     }
     return s.failed == 0 ? 0 : 1;
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << diagnostic(e.what()) << "\n";
     return 1;
   }
 }
@@ -196,11 +239,18 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run_command(int argc, char** argv);
+}  // namespace
+
+int main(int argc, char** argv) { return finish_output(run_command(argc, argv)); }
+
+namespace {
+int run_command(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     print_help(std::cerr);
-    return 2;
+    return kExitUsage;
   }
   const std::string& cmd = args[0];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -210,18 +260,24 @@ int main(int argc, char** argv) {
   if (cmd == "eval") {
     if (args.size() != 2) {
       std::cerr << "error: usage: cuteref eval 'EXPR'\n";
-      return 2;
+      return kExitUsage;
     }
     return eval_command(args[1]);
   }
   if (cmd == "describe") {
     if (args.size() != 2 && args.size() != 3) {
       std::cerr << "error: usage: cuteref describe 'DESCRIPTOR' ['SHAPE']\n";
-      return 2;
+      return kExitUsage;
     }
     return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
   }
-  if (cmd == "batch") return batch_command();
+  if (cmd == "batch" || cmd == "verify") {
+    if (args.size() != 1) {
+      std::cerr << "error: usage: cuteref " << cmd << " (no arguments; batch reads stdin)\n";
+      return kExitUsage;
+    }
+    if (cmd == "batch") return batch_command();
+  }
   if (cmd == "check") {
     bool verbose = false;
     std::vector<std::string> paths;
@@ -233,35 +289,45 @@ int main(int argc, char** argv) {
   }
   if (cmd == "verify") return verify_command(argv[0]);
   if (cmd == "prove") {
-    cuteref::proofs::ProveRequest req;
+    namespace pf = cuteref::proofs;
+    const char* usage = "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+    pf::ProveRequest req;
+    req.leak_solver_context = true;  // the process ends right after (see ProveRequest)
     bool have_claim = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       const bool has_value = i + 1 < args.size();
-      if (a == "--where" && has_value) req.where.push_back(args[++i]);
-      else if (a == "--timeout" && has_value) {
+      if ((a == "--where" || a == "--timeout" || a == "--smt2") && !has_value) {
+        std::cerr << "error: " << a << " needs a value\n" << usage;
+        return kExitUsage;
+      }
+      if (a == "--where") req.where.push_back(args[++i]);
+      else if (a == "--timeout") {
         try {
-          req.timeout_s = std::stod(args[++i]);
-        } catch (const std::exception&) {
-          std::cerr << "error: --timeout expects seconds, got '" << args[i] << "'\n";
-          return 2;
+          req.timeout_s = pf::parse_timeout_seconds(args[++i]);
+        } catch (const cuteref::Error& e) {
+          std::cerr << "error: " << e.what() << "\n";
+          return kExitUsage;
         }
-      } else if (a == "--smt2" && has_value) req.smt2_file = args[++i];
+      } else if (a == "--smt2") req.smt2_file = args[++i];
       else if (!have_claim && a.rfind("--", 0) != 0) {
         req.claim = a;
         have_claim = true;
       } else {
-        std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
-        return 2;
+        std::cerr << (have_claim && a.rfind("--", 0) != 0 ? "error: more than one claim\n"
+                                                          : "error: unknown option '" + printable(a) + "'\n")
+                  << usage;
+        return kExitUsage;
       }
     }
     if (!have_claim) {
-      std::cerr << "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
-      return 2;
+      std::cerr << usage;
+      return kExitUsage;
     }
-    return cuteref::proofs::prove_command(req, std::cout, std::cerr);
+    return pf::prove_command(req, std::cout, std::cerr);
   }
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
-  std::cerr << "error: unknown command '" << cmd << "' (see cuteref --help)\n";
-  return 2;
+  std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";
+  return kExitUsage;
 }
+}  // namespace

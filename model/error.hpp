@@ -7,11 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "diagnostic_text.hpp"
+
 namespace cuteref {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  // Control bytes in the message are escaped (diagnostic_text.hpp's printable()).
+  explicit Error(const std::string& message) : std::runtime_error(printable(message)) {}
 };
 
 // A parse error: `column` is 1-based, counted in bytes of the input text.

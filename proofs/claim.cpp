@@ -1,10 +1,13 @@
 #include "claim.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <memory>
+#include <new>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -13,6 +16,7 @@
 #include "composed_eval.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
+#include "input_limits.hpp"
 #include "layout_eval.hpp"
 #include "notation.hpp"
 #include "prover.hpp"
@@ -160,10 +164,26 @@ class Evaluator {
   std::string_view text_;
   std::size_t pos_ = 0;
   const std::map<std::string, Scalar>& vars_;
+  std::size_t nesting_ = 0;
 
   [[noreturn]] void fail(const std::string& what) const {
     throw ParseError(pos_ + 1, what);
   }
+  // One level of nesting (parentheses, a call's or application's arguments, Sw<...>, a unary
+  // minus) while alive: beyond kMaxExpressionNesting the claim is rejected, so that no claim
+  // exhausts the stack of this recursive-descent evaluator.
+  // `open` is the position of the token that opens the level (for the diagnostic's column).
+  struct Nested {
+    Evaluator& e;
+    Nested(Evaluator& evaluator, std::size_t open) : e(evaluator) {
+      if (e.nesting_ == kMaxExpressionNesting)
+        throw ParseError(open + 1, "expression nested deeper than " + std::to_string(kMaxExpressionNesting) + " levels");
+      ++e.nesting_;
+    }
+    ~Nested() { --e.nesting_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+  };
   void skip() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
@@ -293,6 +313,7 @@ class Evaluator {
   V unary() {
     skip();
     if (peek() == '-' && pos_ + 1 < text_.size() && !std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+      const Nested level(*this, pos_);
       ++pos_;
       return of_int(Ops::constant(0) - as_int(unary(), "-"));
     }
@@ -311,6 +332,7 @@ class Evaluator {
     return v;
   }
   std::vector<V> arguments() {  // after '(' up to and including ')'
+    const Nested level(*this, pos_ - 1);
     std::vector<V> args;
     if (accept(")")) return args;
     for (;;) {
@@ -335,6 +357,7 @@ class Evaluator {
   }
 
   V primary() {
+    if constexpr (std::is_same_v<Scalar, SymInt>) current_session().check_deadline();
     skip();
     if (pos_ >= text_.size()) fail("unexpected end of the expression");
     const char c = text_[pos_];
@@ -399,6 +422,7 @@ class Evaluator {
   }
 
   V swizzle() {
+    const Nested level(*this, pos_);
     expect('<', "after Sw");
     auto param = [&](const char* what) {
       V p = expr();
@@ -560,21 +584,79 @@ struct VariableRange {
   std::int64_t lo = 0, hi = INT64_MAX;
 };
 
-std::map<std::string, VariableRange> parse_where(const std::vector<std::string>& where) {
-  static const std::regex re(R"(^\s*([a-z][A-Za-z0-9_]*)\s+in\s+\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$)");
-  std::map<std::string, VariableRange> out;
-  for (const auto& w : where) {
-    std::smatch m;
-    if (!std::regex_match(w, m, re)) throw Error("--where '" + w + "': expected 'v in [lo,hi]'");
-    VariableRange r;
-    try {
-      r.lo = std::stoll(m[2]);
-      r.hi = std::stoll(m[3]);
-    } catch (const std::out_of_range&) {
-      throw Error("--where '" + w + "': bound does not fit in 64 bits");
+// One `--where` text: "v in [lo,hi]", blanks allowed around the tokens (at least one after v
+// and after `in`), v a lower-case name, lo and hi 64-bit decimal integers with lo <= hi. A
+// scanner, not a regular expression: std::regex recursed once per character (a 30,000-byte
+// --where overflowed the stack).
+std::pair<std::string, VariableRange> parse_one_where(const std::string& w) {
+  std::size_t k = 0;
+  auto fail = [&](const std::string& what) -> void {
+    throw Error("--where '" + w + "': column " + std::to_string(k + 1) + ": " + what + " (expected 'v in [lo,hi]')");
+  };
+  auto blanks = [&] {
+    const std::size_t start = k;
+    while (k < w.size() && std::isspace(static_cast<unsigned char>(w[k]))) ++k;
+    return k > start;
+  };
+  auto literal = [&](char c) {
+    blanks();
+    if (k >= w.size() || w[k] != c) fail(std::string("expected '") + c + "'");
+    ++k;
+  };
+  auto integer = [&]() -> std::int64_t {
+    blanks();
+    const std::size_t start = k;
+    const bool negative = k < w.size() && w[k] == '-';
+    if (negative) ++k;
+    if (k >= w.size() || !std::isdigit(static_cast<unsigned char>(w[k]))) fail("expected an integer");
+    std::int64_t v = 0;  // accumulated as a negative number to reach INT64_MIN
+    for (; k < w.size() && std::isdigit(static_cast<unsigned char>(w[k])); ++k) {
+      const int d = w[k] - '0';
+      if (v < (std::numeric_limits<std::int64_t>::min() + d) / 10) {
+        k = start;
+        fail("bound does not fit in 64 bits");
+      }
+      v = v * 10 - d;
     }
-    if (r.lo > r.hi) throw Error("--where '" + w + "': empty range");
-    out[m[1]] = r;
+    if (!negative) {
+      if (v == std::numeric_limits<std::int64_t>::min()) {
+        k = start;
+        fail("bound does not fit in 64 bits");
+      }
+      v = -v;
+    }
+    return v;
+  };
+  blanks();
+  const std::size_t name_start = k;
+  if (k >= w.size() || !std::islower(static_cast<unsigned char>(w[k]))) fail("expected a lower-case variable name");
+  while (k < w.size() && (std::isalnum(static_cast<unsigned char>(w[k])) || w[k] == '_')) ++k;
+  const std::string name = w.substr(name_start, k - name_start);
+  if (!blanks() || w.compare(k, 2, "in") != 0) fail("expected 'in' after the variable");
+  k += 2;
+  if (!blanks()) fail("expected a blank after 'in'");
+  literal('[');
+  VariableRange r;
+  r.lo = integer();
+  literal(',');
+  r.hi = integer();
+  literal(']');
+  blanks();
+  if (k != w.size()) fail("unexpected text after ']'");
+  if (r.lo > r.hi) throw Error("--where '" + w + "': empty range");
+  return {name, r};
+}
+
+std::map<std::string, VariableRange> parse_where(const std::vector<std::string>& where) {
+  std::map<std::string, VariableRange> out;
+  std::map<std::string, std::string> text_of;
+  for (const auto& w : where) {
+    auto [name, range] = parse_one_where(w);
+    if (auto seen = text_of.find(name); seen != text_of.end())
+      throw Error("--where names '" + name + "' twice ('" + seen->second + "' and '" + w +
+                  "'): give one range per variable");
+    text_of.emplace(name, w);
+    out.emplace(name, range);
   }
   return out;
 }
@@ -585,6 +667,29 @@ Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>&
   return Evaluator<Scalar>(side.text, vars).parse_side();
 }
 
+// A request's claim and --where texts parsed (prove and evaluate_claim_concretely): the two
+// sides, the free variables and their ranges. Throws Error for a malformed request.
+struct ParsedClaim {
+  Side lhs, rhs;
+  std::set<std::string> names;
+  std::map<std::string, VariableRange> ranges;
+};
+
+ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where) {
+  if (claim.size() > kMaxExpressionBytes)
+    throw Error("the claim is " + std::to_string(claim.size()) + " bytes, longer than the limit of " +
+                std::to_string(kMaxExpressionBytes) + " bytes");
+  ParsedClaim p;
+  auto [l, r] = split_claim(claim);
+  p.names = free_variables(claim);
+  p.lhs = {l, !free_variables(l).empty()};
+  p.rhs = {r, !free_variables(r).empty()};
+  p.ranges = parse_where(where);
+  for (const auto& [n, _] : p.ranges)
+    if (!p.names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  return p;
+}
+
 bool needs_bits(const std::string& claim) {
   return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
          claim.find("<<") != std::string::npos || claim.find(">>") != std::string::npos;
@@ -592,24 +697,75 @@ bool needs_bits(const std::string& claim) {
 
 }  // namespace
 
+double parse_timeout_seconds(const std::string& text) {
+  const std::string range = "[0.001, " + std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "]";
+  auto fail = [&](const std::string& why) -> void {
+    throw Error("--timeout '" + text + "': " + why + " (a decimal number of seconds in " + range + ")");
+  };
+  // digits ['.' digits]: no sign, exponent, hexadecimal, nan or inf (std::stod takes them all,
+  // and a prefix such as the 1 of "1abc").
+  std::size_t k = 0, digits = 0;
+  while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k, ++digits;
+  if (k < text.size() && text[k] == '.') {
+    ++k;
+    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k, ++digits;
+  }
+  if (digits == 0 || k != text.size()) fail("not a decimal number");
+  if (text.size() > 32) fail("too long");
+  const double seconds = std::stod(text);
+  if (!(seconds >= 0.001) || seconds > kMaxProveTimeoutSeconds) fail("out of range");
+  return seconds;
+}
+
+namespace {
+
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err);
+
+// Owns the solver's session; leaves it allocated when asked (ProveRequest::leak_solver_context).
+struct SessionHolder {
+  std::unique_ptr<SymbolicSession> session;
+  bool leak;
+  ~SessionHolder() {
+    if (leak) (void)session.release();
+  }
+};
+
+}  // namespace
+
 int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+  try {
+    return prove_checked(req, out, err);
+  } catch (const std::bad_alloc&) {
+    err << "error: out of memory while proving the claim\n";
+    return kProveFailure;
+  } catch (const z3::exception& e) {
+    err << "error: Z3 failed: " << shortened(printable(e.msg())) << "\n";
+    return kProveFailure;
+  }
+}
+
+namespace {
+
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err) {
   Side lhs, rhs;
   std::map<std::string, VariableRange> ranges;
   std::set<std::string> names;
   try {
-    auto [l, r] = split_claim(req.claim);
-    names = free_variables(req.claim);
-    lhs = {l, !free_variables(l).empty()};
-    rhs = {r, !free_variables(r).empty()};
-    ranges = parse_where(req.where);
-    for (const auto& [n, _] : ranges)
-      if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+    if (!(req.timeout_s >= 0.001) || req.timeout_s > kMaxProveTimeoutSeconds)
+      throw Error("the time limit must be in [0.001, " +
+                  std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "] seconds");
+    ParsedClaim parsed = parse_claim(req.claim, req.where);
+    lhs = std::move(parsed.lhs);
+    rhs = std::move(parsed.rhs);
+    names = std::move(parsed.names);
+    ranges = std::move(parsed.ranges);
   } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";
-    return 2;
+    err << "error: " << shortened(e.what()) << "\n";
+    return kProveUsage;
   }
   const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
-  SymbolicSession session(encoding);
+  SessionHolder holder{std::make_unique<SymbolicSession>(encoding), req.leak_solver_context};
+  SymbolicSession& session = *holder.session;
   std::vector<z3::expr> domain;
   std::map<std::string, SymInt> vars;
   std::vector<ProofVariable> reported;
@@ -624,7 +780,7 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
   ProofOutcome outcome;
   try {
     ProofOptions options;
-    options.timeout_ms = static_cast<unsigned>(req.timeout_s * 1000);
+    options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
     options.keep_smt2 = !req.smt2_file.empty();
     outcome = prove(session, domain, reported, [&]() -> z3::expr {
       using K = Val<SymInt>::Kind;
@@ -647,24 +803,28 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
       throw Unsupported("cannot compare these two kinds of values symbolically");
     }, options);
   } catch (const Unsupported& e) {
-    out << "unknown: " << e.what() << "\n";
-    return 2;
+    out << "unknown: " << shortened(e.what()) << "\n";
+    return kProveUnknown;
   } catch (const Error& e) {
-    err << "error: " << e.what() << "\n";
-    return 2;
+    err << "error: " << shortened(e.what()) << "\n";  // the claim is malformed or the model rejects it
+    return kProveUsage;
   }
   if (!req.smt2_file.empty()) {
     std::ofstream f(req.smt2_file);
     f << smt2_script(outcome);
-    if (!f) err << "warning: could not write " << req.smt2_file << "\n";
+    f.close();
+    if (!f) {
+      err << "error: could not write the queries to " << req.smt2_file << "\n";
+      return kProveIoError;
+    }
   }
   if (outcome.status == ProofStatus::Proved) {
     out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n";
-    return 0;
+    return kProveProved;
   }
   if (outcome.status == ProofStatus::Unknown) {
     out << "unknown: " << outcome.reason << "\n";
-    return 2;
+    return kProveUnknown;
   }
   // Refuted: replay on the concrete model before printing anything.
   std::map<std::string, CheckedInt> concrete;
@@ -698,19 +858,21 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
     }
     if (!differs) {
       out << "unknown: Z3's counterexample did not replay on the concrete model (both sides agree there)\n";
-      return 2;
+      return kProveUnknown;
     }
   } catch (const Error& e) {
     // The model rejects the input: a refutation only if the solver said a side condition failed.
     if (outcome.failed_side_condition.empty()) {
-      out << "unknown: Z3's counterexample did not replay: the model says: " << e.what() << "\n";
-      return 2;
+      out << "unknown: Z3's counterexample did not replay: the model says: " << shortened(e.what()) << "\n";
+      return kProveUnknown;
     }
-    report << "  the model rejects this input: " << e.what() << "\n";
+    report << "  the model rejects this input: " << shortened(e.what()) << "\n";
   }
   out << report.str();
-  return 1;
+  return kProveRefuted;
 }
+
+}  // namespace
 
 }  // namespace cuteref::proofs
 
@@ -718,19 +880,14 @@ namespace cuteref::proofs {
 
 std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
                                       bool at_upper_bound) {
-  auto [l, r] = split_claim(claim);
-  const std::set<std::string> names = free_variables(claim);
-  const Side lhs{l, !free_variables(l).empty()}, rhs{r, !free_variables(r).empty()};
-  const std::map<std::string, VariableRange> ranges = parse_where(where);
-  for (const auto& [n, _] : ranges)
-    if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  const ParsedClaim p = parse_claim(claim, where);
   std::map<std::string, CheckedInt> concrete;
-  for (const auto& n : names) {
-    const VariableRange range = ranges.count(n) ? ranges.at(n) : VariableRange{};
+  for (const auto& n : p.names) {
+    const VariableRange range = p.ranges.count(n) ? p.ranges.at(n) : VariableRange{};
     concrete.emplace(n, CheckedInt(at_upper_bound ? range.hi : range.lo));
   }
   try {
-    const Val<CheckedInt> a = evaluate_side(lhs, concrete), b = evaluate_side(rhs, concrete);
+    const Val<CheckedInt> a = evaluate_side(p.lhs, concrete), b = evaluate_side(p.rhs, concrete);
     if (function_like(a) && function_like(b)) {
       const std::int64_t na = size_of(a).v, nb = size_of(b).v;
       if (na != nb) return "differ: sizes " + std::to_string(na) + " and " + std::to_string(nb);

@@ -18,7 +18,14 @@
 // Verdicts: proved (exit 0); refuted (exit 1) with the variables, the index, and both sides'
 // values, replayed on the concrete model (the same evaluator with CheckedInt and the model's
 // functions) before printing; unknown (exit 2) with the reason, also when a counterexample
-// does not replay.
+// does not replay and when the time limit is reached. A malformed request (a claim that does
+// not parse or that the model rejects, a bad --where or --timeout) is `error: ...` with exit
+// 64 (EX_USAGE); a failure of the prover itself (out of memory, a Z3 error) `error: ...` with
+// exit 70 (EX_SOFTWARE); a --smt2 FILE that cannot be written, exit 74 (EX_IOERR).
+//
+// Time limit: --timeout s bounds the whole proof (building every query, every branch
+// decision and every solver call), default kDefaultProveTimeoutSeconds; s is a decimal number
+// of seconds in [0.001, kMaxProveTimeoutSeconds], nothing else (no sign, exponent, nan, inf).
 #pragma once
 
 #include <ostream>
@@ -27,14 +34,35 @@
 
 namespace cuteref::proofs {
 
-struct ProveRequest {
-  std::string claim;
-  std::vector<std::string> where;  // "v in [lo,hi]"
-  double timeout_s = 0;            // 0: none
-  std::string smt2_file;           // empty: none
+enum ProveExit : int {
+  kProveProved = 0,
+  kProveRefuted = 1,
+  kProveUnknown = 2,
+  kProveUsage = 64,    // EX_USAGE
+  kProveFailure = 70,  // EX_SOFTWARE
+  kProveIoError = 74,  // EX_IOERR
 };
 
-// Runs the command; returns the exit status (0 proved, 1 refuted, 2 unknown or usage error).
+inline constexpr double kDefaultProveTimeoutSeconds = 60;
+inline constexpr double kMaxProveTimeoutSeconds = 86400;  // one day
+
+struct ProveRequest {
+  std::string claim;
+  std::vector<std::string> where;  // "v in [lo,hi]", at most one per variable
+  double timeout_s = kDefaultProveTimeoutSeconds;
+  std::string smt2_file;           // empty: none
+  // Leave Z3's context allocated when the command ends (for a process that exits right
+  // after, i.e. the CLI): Z3 4.8 frees a context that holds a deep term in time that grows
+  // with the depth times the number of terms (seconds for a claim of 1,000 sums), after the
+  // answer and outside any time limit.
+  bool leak_solver_context = false;
+};
+
+// The seconds of `--timeout TEXT`: a decimal number (digits, optionally '.' and digits) in
+// [0.001, kMaxProveTimeoutSeconds]; throws Error naming the text and the range otherwise.
+double parse_timeout_seconds(const std::string& text);
+
+// Runs the command; returns the exit status (ProveExit).
 int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err);
 
 }  // namespace cuteref::proofs

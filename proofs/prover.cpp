@@ -1,10 +1,13 @@
 #include "prover.hpp"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace cuteref::proofs {
 
@@ -17,21 +20,89 @@ namespace {
 std::string answer_name(z3::check_result r) {
   return r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown";
 }
+
+// The time limit of one proof, as a whole: a thread that, unless released first, marks the
+// session expired at the deadline and interrupts the Z3 call in progress (Z3_interrupt is
+// the one Z3 entry point meant to be called from another thread). The session's symbolic
+// operations then throw ProofTimeout, so that building the queries stops as well.
+class Watchdog {
+ public:
+  Watchdog(SymbolicSession& session, unsigned timeout_ms) {
+    if (timeout_ms == 0) return;
+    thread_ = std::thread([this, &session, timeout_ms] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!released_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return done_; })) {
+        session.expire();
+        session.ctx().interrupt();
+      }
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    released_.notify_all();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable released_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// What the proof was doing, for the timeout's diagnostic.
+enum class Phase { Building, Solving };
+
+ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::expr>& domain,
+                                const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
+                                const ProofOptions& options, ProofOutcome& out, Phase& phase);
 }  // namespace
 
 ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
                    const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                    const ProofOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ProofOutcome out;
+  Phase phase = Phase::Building;
+  auto timed_out = [&] {
+    out.status = ProofStatus::Unknown;
+    out.reason = "timeout: the time limit of " + std::to_string(options.timeout_ms) + " ms was reached " +
+                 (phase == Phase::Building ? "while building a query" : "in the solver") + ", after " +
+                 std::to_string(out.paths) + " case(s) of the model's branches";
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  };
+  Watchdog watchdog(session, options.timeout_ms);
+  try {
+    return prove_within_limit(session, domain, variables, claim, options, out, phase);
+  } catch (const ProofTimeout&) {
+    return timed_out();
+  } catch (const z3::exception&) {
+    if (session.expired()) return timed_out();  // an interrupted Z3 call may throw ("canceled")
+    throw;
+  }
+}
+
+namespace {
+ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::expr>& domain,
+                                const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
+                                const ProofOptions& options, ProofOutcome& out, Phase& phase) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
   z3::context& ctx = session.ctx();
-  ProofOutcome out;
   PathExplorer& explorer = session.explorer();
   std::vector<z3::expr> full_domain = domain;
   for (const auto& r : session.variable_ranges()) full_domain.push_back(r);
   explorer.set_domain(full_domain);
   do {
+    phase = Phase::Building;  // the claim's evaluation includes the branch decisions' checks
     explorer.begin_run();
     session.clear_obligations();
     session.clear_definitions();
@@ -40,12 +111,7 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
     z3::solver solver = session.make_solver();
     if (options.timeout_ms) {
       const double left = options.timeout_ms - elapsed_ms();
-      if (left <= 0) {
-        out.status = ProofStatus::Unknown;
-        out.reason = "timeout after " + std::to_string(out.paths) + " case(s) of the model's branches";
-        out.ms = elapsed_ms();
-        return out;
-      }
+      if (left < 1) throw ProofTimeout();
       z3::params p(ctx);
       p.set("timeout", static_cast<unsigned>(left));
       solver.set(p);
@@ -57,12 +123,14 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
     if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
       std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + ".smt2") << solver.to_smt2();
     const auto t0 = clock::now();
+    phase = Phase::Solving;
     const z3::check_result r = solver.check();
     if (std::getenv("CUTEREF_PROOF_TRACE"))
       std::cerr << "    path " << out.paths << ": final check "
                 << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms, "
                 << explorer.path_condition().size() << " decisions, " << session.obligations().size()
                 << " side conditions\n";
+    if (r == z3::unknown && (session.expired() || solver.reason_unknown() == "timeout")) throw ProofTimeout();
     ++out.paths;
     if (options.keep_smt2) out.smt2.emplace_back(solver.to_smt2(), answer_name(r));
     if (r == z3::unknown) {
@@ -94,6 +162,7 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
   out.ms = elapsed_ms();
   return out;
 }
+}  // namespace
 
 std::string smt2_script(const ProofOutcome& outcome) {
   std::ostringstream s;

@@ -198,6 +198,7 @@ std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const
 }
 
 void SymbolicSession::add_obligation(const z3::expr& condition, std::string what) {
+  check_deadline();
   z3::expr g = ctx_.bool_val(true);
   for (const auto& x : guards_) g = g && x;
   obligations_.push_back({g, condition, std::move(what)});
@@ -208,7 +209,11 @@ using Bound = SymInt::Bound;
 constexpr Bound kMin = INT64_MIN, kMax = INT64_MAX;
 bool fits(Bound lo, Bound hi) { return lo >= kMin && hi <= kMax; }
 Bound clamp(Bound v) { return v < kMin ? kMin : v > kMax ? kMax : v; }
-SymInt ranged(z3::expr e, Bound lo, Bound hi) { return SymInt(std::move(e), clamp(lo), clamp(hi)); }
+// Every arithmetic operation's result passes here: the place to notice the time limit.
+SymInt ranged(z3::expr e, Bound lo, Bound hi) {
+  current_session().check_deadline();
+  return SymInt(std::move(e), clamp(lo), clamp(hi));
+}
 Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }
 bool excludes(const SymInt& a, Bound v) { return a.lo > v || a.hi < v; }
 }  // namespace
@@ -337,6 +342,7 @@ void PathExplorer::begin_run() {
 }
 
 bool PathExplorer::decide(const z3::expr& condition) {
+  current_session().check_deadline();
   const z3::expr c = condition.simplify();
   if (c.is_true()) return true;
   if (c.is_false()) return false;
@@ -366,7 +372,9 @@ bool PathExplorer::decide(const z3::expr& condition) {
       for (const auto& p : path_) s.add(p);
       for (const auto& d : session.definitions()) s.add(d);
       s.add(e);
-      return s.check() != z3::unsat;
+      const z3::check_result r = s.check();
+      session.check_deadline();
+      return r != z3::unsat;
     }
     solver_.push();
     for (const auto& p : path_) solver_.add(p);
@@ -374,6 +382,7 @@ bool PathExplorer::decide(const z3::expr& condition) {
     solver_.add(e);
     const z3::check_result r = solver_.check();
     solver_.pop();
+    session.check_deadline();  // an interrupted check answers unknown: not a feasible branch
     return r != z3::unsat;  // unknown counts as feasible: explored, never skipped
   };
   const bool t = feasible(c), f = feasible(!c);

@@ -9,7 +9,9 @@
 
 #include <z3++.h>
 
+#include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,13 @@
 namespace cuteref::proofs {
 
 class SymbolicSession;
+
+// Thrown by the symbolic operations once the proof's time limit has passed (see
+// SymbolicSession::expire). Not a cuteref::Error: no handler of the model's diagnostics may
+// turn it into another answer; prove() catches it and answers `unknown` (timeout).
+struct ProofTimeout : std::runtime_error {
+  ProofTimeout() : std::runtime_error("the proof's time limit was reached") {}
+};
 
 // The session that symbolic operations report to (one at a time per thread).
 SymbolicSession& current_session();
@@ -102,7 +111,19 @@ class SymbolicSession {
   SymbolicSession& operator=(const SymbolicSession&) = delete;
 
   z3::context& ctx() { return ctx_; }
+
+  // The time limit of a proof: prove()'s watchdog thread calls expire() at the deadline (and
+  // interrupts Z3's running call); from then on every symbolic operation (constants,
+  // arithmetic, side conditions, branch decisions) throws ProofTimeout, so that building a
+  // query stops too, not only the solver.
+  void expire() noexcept { expired_.store(true, std::memory_order_relaxed); }
+  bool expired() const noexcept { return expired_.load(std::memory_order_relaxed); }
+  void check_deadline() const {
+    if (expired()) throw ProofTimeout();
+  }
+
   SymInt constant(std::int64_t v) {
+    check_deadline();
     return SymInt(encoding_ == Encoding::BitVector64 ? ctx_.bv_val(v, 64) : ctx_.int_val(v), v, v);
   }
   // An unconstrained int64 variable (in Int64Range, its range is part of every query's
@@ -161,6 +182,7 @@ class SymbolicSession {
   std::vector<Division> divisions_;
   PathExplorer explorer_;
   SymbolicSession* previous_;
+  std::atomic<bool> expired_{false};
 };
 
 }  // namespace cuteref::proofs

@@ -60,14 +60,14 @@ ProveRun prove(const std::string& claim) {
 // A call with too few arguments on a side with variables reached the function table
 // unchecked: upcast(L) read a second argument that is not there (an uncaught
 // std::out_of_range killed `cuteref prove`), a call without arguments bound a null
-// reference. The claim parser checks the arity as the model's parser does: a usage error.
+// reference. The claim parser checks the arity as the model's parser does: a usage error (64).
 TEST(FuzzFindings, ClaimCallArityIsChecked) {
   const ProveRun missing = prove("size(upcast((2,1):(1,2))) + x == x");
-  EXPECT_EQ(missing.rc, 2);
+  EXPECT_EQ(missing.rc, proofs::kProveUsage);
   EXPECT_NE(missing.err.find("upcast: wrong number of arguments: got 1, expected upcast(L, n)"), std::string::npos)
       << missing.err;
   const ProveRun none = prove("size(coalesce()) + x == x");
-  EXPECT_EQ(none.rc, 2);
+  EXPECT_EQ(none.rc, proofs::kProveUsage);
   EXPECT_NE(none.err.find("coalesce: wrong number of arguments: got 0"), std::string::npos) << none.err;
   EXPECT_THROW(proofs::evaluate_claim_concretely("size(upcast((2,1):(1,2))) + x == x", {}, false), Error);
 }
@@ -76,7 +76,7 @@ TEST(FuzzFindings, ClaimCallArityIsChecked) {
 // (there `__apply__(8:1, 3)` is "unknown function"); the claim called it (and proved this).
 TEST(FuzzFindings, ClaimRefusesInternalFunctions) {
   const ProveRun r = prove("__apply__(8:1, 3) + x == 3 + x");
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.rc, proofs::kProveUsage);
   EXPECT_NE(r.err.find("column 1: unknown name '__apply__'"), std::string::npos) << r.err << r.out;
 }
 

@@ -1,10 +1,11 @@
 #include "atoms/gmma_descriptor.hpp"
 
-#include <functional>
-
 #include "checked_math.hpp"
+#include "coalesce.hpp"
 #include "coordinates.hpp"
+#include "equality.hpp"
 #include "error.hpp"
+#include "mode_comparison.hpp"
 
 namespace cuteref {
 
@@ -112,36 +113,20 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
     not_canonical(smem, "the contiguous extent " + std::to_string(contiguous_extent) + " is not a whole number of 16-byte (" +
                             std::to_string(t) + "-element) units");
 
-  // 4. Recast to 16-byte units: every group of t contiguous-mode elements must be 16 aligned,
-  // contiguous bytes. u(a, b) is the offset in 16-byte units of unit (a, b).
+  // 4. The canonical form, read from a few elements (u(a, b): the offset in 16-byte units of
+  // 16-byte unit (a, b), i.e. of its first element), then the whole layout compared with it
+  // by their modes (mode_comparison.hpp), without visiting the elements.
+  if (layout->has_basis_strides()) not_canonical(smem, "a stride is a scaled basis, not a shared-memory offset");
   const std::int64_t umn = k_major ? mn : mn / t;  // MN extent in 16-byte units (MN-major)
-  for (std::int64_t j = 0; j < k; ++j)
-    for (std::int64_t i = 0; i < mn; ++i) {
-      const std::int64_t c = k_major ? j : i;
-      const std::int64_t c0 = c - c % t;
-      const std::int64_t head = k_major ? g(i, c0) : g(c0, j);
-      if (g(i, j) != head + c % t || floor_mod(head, t) != 0)
-        not_canonical(smem, "element (" + std::to_string(i) + "," + std::to_string(j) + ") at offset " +
-                                std::to_string(g(i, j)) + " breaks the 16-byte unit starting at offset " +
-                                std::to_string(head) + " (a core-matrix row is 16 contiguous, 16-byte aligned bytes)");
-    }
   auto u = [&](std::int64_t a, std::int64_t b) {
     return k_major ? floor_div(g(a, b * t), t) : floor_div(g(a * t, b), t);
   };
-
-  // 5. The canonical form.
+  auto I = [](std::int64_t v) { return IntTuple::integer(v); };
   GmmaDescriptor d;
   d.layout_type = type;
   const bool inter = type == GmmaLayoutType::Interleave;
-  auto check_all = [&](std::int64_t na, std::int64_t nb, const std::function<std::int64_t(std::int64_t, std::int64_t)>& want,
-                       const std::string& form) {
-    for (std::int64_t b = 0; b < nb; ++b)
-      for (std::int64_t a = 0; a < na; ++a)
-        if (u(a, b) != want(a, b))
-          not_canonical(smem, "in 16-byte units, unit (" + std::to_string(a) + "," + std::to_string(b) + ") is at " +
-                                  std::to_string(u(a, b)) + " but the form " + form + " puts it at " +
-                                  std::to_string(want(a, b)));
-  };
+  Layout canonical = *layout;  // the canonical layout in elements, over the same (MN, K) domain
+  std::string form;
   if (k_major) {
     if (mn % 8 != 0)
       not_canonical(smem, "MN extent " + std::to_string(mn) + " is not a multiple of 8 (the rows of a core matrix)");
@@ -155,13 +140,17 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
     if (!inter && lbo != 1)
       not_canonical(smem, "the two 16-byte K units of a row are " + std::to_string(lbo * 16) +
                               " bytes apart; a swizzled K-major layout keeps them adjacent");
-    check_all(mn, 2, [&](std::int64_t a, std::int64_t b) { return (a % 8) * wu + (a / 8) * sbo + b * lbo; },
-              "((8,n),2):((" + std::to_string(wu) + ",SBO=" + std::to_string(sbo) + ")," + std::to_string(lbo) + ")");
-    d.stride_byte_offset = static_cast<std::uint32_t>(sbo);
-    d.leading_byte_offset = static_cast<std::uint32_t>(inter ? lbo : 1);
+    // Unit (a, b) at (a % 8) * W + (a / 8) * SBO + b * LBO; element (i, j) at unit (i, j / t),
+    // element j % t of it: ((8,n),(t,2)) : ((W*t, SBO*t), (1, LBO*t)).
+    form = "((8,n),2):((" + std::to_string(wu) + ",SBO=" + std::to_string(sbo) + ")," + std::to_string(lbo) + ")";
+    canonical = Layout(IntTuple::tuple({IntTuple::tuple({I(8), I(n)}), IntTuple::tuple({I(t), I(2)})}),
+                       IntTuple::tuple({IntTuple::tuple({I(wu * t), I(checked_mul(sbo, t))}),
+                                        IntTuple::tuple({I(1), I(checked_mul(lbo, t))})}));
     if (sbo < 0 || sbo > kField14 || lbo < 0 || lbo > kField14)
       not_canonical(smem, "an offset does not fit the 14-bit descriptor field (SBO " + std::to_string(sbo) + ", LBO " +
                               std::to_string(lbo) + " in 16-byte units)");
+    d.stride_byte_offset = static_cast<std::uint32_t>(sbo);
+    d.leading_byte_offset = static_cast<std::uint32_t>(inter ? lbo : 1);
   } else {
     if (k % 8 != 0) not_canonical(smem, "K extent " + std::to_string(k) + " is not a multiple of 8 (the rows of a core matrix)");
     if (umn % wu != 0)
@@ -178,16 +167,48 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
     const std::int64_t s01 = n > 1 ? u(wu, 0) : 0;
     const std::int64_t s11 = kg > 1 ? u(0, 8) : 0;
     const std::int64_t s00 = wu > 1 ? 1 : 0;
-    check_all(umn, k,
-              [&](std::int64_t a, std::int64_t b) { return (a % wu) * s00 + (a / wu) * s01 + (b % 8) * wu + (b / 8) * s11; },
-              "((" + std::to_string(wu) + ",n),(8,k)):((1," + std::to_string(s01) + "),(" + std::to_string(wu) + "," +
-                  std::to_string(s11) + "))");
+    // Unit (a, b) at (a % W) * s00 + (a / W) * s01 + (b % 8) * W + (b / 8) * s11; element (i, j)
+    // at unit (i / t, j), element i % t of it: ((t,W,n),(8,k)) : ((1,s00*t,s01*t), (W*t, s11*t)).
+    form = "((" + std::to_string(wu) + ",n),(8,k)):((1," + std::to_string(s01) + "),(" + std::to_string(wu) + "," +
+           std::to_string(s11) + "))";
+    canonical = Layout(IntTuple::tuple({IntTuple::tuple({I(t), I(wu), I(n)}), IntTuple::tuple({I(8), I(kg)})}),
+                       IntTuple::tuple({IntTuple::tuple({I(1), I(s00 * t), I(checked_mul(s01, t))}),
+                                        IntTuple::tuple({I(wu * t), I(checked_mul(s11, t))})}));
     const std::int64_t sbo = inter ? s01 : s11, lbo = inter ? s11 : s01;
     if (sbo < 0 || sbo > kField14 || lbo < 0 || lbo > kField14)
       not_canonical(smem, "an offset does not fit the 14-bit descriptor field (SBO " + std::to_string(sbo) + ", LBO " +
                               std::to_string(lbo) + " in 16-byte units)");
     d.stride_byte_offset = static_cast<std::uint32_t>(sbo);
     d.leading_byte_offset = static_cast<std::uint32_t>(lbo);
+  }
+  // The first index where the layout leaves the canonical form, if any: by modes, or (modes
+  // that do not line up, e.g. an MN extent of 24 = 8 * 3 against 16) by enumeration, at most
+  // kMaxEnumeratedEquality elements.
+  std::optional<std::int64_t> first;
+  const ModeComparison by_modes = compare_by_modes(coalesce(*layout), coalesce(canonical));
+  if (by_modes.result == ModeComparison::Result::Differ) first = by_modes.first_difference;
+  if (by_modes.result == ModeComparison::Result::Undecided) {
+    if (mn * k > kMaxEnumeratedEquality)
+      not_canonical(smem, "its modes do not line up with the canonical form " + form + "'s, and its " +
+                              std::to_string(mn * k) + " elements are more than the " +
+                              std::to_string(kMaxEnumeratedEquality) + " compared one by one");
+    for (std::int64_t x = 0; x < mn * k && !first; ++x)
+      if (apply_index(*layout, x) != apply_index(canonical, x)) first = x;
+  }
+  if (first) {
+    // Elements before it are canonical, so the unit it belongs to starts at a 16-byte
+    // aligned offset unless it is that unit's first element.
+    const std::int64_t i = *first % mn, j = *first / mn;
+    const std::int64_t c = k_major ? j : i, c0 = c - c % t;
+    const std::int64_t head = k_major ? g(i, c0) : g(c0, j);
+    if (c % t != 0 || floor_mod(head, t) != 0)
+      not_canonical(smem, "element (" + std::to_string(i) + "," + std::to_string(j) + ") at offset " +
+                              std::to_string(g(i, j)) + " breaks the 16-byte unit starting at offset " +
+                              std::to_string(head) + " (a core-matrix row is 16 contiguous, 16-byte aligned bytes)");
+    const std::int64_t a = k_major ? i : i / t, b = k_major ? j / t : j;
+    not_canonical(smem, "in 16-byte units, unit (" + std::to_string(a) + "," + std::to_string(b) + ") is at " +
+                            std::to_string(u(a, b)) + " but the form " + form + " puts it at " +
+                            std::to_string(floor_div(apply_index(canonical, *first), t)));
   }
 
   // 6. Start address.

@@ -14,6 +14,11 @@
 //   K-major : ((8,n),2) : ((W,SBO), 1)     [INTER: ((8,n),2) : ((1,SBO),LBO)]
 //   MN-major: ((W,n),(8,k)) : ((1,LBO),(W,SBO))   [INTER: ((1,n),(8,k)) : ((X,SBO),(1,LBO))]
 // and the descriptor records SBO/LBO as written there; a size-1 group records 0.
+// The form's parameters are read from a few elements and the whole layout is compared with the
+// canonical layout by their modes (mode_comparison.hpp), so that no element is visited: any
+// tile size answers at once. Only modes that do not line up with the form's are compared
+// element by element, at most kMaxEnumeratedEquality (2^22) elements, beyond which it is an
+// error naming that bound.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,8 @@
 // the diagnostic's key words asserted here (never a timing).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "cli_run.hpp"
@@ -40,4 +42,169 @@ TEST(CliHardening, ZeroExtentThroughEveryCommand) {
   EXPECT_TRUE(contains(c.out, "FAIL idx2crd(5, (0,4)): error: column 1: idx2crd: shape (0,4)")) << c.out;
   EXPECT_TRUE(contains(c.out, "2 cases checked: 1 passed, 1 failed")) << c.out;
 
+}
+
+// `prove` exited 2 for usage errors as for `unknown`; a bad --timeout was accepted or disabled
+// the limit. Usage errors exit 64; the verdicts keep 0, 1, 2.
+TEST(CliHardening, ProveUsageErrorsExit64) {
+  struct Case {
+    const char* args;
+    const char* needle;
+  } cases[] = {
+      {"prove", "usage: cuteref prove"},
+      {"prove 'x == x' --frob", "unknown option '--frob'"},
+      {"prove 'x == x' 'y == y'", "more than one claim"},
+      {"prove 'x == x' --timeout", "--timeout needs a value"},
+      {"prove 'x == x' --where", "--where needs a value"},
+      {"prove 'x == x' --timeout 0", "--timeout '0': out of range"},
+      {"prove 'x == x' --timeout -1", "--timeout '-1': not a decimal number"},
+      {"prove 'x == x' --timeout nan", "--timeout 'nan': not a decimal number"},
+      {"prove 'x == x' --timeout inf", "--timeout 'inf': not a decimal number"},
+      {"prove 'x == x' --timeout 1e30", "--timeout '1e30': not a decimal number"},
+      {"prove 'x == x' --timeout 4294968", "--timeout '4294968': out of range"},
+      {"prove 'x == x' --timeout 1abc", "--timeout '1abc': not a decimal number"},
+      {"prove 'x == x' --where 'x in [0,1]' --where 'x in [0,2]'", "--where names 'x' twice"},
+      {"prove 'x +'", "the claim must have the form EXPR == EXPR"},
+      // A concrete side the model rejects (this one divided by zero: SIGFPE).
+      {"prove 'idx2crd(5, (0,4)) == 1'", "idx2crd: shape (0,4) has the leaf 0, which is not positive"},
+  };
+  for (const auto& c : cases) {
+    const RunResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, kUsage) << c.args << ": " << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, c.needle)) << c.args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+  // The verdicts: proved 0 (x == x), refuted 1 (x + 1 overflows at 2^63 - 1), unknown 2
+  // (a timeout is unknown: 30,000 sums are not built in 1 ms).
+  EXPECT_EQ(run_cli("prove 'x == x' --timeout 0.5").exit_code, 0);
+  EXPECT_EQ(run_cli("prove 'x + 1 == 1 + x'").exit_code, 1);
+  std::string sum = "x";
+  for (int i = 1; i < 30000; ++i) sum += "+x";
+  const RunResult t = run_cli("prove " + quote(sum + " == x") + " --timeout 0.001");
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_TRUE(contains(t.out, "unknown: timeout: the time limit of 1 ms was reached")) << t.out;
+}
+
+// Write failures (stdout is /dev/full) exited 0; read failures (`batch < /`) exited 0 with no
+// diagnostic. Both exit 74 (EX_IOERR) with one.
+TEST(CliHardening, ReadAndWriteFailuresExit74) {
+  const RunResult dir = run_cli("batch", "", "/");
+  EXPECT_EQ(dir.exit_code, 74);
+  EXPECT_TRUE(contains(dir.err, "error: cannot read the input: Is a directory")) << dir.err;
+  const std::string write_error = "error: cannot write the output: No space left on device";
+  for (const char* args : {"eval 'size(8:1)'", "batch", "--help", "describe '(1@0, 1@1)'", "prove 'x == x'"}) {
+    const RunResult r = run_cli(args, "size(8:1)\n", "", "/dev/full");
+    EXPECT_EQ(r.exit_code, 74) << args << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, write_error)) << args << ": " << r.err;
+  }
+  const std::string file = temp_path("full.txt");
+  std::ofstream(file) << "size(8:1) => 8\n";
+  const RunResult c = run_cli("check " + quote(file), "", "", "/dev/full");
+  EXPECT_EQ(c.exit_code, 74);
+  EXPECT_TRUE(contains(c.err, write_error)) << c.err;
+}
+
+// A 50 MB batch line ended in std::bad_alloc and the lines after it were lost. A line is read
+// to its end but at most 1 MiB of it is kept: it gets one diagnostic line, the next is answered.
+TEST(CliHardening, BatchLineLengthIsBounded) {
+  const std::size_t n = 50u << 20;
+  const RunResult r = run_cli("batch", "(" + std::string(n, '1') + ")\nsize(8:1)\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto out = lines(r.out);
+  ASSERT_EQ(out.size(), 2u) << r.out.substr(0, 300);
+  EXPECT_EQ(out[0], "error: the line is 52428802 bytes, longer than the limit of 1048576 bytes");
+  EXPECT_EQ(out[1], "8");
+  // 1 MiB is accepted (a CR before the newline does not count): 1,048,575 blanks and 1.
+  const RunResult ok = run_cli("batch", std::string((1u << 20) - 1, ' ') + "1\r\n");
+  EXPECT_EQ(ok.out, "1\n");
+}
+
+// NUL and raw control bytes went into diagnostics as they were (a NUL cut the message short).
+// They are written \xNN; no answer line holds a control byte.
+TEST(CliHardening, ControlBytesAreEscapedInDiagnostics) {
+  static const char input[] = "size(8:1)\n\0abc\n(\x01\n\x1b[31m\nsize(4:1)";
+  const RunResult r = run_cli("batch", std::string(input, sizeof input - 1));
+  EXPECT_EQ(r.exit_code, 0);
+  const auto out = lines(r.out);
+  ASSERT_EQ(out.size(), 5u) << r.out;
+  EXPECT_EQ(out[0], "8");
+  EXPECT_TRUE(contains(out[1], "error: column 1: expected an integer, '_', '(' or a name, found '\\x00'")) << out[1];
+  EXPECT_TRUE(contains(out[2], "error: column 2: expected an integer, '_', '(' or a name, found '\\x01'")) << out[2];
+  EXPECT_TRUE(contains(out[3], "found '\\x1b'")) << out[3];
+  EXPECT_EQ(out[4], "4");  // the last line has no newline: still a line
+  for (const char c : r.out) EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f));
+  // The command line too: eval, an unknown command, an unknown prove option.
+  const RunResult e = run_cli("eval " + quote("(\x02"));
+  EXPECT_TRUE(contains(e.err, "found '\\x02'")) << e.err;
+  EXPECT_TRUE(contains(run_cli(quote("\x07")).err, "unknown command '\\x07'"));
+  EXPECT_TRUE(contains(run_cli("prove 'x == x' " + quote("--\x1b")).err, "unknown option '--\\x1b'"));
+}
+
+// `batch` keeps exactly one output line per input line, whatever a line does.
+TEST(CliHardening, BatchAnswersEveryLineOnce) {
+  std::string in;
+  in += "\n";                                    // empty: a diagnostic
+  in += "\r\n";                                  // only CR: empty, a diagnostic
+  in += std::string(300, '(') + "\n";            // nested too deep
+  in += "idx2crd(5, (0,4))\n";                   // once SIGFPE
+  in += std::string("a\0b", 3) + "\n";           // NUL
+  in += "(" + std::string(2u << 20, '1') + ")\n";  // too long
+  in += "size(8:1)\r\n";                         // CRLF
+  in += "4:1";                                   // no final newline
+  const RunResult r = run_cli("batch", in);
+  EXPECT_EQ(r.exit_code, 0);
+  const auto out = lines(r.out);
+  ASSERT_EQ(out.size(), 8u) << r.out.substr(0, 2000);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(out[i].rfind("error: ", 0), 0u) << i << ": " << out[i];
+  EXPECT_EQ(out[6], "8");
+  EXPECT_EQ(out[7], "4:1");
+}
+
+// 25 KB of input printed 15 MB. A printed value is at most 1 MiB of text: make_basis_like of a
+// shape 250 levels deep with 4,000 leaves has 4,000 bases of 250 indices each (2 MB of text).
+TEST(CliHardening, ResultTextIsBounded) {
+  std::string shape = std::string(250, '(');
+  for (int i = 0; i < 4000; ++i) shape += i ? ",2" : "2";
+  shape += std::string(250, ')');
+  const RunResult r = run_cli("eval " + quote("make_basis_like(" + shape + ")"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "bytes of text, more than the limit of 1048576 bytes")) << r.err.substr(0, 300);
+  // A part of it prints: its rank, 1 (the outermost tuple has one element).
+  EXPECT_EQ(run_cli("eval " + quote("rank(make_basis_like(" + shape + "))")).out, "_1\n");
+}
+
+// Diagnostics echo their operands; beyond 8 KiB the middle is left out, with a count.
+TEST(CliHardening, DiagnosticsAreShortened) {
+  std::string modes;
+  for (int i = 0; i < 3000; ++i) modes += i ? ",4" : "4";
+  const RunResult r = run_cli("eval " + quote("complement((" + modes + "):(" + modes + "))"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(r.err.size(), 8300u);
+  EXPECT_TRUE(contains(r.err, " bytes left out] ... ")) << r.err.substr(0, 300);
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u);
+}
+
+// Out of memory in one batch line (here under a 400 MB address-space limit) is that line's
+// diagnostic; the next line is answered. (Skipped under AddressSanitizer, which needs the
+// address space it reserves.)
+TEST(CliHardening, BatchOutOfMemoryIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "an address-space limit cannot be combined with AddressSanitizer";
+#else
+  std::string shape = std::string(250, '(');
+  for (int i = 0; i < 200000; ++i) shape += i ? ",2" : "2";
+  shape += std::string(250, ')');
+  const std::string file = temp_path("oom.txt");
+  std::ofstream(file) << "make_basis_like(" << shape << ")\nsize(8:1)\n";
+  const char* bin = std::getenv("CUTEREF_BIN");
+  ASSERT_NE(bin, nullptr);
+  const std::string out = temp_path("oom_out.txt");
+  const std::string cmd = "(ulimit -v 400000; " + quote(bin) + " batch < " + quote(file) + " > " + quote(out) + ")";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const auto got = lines(read_file(out));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], "error: out of memory evaluating this expression");
+  EXPECT_EQ(got[1], "8");
+#endif
 }

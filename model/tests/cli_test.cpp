@@ -136,14 +136,15 @@ TEST(Cli, BatchWithNoInputPrintsNothing) {
 }
 
 TEST(Cli, UsageErrors) {
+  // A malformed command line exits 64 (sysexits' EX_USAGE), every command.
   RunResult none = run_cli("");
-  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.exit_code, 64);
   EXPECT_TRUE(contains(none.err, "Commands:")) << none.err;
   RunResult unknown = run_cli("frobnicate");
-  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.exit_code, 64);
   EXPECT_TRUE(contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
   RunResult eval_noarg = run_cli("eval");
-  EXPECT_EQ(eval_noarg.exit_code, 2);
+  EXPECT_EQ(eval_noarg.exit_code, 64);
   EXPECT_TRUE(contains(eval_noarg.err, "usage")) << eval_noarg.err;
   RunResult missing = run_cli("check /nonexistent/corpus");
   EXPECT_EQ(missing.exit_code, 1);

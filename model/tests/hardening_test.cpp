@@ -3,10 +3,16 @@
 // of its message) or in a correct answer derived by hand in the comment.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "coalesce.hpp"
+#include "coordinates.hpp"
 #include "descriptor.hpp"
 #include "function_table.hpp"
+#include "mode_comparison.hpp"
 #include "notation.hpp"
 #include "test_support.hpp"
 
@@ -82,4 +88,98 @@ TEST(Hardening, ExpressionTextIsBounded) {
   expect_error([&] { parse_descriptor(big); }, "longer than the limit of 1048576 bytes");
   // Just under the bound it is parsed: 1 MiB of blanks around 1 is the integer 1.
   EXPECT_EQ(eval(std::string((std::size_t{1} << 20) - 1, ' ') + "1"), "1");
+}
+
+// compare_by_modes against enumeration (the definition: equal size and equal value at every
+// index) over a universe of small layouts: flat, rank 1..3, extents 1..4, strides -1..4, and
+// pairs of equal size, among them each layout against its own coalesced form (equal by
+// coalesce's post-condition) and a re-grouping with one mode split in two. Each decided answer
+// must be the enumeration's, the first difference its first differing index.
+TEST(Hardening, ModeComparisonAgreesWithEnumeration) {
+  std::vector<Layout> universe;
+  const std::int64_t extents[] = {1, 2, 3, 4}, strides[] = {-1, 0, 1, 2, 3, 4};
+  for (int r = 1; r <= 3; ++r) {
+    std::vector<std::size_t> se(r, 0), st(r, 0);
+    for (;;) {
+      std::vector<IntTuple> sh, sd;
+      for (int k = 0; k < r; ++k) sh.push_back(IntTuple::integer(extents[se[k]])), sd.push_back(IntTuple::integer(strides[st[k]]));
+      universe.emplace_back(IntTuple::tuple(sh), IntTuple::tuple(sd));
+      int k = 0;
+      for (; k < r; ++k) {
+        if (++st[k] < std::size(strides)) break;
+        st[k] = 0;
+        if (++se[k] < std::size(extents)) break;
+        se[k] = 0;
+      }
+      if (k == r) break;
+    }
+  }
+  std::map<std::int64_t, std::vector<std::size_t>> by_size;
+  for (std::size_t i = 0; i < universe.size(); ++i) by_size[size_value(universe[i])].push_back(i);
+  std::size_t decided = 0, equal = 0, undecided = 0;
+  auto check = [&](const Layout& a, const Layout& b) {
+    const ModeComparison c = compare_by_modes(a, b);
+    std::int64_t first = -1;
+    for (std::int64_t i = 0; i < size_value(a) && first < 0; ++i)
+      if (apply_index(a, i) != apply_index(b, i)) first = i;
+    if (c.result == ModeComparison::Result::Undecided) {
+      ++undecided;
+      return;
+    }
+    ++decided;
+    if (first < 0) ++equal;
+    ASSERT_EQ(c.result == ModeComparison::Result::Equal, first < 0) << a.to_string() << " vs " << b.to_string();
+    if (first >= 0) {
+      ASSERT_EQ(c.first_difference, first) << a.to_string() << " vs " << b.to_string();
+    }
+  };
+  std::uint64_t seed = 12345;
+  auto next = [&](std::size_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  for (const Layout& a : universe) {
+    check(a, coalesce(a));
+    // Split the first mode of extent 4 into (2,2) with strides (d, 2d): the same function.
+    std::vector<IntTuple> sh, sd;
+    bool split = false;
+    for (std::size_t k = 0; k < rank(a); ++k) {
+      const std::int64_t s = a.shape()[k].value(), d = a.stride()[k].value();
+      if (!split && s == 4) {
+        sh.push_back(IntTuple::tuple({IntTuple::integer(2), IntTuple::integer(2)}));
+        sd.push_back(IntTuple::tuple({IntTuple::integer(d), IntTuple::integer(2 * d)}));
+        split = true;
+      } else {
+        sh.push_back(IntTuple::integer(s));
+        sd.push_back(IntTuple::integer(d));
+      }
+    }
+    if (split) check(a, Layout(IntTuple::tuple(sh), IntTuple::tuple(sd)));
+    const auto& same = by_size[size_value(a)];
+    for (int t = 0; t < 20; ++t) check(a, universe[same[next(same.size())]]);
+  }
+  std::printf("[ checked ] %zu layouts, %zu pairs decided by modes (%zu equal), %zu undecided (modes not lined up)\n",
+              universe.size(), decided, equal, undecided);
+  EXPECT_GT(decided, 100000u);
+  EXPECT_GT(equal, 10000u);
+  EXPECT_GT(undecided, 0u);
+}
+
+// `==` on 2^26-element layouts enumerated for ~50 s. Layouts with integer strides are compared
+// by their modes at any size; the rest enumerate at most 2^22 indices, then name the bound.
+TEST(Hardening, EqualityIsBounded) {
+  // (8192,8192):(1,8192) is the identity on [0, 2^26): equal to 67108864:1. The transposed
+  // (8192,8192):(8192,1) maps 1 to 8192, so index 1 is the first difference.
+  EXPECT_EQ(eval("(8192,8192):(1,8192) == 67108864:1"), "true");
+  EXPECT_EQ(eval("(8192,8192):(8192,1) == 67108864:1"), "false: at index 1: left gives 8192, right gives 1");
+  // Modes 2 and 3 do not line up: enumerated (6 indices): (2,3):(3,1) maps 1 -> 3, (3,2):(2,1)
+  // maps 1 -> 2.
+  EXPECT_EQ(eval("(2,3):(3,1) == (3,2):(2,1)"), "false: at index 1: left gives 3, right gives 2");
+  expect_eval_error("Sw<3,4,3> o (8192,8192):(1,8192) == Sw<3,4,3> o 67108864:1",
+                    "==: size 67108864 is more than the 4194304 indices compared one by one");
+  // 8192 and 8193 do not divide each other, and these do not coalesce.
+  expect_eval_error("(8192,8193):(2,1) == (8193,8192):(2,1)", "more than the 4194304 indices compared one by one");
+  // Values that overflow int64 are still reported as enumeration reports them.
+  expect_eval_error("(2,2):(4611686018427387904,4611686018427387904) == (2,2):(4611686018427387904,4611686018427387904)",
+                    "arithmetic overflow");
 }

@@ -122,13 +122,14 @@ TEST(Prove, UnknownAndErrors) {
   ++g_cases;
   EXPECT_EQ(u.rc, 2);
   EXPECT_EQ(u.out.rfind("unknown: ", 0), 0u) << u.out;
+  // A malformed claim or --where is a usage error (64, EX_USAGE), not `unknown` (2).
   const ProveRun e = prove("x + 1");
   ++g_cases;
-  EXPECT_EQ(e.rc, 2);
+  EXPECT_EQ(e.rc, 64);
   EXPECT_NE(e.err.find("EXPR == EXPR"), std::string::npos) << e.err;
   const ProveRun w = prove("x == x", {"y in [0,1]"});
   ++g_cases;
-  EXPECT_EQ(w.rc, 2);
+  EXPECT_EQ(w.rc, 64);
   EXPECT_NE(w.err.find("'y'"), std::string::npos) << w.err;
 }
 
