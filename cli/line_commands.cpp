@@ -13,6 +13,7 @@
 namespace cuteref {
 
 namespace {
+
 // The text of a value, or Error when it is longer than kMaxResultBytes.
 std::string result_text(const Value& v) {
   std::string text = v.to_string();
@@ -21,6 +22,7 @@ std::string result_text(const Value& v) {
                 std::to_string(kMaxResultBytes) + " bytes (print a part of it, e.g. a mode, or its size)");
   return text;
 }
+
 }  // namespace
 
 std::string diagnostic(const std::string& message) { return "error: " + shortened(printable(message)); }
@@ -38,11 +40,6 @@ std::string answer(const std::string& expr, bool& failed) {
   } catch (const std::exception& e) {
     return diagnostic(std::string("internal error: ") + e.what());
   }
-}
-
-std::string batch_line(const std::string& line) {
-  bool failed = false;
-  return answer(line, failed);
 }
 
 std::string describe_report(const std::string& descriptor, const std::string* shape_text) {

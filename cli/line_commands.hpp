@@ -14,14 +14,11 @@ inline constexpr std::size_t kMaxResultBytes = std::size_t{1} << 20;
 // A diagnostic as printed: `error: ` and the message, one printable line of bounded length.
 std::string diagnostic(const std::string& message);
 
-// The answer to one expression: its value in CuTe notation, or a diagnostic (`error: ...`,
-// failed set). Nothing escapes: cuteref::Error, memory exhaustion and any other exception
-// become the diagnostic, so batch answers every line with exactly one line.
+// The answer to one expression (eval, one batch line): its value's text, or a diagnostic
+// (`failed` set). Nothing escapes: batch answers every line with exactly one line; an
+// exception other than cuteref::Error and std::bad_alloc becomes `error: internal error: ...`.
 // Pre: `expr` has no line terminator.
 std::string answer(const std::string& expr, bool& failed);
-
-// One `batch` line: answer() without the flag.
-std::string batch_line(const std::string& line);
 
 // `describe DESC [SHAPE]`: the normalized descriptor, its stride tree, one line per basis
 // saying what a step along its mode adds, and with a shape the layout SHAPE:DESC and its size.

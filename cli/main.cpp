@@ -43,6 +43,7 @@ using namespace cuteref;
 constexpr int kExitUsage = 64;
 // Exit status when the input cannot be read or the output cannot be written (EX_IOERR).
 constexpr int kExitIo = 74;
+// kMaxResultBytes, diagnostic() and answer(): line_commands.hpp (the fuzz target runs them too).
 
 // stdout is flushed and checked: a failed write (a full disk, /dev/full) is an error, exit 74.
 int finish_output(int rc) {

@@ -1,7 +1,6 @@
 // The fuzz target: one input (bytes, read as text lines) runs through every entry point
 // that reads user text, the same code the CLI runs:
-//   batch     every line, as `cuteref batch` (cli/line_commands.hpp batch_line), and
-//             `eval` (the same parse_and_evaluate)
+//   batch     every line, as `cuteref batch` and `eval` answer it (cli/line_commands.hpp answer)
 //   describe  line 1 as the descriptor, line 2 (if any) as the shape
 //   corpus    the whole input as a corpus file (cli/corpus_runner.hpp)
 //   prove     line 1 as the claim, the other non-empty lines as --where texts: parsed and
@@ -10,6 +9,8 @@
 // A finding is a crash, a hang, a sanitizer report, an exception other than cuteref::Error
 // escaping, or a broken contract checked below (abort with a message):
 //   - a batch output line (value or diagnostic) holds no line break: one line per input line;
+//   - no answer is an `internal error` (an exception other than cuteref::Error that the CLI
+//     turns into a line rather than crash) or `out of memory`;
 //   - a printed value parses back to a value that prints the same (CuTe notation round trip);
 //   - a normalized descriptor's text normalizes to itself (descriptor.hpp's round trip);
 //   - the corpus runner counts every case once: cases == passed + failed.
@@ -65,9 +66,12 @@ bool prints_notation(const Value& v) {
 }
 
 void run_batch_line(const std::string& line) {
-  const std::string out = batch_line(line);
+  bool failed = false;
+  const std::string out = answer(line, failed);
   if (out.find('\n') != std::string::npos) contract_broken("a batch output line holds a line break: " + out, line);
-  if (out.rfind("error: ", 0) == 0) return;
+  if (out.rfind("error: internal error", 0) == 0 || out.rfind("error: out of memory", 0) == 0)
+    contract_broken("the answer is " + out, line);
+  if (failed) return;
   const Value v = parse_and_evaluate(line, &standard_functions());
   if (!prints_notation(v)) return;
   std::string again;

@@ -705,6 +705,29 @@ Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>&
   return Evaluator<Scalar>(side.text, vars).parse_side();
 }
 
+// A request's claim and --where texts parsed (prove and evaluate_claim_concretely): the two
+// sides, the free variables and their ranges. Throws Error for a malformed request.
+struct ParsedClaim {
+  Side lhs, rhs;
+  std::set<std::string> names;
+  std::map<std::string, VariableRange> ranges;
+};
+
+ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where) {
+  if (claim.size() > kMaxExpressionBytes)
+    throw Error("the claim is " + std::to_string(claim.size()) + " bytes, longer than the limit of " +
+                std::to_string(kMaxExpressionBytes) + " bytes");
+  ParsedClaim p;
+  auto [l, r] = split_claim(claim);
+  p.names = free_variables(claim);
+  p.lhs = {l, !free_variables(l).empty()};
+  p.rhs = {r, !free_variables(r).empty()};
+  p.ranges = parse_where(where);
+  for (const auto& [n, _] : p.ranges)
+    if (!p.names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  return p;
+}
+
 bool needs_bits(const std::string& claim) {
   return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
          claim.find("smem_wavefronts") != std::string::npos || claim.find("gmma_atom") != std::string::npos ||
@@ -781,19 +804,14 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   std::map<std::string, VariableRange> ranges;
   std::set<std::string> names;
   try {
-    if (req.claim.size() > kMaxExpressionBytes)
-      throw Error("the claim is " + std::to_string(req.claim.size()) + " bytes, longer than the limit of " +
-                  std::to_string(kMaxExpressionBytes) + " bytes");
     if (!(req.timeout_s >= 0.001) || req.timeout_s > kMaxProveTimeoutSeconds)
       throw Error("the time limit must be in [0.001, " +
                   std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "] seconds");
-    auto [l, r] = split_claim(req.claim);
-    names = free_variables(req.claim);
-    lhs = {l, !free_variables(l).empty()};
-    rhs = {r, !free_variables(r).empty()};
-    ranges = parse_where(req.where);
-    for (const auto& [n, _] : ranges)
-      if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+    ParsedClaim parsed = parse_claim(req.claim, req.where);
+    lhs = std::move(parsed.lhs);
+    rhs = std::move(parsed.rhs);
+    names = std::move(parsed.names);
+    ranges = std::move(parsed.ranges);
   } catch (const Error& e) {
     err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
@@ -916,19 +934,14 @@ namespace cuteref::proofs {
 
 std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
                                       bool at_upper_bound) {
-  auto [l, r] = split_claim(claim);
-  const std::set<std::string> names = free_variables(claim);
-  const Side lhs{l, !free_variables(l).empty()}, rhs{r, !free_variables(r).empty()};
-  const std::map<std::string, VariableRange> ranges = parse_where(where);
-  for (const auto& [n, _] : ranges)
-    if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  const ParsedClaim p = parse_claim(claim, where);
   std::map<std::string, CheckedInt> concrete;
-  for (const auto& n : names) {
-    const VariableRange range = ranges.count(n) ? ranges.at(n) : VariableRange{};
+  for (const auto& n : p.names) {
+    const VariableRange range = p.ranges.count(n) ? p.ranges.at(n) : VariableRange{};
     concrete.emplace(n, CheckedInt(at_upper_bound ? range.hi : range.lo));
   }
   try {
-    const Val<CheckedInt> a = evaluate_side(lhs, concrete), b = evaluate_side(rhs, concrete);
+    const Val<CheckedInt> a = evaluate_side(p.lhs, concrete), b = evaluate_side(p.rhs, concrete);
     if (function_like(a) && function_like(b)) {
       const std::int64_t na = size_of(a).v, nb = size_of(b).v;
       if (na != nb) return "differ: sizes " + std::to_string(na) + " and " + std::to_string(nb);

@@ -60,7 +60,7 @@ ProveRun prove(const std::string& claim) {
 // A call with too few arguments on a side with variables reached the function table
 // unchecked: upcast(L) read a second argument that is not there (an uncaught
 // std::out_of_range killed `cuteref prove`), a call without arguments bound a null
-// reference. The claim parser checks the arity as the model's parser does: a usage error.
+// reference. The claim parser checks the arity as the model's parser does: a usage error (64).
 TEST(FuzzFindings, ClaimCallArityIsChecked) {
   const ProveRun missing = prove("size(upcast((2,1):(1,2))) + x == x");
   EXPECT_EQ(missing.rc, proofs::kProveUsage);
