@@ -44,7 +44,7 @@ void print_help(std::ostream& out) {
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
          "                             [0, 2^63-1]; exit 0 proved, 1 refuted, 2 unknown; --smt2 writes the queries\n"
-         "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
