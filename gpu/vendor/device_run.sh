@@ -45,6 +45,7 @@ case $MODE in
     sanitize memcheck
     ;;
   sanitize)
+    [ -f $OUT/build.log ] && xz -T16 -c $BIN > $OUT/cuteref-gpu.xz
     sanitize ${SAN_TOOLS:-memcheck racecheck synccheck}
     ;;
 esac
