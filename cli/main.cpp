@@ -90,7 +90,7 @@ void print_help(std::ostream& out) {
          "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
          "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
          "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
-         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|all|banks [--out DIR]]\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"

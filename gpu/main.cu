@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -18,6 +20,9 @@
 #include "ldmatrix_probe.hpp"
 #include "mma_sync_probe.hpp"
 #include "wgmma_probe.hpp"
+#ifdef CUTEREF_GPU_VENDOR
+#include "vendor/vendor_probe.hpp"
+#endif
 
 namespace {
 
@@ -71,7 +76,11 @@ const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
                          {"tma_tile", cuteref_gpu::run_tma_tile_probe},
                          {"mma", cuteref_gpu::run_mma_sync_probe},
                          {"ldmatrix", cuteref_gpu::run_ldmatrix_probe},
-                         {"wgmma", cuteref_gpu::run_wgmma_probe}};
+                         {"wgmma", cuteref_gpu::run_wgmma_probe},
+#ifdef CUTEREF_GPU_VENDOR
+                         {"vendor", cuteref_gpu::run_vendor_probe},
+#endif
+};
 
 // `banks [--out DIR] [--dry-run]`: the bank-conflict probe, which drives ncu itself (not in `all`:
 // it needs Nsight Compute); `banks-kernels FILE` is its child, run under ncu.
@@ -107,13 +116,21 @@ int main(int argc, char** argv) {
   if (what == "banks" || what == "banks-kernels") return banks_main(argc, argv);
   const bool known = what == "all" || std::any_of(std::begin(kProbes), std::end(kProbes),
                                                   [&](const Probe& p) { return what == p.name; });
+#ifndef CUTEREF_GPU_VENDOR
+  if (what == "vendor") {
+    std::cout << "cuteref-gpu vendor: the CUTLASS kernels are not built into this harness (configure with "
+                 "-Dgpu_vendor=enabled, or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
+    return 77;
+  }
+#endif
   if (what == "--help" || !known) {
-    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|all|banks [--out DIR] [--dry-run]]\n"
+    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
                  "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
+                 "  vendor CUTLASS's SM90 GEMM kernels and CuTe's device code vs the model (when built with them)\n"
                  "  all    every probe above\n"
                  "  banks  shared-memory wavefronts: the model's smem_wavefronts vs Nsight Compute's counters (runs ncu;\n"
                  "         not part of all); --out DIR keeps the cases, ncu's CSV and a line per case; --dry-run lists\n"
@@ -121,12 +138,41 @@ int main(int argc, char** argv) {
     return what == "--help" ? 0 : 2;
   }
   if (const int rc = check_device_in_child(); rc != 0) return rc;
+  // A keeper child holds a CUDA context for the whole run, so that each case's child finds the
+  // GPU initialized (without persistence mode the driver otherwise sets the GPU up again for
+  // every child that opens it). CUTEREF_GPU_KEEPER=0 leaves it out.
+  int keeper_pipe[2] = {-1, -1};
+  pid_t keeper = -1;
+  const char* keeper_env = std::getenv("CUTEREF_GPU_KEEPER");
+  if (!(keeper_env && std::string(keeper_env) == "0") && pipe(keeper_pipe) == 0) {
+    std::cout.flush();
+    keeper = fork();
+    if (keeper == 0) {
+      close(keeper_pipe[1]);
+      cudaFree(nullptr);
+      char byte;
+      while (read(keeper_pipe[0], &byte, 1) > 0) {
+      }
+      _exit(0);
+    }
+    close(keeper_pipe[0]);
+  }
+  struct KeeperStop {
+    int fd;
+    pid_t pid;
+    ~KeeperStop() {
+      if (fd >= 0) close(fd);
+      if (pid > 0) waitpid(pid, nullptr, 0);
+    }
+  } keeper_stop{keeper_pipe[1], keeper};
   try {
     cuteref_gpu::ProbeTally t;
     for (const Probe& probe : kProbes) {
       if (what != "all" && what != probe.name) continue;
+      const auto start = std::chrono::steady_clock::now();
       const cuteref_gpu::ProbeTally p = probe.run(std::cout);
-      std::cout << probe.name << ": " << p.passed << " passed, " << p.failed << " failed" << std::endl;
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      std::cout << probe.name << ": " << p.passed << " passed, " << p.failed << " failed (" << took.count() << " s)" << std::endl;
       t.passed += p.passed;
       t.failed += p.failed;
     }
