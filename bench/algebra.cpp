@@ -20,6 +20,8 @@
 // on a CPU left idle while the other side ran was measured up to 1.5x slower (the model's
 // median round fell to ~65% of its best), an asymmetry pinning removes (--no-pin keeps it).
 // Usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE] [--no-pin]
+//        bench_algebra [--cases N] --write-cases FILE   writes the case mix (pycute_algebra.py's
+//        format) and exits: bench/pycute_python.py times the Python APIs on it
 #include <algorithm>
 #include <csignal>
 #include <cstdint>
@@ -146,7 +148,10 @@ std::uint64_t checksum(const Layout& r) {
 std::string plain(const IntTuple& t) {
   if (!t.is_tuple()) return std::to_string(t.value());
   std::string s = "(";
-  for (std::size_t i = 0; i < t.rank(); ++i) s += (i ? "," : "") + plain(t[i]);
+  for (std::size_t i = 0; i < t.rank(); ++i) {
+    if (i) s += ',';
+    s += plain(t[i]);
+  }
   return s + (t.rank() == 1 ? ",)" : ")");
 }
 std::string plain(const Layout& l) { return plain(l.shape()) + ":" + plain(l.stride()); }
@@ -171,8 +176,11 @@ std::string nesting_and_leaves(const Layout& l) {
   flatten_into(l.shape(), shape);
   flatten_into(l.stride(), stride);
   std::string s = std::to_string(code);
-  for (const auto& x : shape) s += " " + std::to_string(x.value());
-  for (const auto& x : stride) s += " " + std::to_string(x.value());
+  for (const auto* part : {&shape, &stride})
+    for (const auto& x : *part) {
+      s += ' ';
+      s += std::to_string(x.value());
+    }
   return s;
 }
 
@@ -311,6 +319,7 @@ int main(int argc, char** argv) {
   std::string cute_exe;
 #endif
   bool pin = true;
+  std::string write_cases;
   for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--no-pin") {
@@ -327,9 +336,10 @@ int main(int argc, char** argv) {
     else if (k == "--rounds") rounds = std::atoi(argv[i + 1]);
     else if (k == "--pycute") pycute_dir = argv[i + 1];
     else if (k == "--cute") cute_exe = argv[i + 1];
+    else if (k == "--write-cases") write_cases = argv[i + 1];
     else {
       std::cerr << "usage: bench_algebra [--cases N] [--repeats R] [--rounds K] [--pycute DIR] [--cute EXE] "
-                   "[--no-pin]\n";
+                   "[--no-pin] [--write-cases FILE]\n";
       return 2;
     }
   }
@@ -367,6 +377,13 @@ int main(int argc, char** argv) {
   }
   std::vector<const Case*> by_op[kOps];
   for (const Case& c : cases) by_op[c.op].push_back(&c);
+  if (!write_cases.empty()) {
+    std::ofstream out(write_cases);
+    for (const Case& c : cases)
+      out << kOpNames[c.op] << "|" << plain(c.a) << "|"
+          << (c.op == kComplement ? plain(c.m) : c.op == kCoalesce ? "" : plain(c.b)) << "\n";
+    return out ? 0 : 1;
+  }
 
   // Per-process file names: several runs may share /tmp.
   const std::string prefix = "/tmp/cuteref_bench_algebra_" + std::to_string(getpid()) + "_";

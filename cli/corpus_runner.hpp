@@ -25,6 +25,16 @@
 
 namespace cuteref {
 
+// A seed claim the corpus refutes, in parts (for reports that picture it).
+struct ClaimRefutation {
+  std::string where;    // file:line
+  std::string expr;     // the expression the claim is about
+  std::string claimed;  // the seed's value
+  std::string correct;  // the model's value (printed)
+  std::string reason;   // the first difference (functional ==), empty for booleans
+  std::string why;      // the derivation: the comment lines above the case
+};
+
 struct CorpusSummary {
   int cases = 0;
   int passed = 0;
@@ -35,10 +45,15 @@ struct CorpusSummary {
   // One entry per refuted claim: where, the claim, the correct value, the counterexample, and
   // the derivation (the comment lines above the case).
   std::vector<std::string> refuted_claims;
+  std::vector<ClaimRefutation> refutations;  // the same claims, in parts
 };
 
 // Runs every case of the given files or directories (recursively, *.txt), writing one
 // line per failure and per seed claim verdict to `out`.
 CorpusSummary run_corpus(const std::vector<std::string>& paths, std::ostream& out, bool verbose);
+
+// The cases of one corpus text read from `in` (the body of run_corpus for one file; the fuzz
+// target feeds it arbitrary text): adds to `sum`, names lines `name:LINE` in `out`.
+void run_corpus_stream(std::istream& in, const std::string& name, std::ostream& out, bool verbose, CorpusSummary& sum);
 
 }  // namespace cuteref

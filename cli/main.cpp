@@ -4,22 +4,31 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 #include <iostream>
+#include <map>
 #include <new>
+#include <optional>
+#include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
+#include "atoms/copy_bank_conflicts.hpp"
+#include "atoms/smem_banks.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "corpus_runner.hpp"
-#include "descriptor.hpp"
+#include "draw.hpp"
+#include "report_html.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
-#include "identity_layout.hpp"
 #include "input_limits.hpp"
 #include "line_reader.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
 #include "laws.hpp"
+#include "line_commands.hpp"
 
 #ifndef CUTEREF_SOURCE_DIR
 #define CUTEREF_SOURCE_DIR "."
@@ -34,39 +43,7 @@ using namespace cuteref;
 constexpr int kExitUsage = 64;
 // Exit status when the input cannot be read or the output cannot be written (EX_IOERR).
 constexpr int kExitIo = 74;
-// Most bytes of one printed value (eval, batch, describe): a few KB of input can denote a
-// value whose text is far larger (e.g. make_basis_like of a deep shape: a basis path per leaf).
-constexpr std::size_t kMaxResultBytes = std::size_t{1} << 20;
-
-// A diagnostic as printed: `error: ` and the message, one printable line of bounded length.
-std::string diagnostic(const std::string& message) { return "error: " + shortened(printable(message)); }
-
-// The text of a value, or Error when it is longer than kMaxResultBytes (printing stops there).
-std::string result_text(const Value& v) {
-  std::string text;
-  v.append_text(text, kMaxResultBytes);
-  if (text.size() > kMaxResultBytes)
-    throw Error("the result's text is longer than the limit of " + std::to_string(kMaxResultBytes) +
-                " bytes (print a part of it, e.g. a mode, or its size)");
-  return text;
-}
-
-// The answer to one expression: its value's text, or a diagnostic. Nothing escapes: batch
-// answers every line with exactly one line.
-std::string answer(const std::string& expr, bool& failed) {
-  failed = true;
-  try {
-    std::string text = result_text(parse_and_evaluate(expr, &standard_functions()));
-    failed = false;
-    return text;
-  } catch (const Error& e) {
-    return diagnostic(e.what());
-  } catch (const std::bad_alloc&) {
-    return diagnostic("out of memory evaluating this expression");
-  } catch (const std::exception& e) {
-    return diagnostic(std::string("internal error: ") + e.what());
-  }
-}
+// kMaxResultBytes, diagnostic() and answer(): line_commands.hpp (the fuzz target runs them too).
 
 // stdout is flushed and checked: a failed write (a full disk, /dev/full) is an error, exit 74.
 int finish_output(int rc) {
@@ -88,10 +65,13 @@ void print_help(std::ostream& out) {
          "                             print it normalized with what each mode adds; with SHAPE also the layout\n"
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
-         "  cuteref check [PATH...]    run corpus cases (default: the project's corpus/); exit 1 on any failure\n"
-         "  cuteref verify             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
+         "  cuteref check [PATH...] [--html FILE]\n"
+         "                             run corpus cases (default: the project's corpus/); exit 1 on any failure;\n"
+         "                             --html also writes the report as a page with the refuted seed claims pictured\n"
+         "  cuteref verify [--html FILE]\n"
+         "                             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
          "                             and the proof suite's named laws with their times, as a report\n"
-         "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n"
+         "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n"
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
@@ -99,9 +79,20 @@ void print_help(std::ostream& out) {
          "                             decimal number of seconds in [0.001, 86400], default 60; --smt2 writes the\n"
          "                             queries; exit 0 proved, 1 refuted, 2 unknown (timeout included), 64 a\n"
          "                             malformed request (the claim, --where, --timeout), 70 the prover failed (out of\n"
-         "                             memory, Z3), 74 FILE or the output could not be written\n"
-         "  cuteref gpu [tma|wgmma|mma|ldmatrix|all]\n"
-         "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model);\n"
+         "                             memory, Z3), 74 FILE or the output could not be written;\n"
+         "                             --draw FILE.tex|.svg|.html pictures a refutation (lhs, rhs, first differing index)\n"
+         "  cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n"
+         "                             a picture of a layout or composed layout (cell (m,n) = L(m,n)), of a TV layout\n"
+         "                             over a tile (--tile: cells T/V), of A == B (both, differing cells marked), or of\n"
+         "                             shared-memory banks of BITS-bit elements (--banks); LaTeX as CuTe's print_latex\n"
+         "                             (stdout without -o), SVG, or a self-contained HTML page; exit 1 on error\n"
+         "  cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n"
+         "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
+         "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
+         "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR]]\n"
+         "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
+         "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
          "  cuteref --help             this text\n\n"
          "Exit status: a malformed command line exits 64 (every command); an unreadable input or an\n"
@@ -153,25 +144,10 @@ int batch_command() {
 }
 
 // describe: the normalized descriptor, one line per basis saying what a step along its mode
-// adds, and with a shape the layout shape:descriptor.
+// adds, and with a shape the layout shape:descriptor (line_commands.hpp).
 int describe_command(const std::string& text, const std::string* shape_text) {
   try {
-    const Descriptor d = normalize(parse_descriptor(text));
-    const IntTuple stride = to_stride(d);
-    // Everything is computed before anything is printed: on error only the diagnostic shows.
-    std::string out = "descriptor: " + d.to_string() + "\nstride: " + stride.to_string() + "\n";
-    for (const auto& line : explain(d)) out += line + "\n";
-    if (shape_text) {
-      const IntTuple shape = parse_int_tuple(*shape_text);
-      const Layout l = to_layout(d, shape);
-      out += "layout: " + l.to_string() + "\nsize: " + size(l).to_string() + "\n";
-      if (stride.same_values(make_basis_like(shape)))
-        out += "identity layout of " + shape.to_string() + ": L(i) is the coordinate of i\n";
-    }
-    if (out.size() > kMaxResultBytes)
-      throw Error("the description is " + std::to_string(out.size()) + " bytes of text, more than the limit of " +
-                  std::to_string(kMaxResultBytes) + " bytes");
-    std::cout << out;
+    std::cout << describe_report(text, shape_text);
     return 0;
   } catch (const Error& e) {
     std::cerr << diagnostic(e.what()) << "\n";
@@ -184,10 +160,44 @@ int describe_command(const std::string& text, const std::string* shape_text) {
 
 std::string default_corpus() { return std::string(CUTEREF_SOURCE_DIR) + "/corpus"; }
 
-int check_command(std::vector<std::string> paths, bool verbose) {
+// Copies what is written to std::cout into a string as well (for --html), for its lifetime.
+class CoutTee : public std::streambuf {
+ public:
+  CoutTee() : original_(std::cout.rdbuf(this)) {}
+  ~CoutTee() override { std::cout.rdbuf(original_); }
+  std::string text() const { return copy_.str(); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    copy_.put(static_cast<char>(c));
+    return original_->sputc(static_cast<char>(c));
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    copy_.write(s, n);
+    return original_->sputn(s, n);
+  }
+  int sync() override { return original_->pubsync(); }
+
+ private:
+  std::streambuf* original_;
+  std::ostringstream copy_;
+};
+
+// Writes the --html report; false (with a diagnostic) if the file cannot be written.
+bool write_report(const std::string& path, const std::string& title, const std::string& text, bool passed,
+                  const std::vector<ClaimRefutation>& refutations) {
+  std::ofstream f(path);
+  f << report_page(title, text, passed, refutations);
+  if (!f) std::cerr << "error: cannot write " << path << "\n";
+  return static_cast<bool>(f);
+}
+
+int check_command(std::vector<std::string> paths, bool verbose, CorpusSummary* summary = nullptr) {
   if (paths.empty()) paths.push_back(default_corpus());
   try {
     CorpusSummary s = run_corpus(paths, std::cout, verbose);
+    if (summary) *summary = s;
     std::cout << "corpus: " << s.cases << " cases checked: " << s.passed << " passed, " << s.failed << " failed\n";
     std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
     if (!s.refuted_claims.empty()) {
@@ -237,7 +247,10 @@ int run_property_suite(const char* self) {
   const std::filesystem::path suite = exe.parent_path().parent_path() / "properties" / "property_tests";
   if (!std::filesystem::exists(suite)) return -1;
   std::cout.flush();
-  FILE* pipe = popen(("'" + suite.string() + "' 2>&1").c_str(), "r");
+  std::string command = "'";  // appended: "'" + string&& trips GCC 12's bogus -Wrestrict (GCC bug 105651)
+  command += suite.string();
+  command += "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return 1;
   std::string output;
   char buffer[4096];
@@ -249,16 +262,68 @@ int run_property_suite(const char* self) {
   return status == 0 ? 0 : 1;
 }
 
-int verify_command(const char* self) {
+int verify_command(const char* self, const std::string& html) {
+  std::optional<CoutTee> tee;
+  if (!html.empty()) tee.emplace();
+  CorpusSummary corpus;
   std::cout << "cuteref verify\n==============\n\n[corpus] " << default_corpus() << "\n";
-  int rc = check_command({}, false);
+  int rc = check_command({}, false, &corpus);
   std::cout << "\n[properties]\n";
   const int props = run_property_suite(self);
   if (props < 0) std::cout << "the property suite was not built (RapidCheck missing): not run\n";
   if (props > 0) rc = 1;
   if (verify_proofs() != 0) rc = 1;
   std::cout << "\n" << (rc == 0 ? "verify: PASS" : "verify: FAIL") << "\n";
+  if (tee) {
+    std::cout.flush();
+    const std::string text = tee->text();
+    tee.reset();
+    if (!write_report(html, "cuteref verify", text, rc == 0, corpus.refutations)) return 1;
+  }
   return rc;
+}
+
+// `cuteref banks INSTR 'ADDR' BITS` or `cuteref banks 'TILED_COPY' 'SMEM' [S|D]`: the readable
+// bank-conflict report of one instruction or of every instruction of a tiled copy.
+int banks_command(const std::vector<std::string>& args) {
+  const char* usage = "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+  try {
+    // An instruction is a bare PTX word (ldmatrix.x4); a tiled copy is a call or a tuple.
+    if (args[1].find('(') == std::string::npos) {
+      if (args.size() != 4) {
+        std::cerr << usage;
+        return 2;
+      }
+      const SmemInstruction in = smem_instruction(args[1]);
+      const Value addr = parse_and_evaluate(args[2], &standard_functions());
+      const Value bits = parse_and_evaluate(args[3], &standard_functions());
+      if (!bits.is_int_tuple() || !std::get<IntTuple>(bits.data).is_integer() || std::get<IntTuple>(bits.data).value() < 1 ||
+          std::get<IntTuple>(bits.data).value() > 1024)
+        throw Error("cuteref banks: BITS must be an element width in bits (8, 16, 32, ...), got `" + args[3] + "`");
+      const int b = static_cast<int>(std::get<IntTuple>(bits.data).value());
+      std::cout << describe(in, smem_wavefronts(in, smem_accesses(in, addr, b)));
+      return 0;
+    }
+    if (args.size() != 3 && args.size() != 4) {
+      std::cerr << usage;
+      return 2;
+    }
+    CopySide side = CopySide::Auto;
+    if (args.size() == 4) {
+      if (args[3] == "S") side = CopySide::Source;
+      else if (args[3] == "D") side = CopySide::Destination;
+      else {
+        std::cerr << usage;
+        return 2;
+      }
+    }
+    const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(args[1], &standard_functions())}, 0, "cuteref banks");
+    std::cout << describe(bank_conflicts(tc, parse_and_evaluate(args[2], &standard_functions()), side));
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
 }
 
 // `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
@@ -281,6 +346,95 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
   execv(argv[0], argv.data());
   std::cerr << "error: cannot run " << harness << "\n";
   return 1;
+}
+
+// Writes a picture (by the file's extension) or throws Error.
+void write_picture(const Picture& picture, const std::string& path, const std::string& expr) {
+  auto ends_with = [&](const std::string& suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  std::string text;
+  if (ends_with(".tex")) text = to_latex(picture);
+  else if (ends_with(".svg")) text = to_svg(picture);
+  else if (ends_with(".html") || ends_with(".htm")) text = to_html(picture, expr);
+  else throw Error(path + ": the file name must end in .tex, .svg or .html");
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw Error("cannot write " + path);
+}
+
+// prove --draw: the refutation's counterexample (the `name = value` lines of the report)
+// replayed on the claim's two sides, drawn as lhs == rhs when both are layouts. A note on
+// stderr when there is nothing to draw; the verdict stands either way.
+void draw_refutation(const std::string& claim, const std::string& report, const std::string& path) {
+  std::map<std::string, std::int64_t> values;
+  std::istringstream lines(report);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find(" = ");
+    if (line.rfind("  ", 0) != 0 || eq == std::string::npos) continue;
+    const std::string name = line.substr(2, eq - 2), value = line.substr(eq + 3);
+    if (name == "lhs" || name == "rhs" || name.find(' ') != std::string::npos) continue;
+    try {
+      values[name] = std::stoll(value);
+    } catch (const std::exception&) {
+    }
+  }
+  try {
+    auto [a, b] = cuteref::proofs::concrete_sides(claim, values);
+    if (!(a.is_layout() || a.is_composed()) || !(b.is_layout() || b.is_composed())) {
+      std::cerr << "prove --draw: the sides are not layouts (" << a.to_string() << ", " << b.to_string()
+                << "): nothing drawn\n";
+      return;
+    }
+    std::string instance;
+    for (const auto& [n, v] : values) instance += (instance.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+    Picture p = draw_comparison(a, b, "lhs = " + a.to_string(), "rhs = " + b.to_string());
+    p.comments.insert(p.comments.begin(), "refuted: " + claim + " at " + instance);
+    write_picture(p, path, claim + " at " + instance);
+  } catch (const Error& e) {
+    std::cerr << "prove --draw: " << e.what() << ": nothing drawn\n";
+  }
+}
+
+int draw_command(const std::vector<std::string>& args) {
+  const std::string usage = "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n";
+  std::string expr, out_path;
+  bool have_expr = false;
+  DrawOptions options;
+  try {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      const bool has_value = i + 1 < args.size();
+      if (a == "-o" && has_value) out_path = args[++i];
+      else if (a == "--tile" && has_value) options.tile = parse_int_tuple(args[++i]);
+      else if (a == "--banks" && has_value) {
+        const IntTuple bits = parse_int_tuple(args[++i]);
+        if (!bits.is_integer() || bits.value() < 1 || bits.value() > 1024)
+          throw Error("--banks expects the element width in bits (1..1024), got " + bits.to_string());
+        options.bank_bits = static_cast<int>(bits.value());
+      } else if (!have_expr && (a.rfind("-", 0) != 0 || a.size() == 1)) {
+        expr = a;
+        have_expr = true;
+      } else {
+        std::cerr << usage;
+        return 2;
+      }
+    }
+    if (!have_expr) {
+      std::cerr << usage;
+      return 2;
+    }
+    const Picture picture = draw_expression(expr, options);
+    if (out_path.empty()) {
+      std::cout << to_latex(picture);
+      return 0;
+    }
+    write_picture(picture, out_path, expr);
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace
@@ -326,24 +480,46 @@ int run_command(int argc, char** argv) {
   }
   if (cmd == "check") {
     bool verbose = false;
+    std::string html;
     std::vector<std::string> paths;
     for (std::size_t i = 1; i < args.size(); ++i) {
       if (args[i] == "-v" || args[i] == "--verbose") verbose = true;
+      else if (args[i] == "--html" && i + 1 < args.size()) html = args[++i];
       else paths.push_back(args[i]);
     }
-    return check_command(paths, verbose);
+    if (html.empty()) return check_command(paths, verbose);
+    CorpusSummary summary;
+    int rc;
+    std::string text;
+    {
+      CoutTee tee;
+      rc = check_command(paths, verbose, &summary);
+      std::cout.flush();
+      text = tee.text();
+    }
+    return write_report(html, "cuteref check", text, rc == 0, summary.refutations) ? rc : 1;
   }
-  if (cmd == "verify") return verify_command(argv[0]);
+  if (cmd == "verify") {
+    std::string html;
+    if (args.size() == 3 && args[1] == "--html") html = args[2];
+    else if (args.size() != 1) {
+      std::cerr << "error: usage: cuteref verify [--html FILE]\n";
+      return 2;
+    }
+    return verify_command(argv[0], html);
+  }
   if (cmd == "prove") {
     namespace pf = cuteref::proofs;
-    const char* usage = "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE]\n";
+    const char* usage =
+        "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n";
     pf::ProveRequest req;
     req.leak_solver_context = true;  // the process ends right after (see ProveRequest)
+    std::string draw_path;
     bool have_claim = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       const bool has_value = i + 1 < args.size();
-      if ((a == "--where" || a == "--timeout" || a == "--smt2") && !has_value) {
+      if ((a == "--where" || a == "--timeout" || a == "--smt2" || a == "--draw") && !has_value) {
         std::cerr << "error: " << a << " needs a value\n" << usage;
         return kExitUsage;
       }
@@ -356,6 +532,7 @@ int run_command(int argc, char** argv) {
           return kExitUsage;
         }
       } else if (a == "--smt2") req.smt2_file = args[++i];
+      else if (a == "--draw") draw_path = args[++i];
       else if (!have_claim && a.rfind("--", 0) != 0) {
         req.claim = a;
         have_claim = true;
@@ -370,8 +547,21 @@ int run_command(int argc, char** argv) {
       std::cerr << usage;
       return kExitUsage;
     }
-    return pf::prove_command(req, std::cout, std::cerr);
+    if (draw_path.empty()) return pf::prove_command(req, std::cout, std::cerr);
+    std::ostringstream text;
+    const int rc = pf::prove_command(req, text, std::cerr);
+    std::cout << text.str();
+    if (rc == pf::kProveRefuted) draw_refutation(req.claim, text.str(), draw_path);
+    return rc;
   }
+  if (cmd == "banks") {
+    if (args.size() < 3) {
+      std::cerr << "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+      return kExitUsage;
+    }
+    return banks_command(args);
+  }
+  if (cmd == "draw") return draw_command(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";
   return kExitUsage;

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "atoms/smem_banks.hpp"
+#include "atoms/smem_banks_generic.hpp"
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
 #include "error.hpp"
@@ -140,7 +142,9 @@ Val<Scalar> lift(const Value& value) {
 
 // ---- the evaluator (parser and evaluation in one pass, as the model's) ------------------
 
-bool is_function(const std::string& name) { return standard_functions().find(name) != nullptr; }
+// A name the claim may call: the model's functions, less the parser's internal `__` ones
+// (which EXPR does not accept either).
+bool is_function(const std::string& name) { return name.rfind("__", 0) != 0 && standard_functions().find(name) != nullptr; }
 
 template <class Scalar>
 class Evaluator {
@@ -355,7 +359,7 @@ class Evaluator {
   }
 
   V primary() {
-    if constexpr (std::is_same_v<Scalar, SymInt>) current_session().check_deadline();
+    if constexpr (std::is_same_v<Scalar, SymInt>) current_scope().check_deadline();
     skip();
     if (pos_ >= text_.size()) fail("unexpected end of the expression");
     const char c = text_[pos_];
@@ -391,6 +395,15 @@ class Evaluator {
       }
       auto it = vars_.find(name);
       if (it != vars_.end()) return of_int(it->second, false);
+      // A PTX instruction word (ldmatrix.x4, ld.shared.v4.b32) or an upper-case word (K, SW128,
+      // an atom name): a Symbol, as in the model's language.
+      std::string word = name;
+      while (pos_ + 1 < text_.size() && text_[pos_] == '.' && std::isalnum(static_cast<unsigned char>(text_[pos_ + 1]))) {
+        const std::size_t part = ++pos_;
+        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+        word += "." + std::string(text_.substr(part, pos_ - part));
+      }
+      if (word != name || std::isupper(static_cast<unsigned char>(name[0]))) return lift<Scalar>(Value(Symbol{word}));
       pos_ = start;
       fail("unknown name '" + name + "'");
     }
@@ -444,7 +457,36 @@ class Evaluator {
     return v;
   }
 
+  // smem_wavefronts(INSTR, (a0, a1, ...), BITS) with symbolic element offsets: the model's generic
+  // count (smem_banks_generic.hpp) on the lanes' byte addresses.
+  V wavefronts(const std::vector<V>& args) {
+    const auto instr = lower(args[0]);
+    const auto bits_value = lower(args[2]);
+    if (!instr || !instr->is_symbol() || !bits_value || !bits_value->is_int_tuple())
+      throw Unsupported("smem_wavefronts on symbolic values takes a concrete instruction and element width");
+    const SmemInstruction in = smem_instruction(std::get<Symbol>(instr->data).name);
+    const std::int64_t bits = std::get<IntTuple>(bits_value->data).value();
+    if (bits < 8 || bits % 8 != 0 || (8 * in.access_bytes) % bits != 0)
+      fail("smem_wavefronts: the element width must be a multiple of 8 bits dividing the access");
+    const bool matrix = in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix;
+    const std::size_t lanes = matrix ? static_cast<std::size_t>(8 * in.matrices) : args[1].t.rank();
+    if (!args[1].t.is_tuple() || args[1].t.rank() < lanes || args[1].t.rank() > 32)
+      fail("smem_wavefronts: ADDR must be a tuple of at most 32 element offsets, one per thread");
+    std::vector<std::optional<Scalar>> address(lanes);
+    for (std::size_t t = 0; t < lanes; ++t) {
+      if (args[1].t[t].is_tuple()) fail("smem_wavefronts: ADDR's entries must be integers");
+      address[t] = *args[1].t[t].leaf * Ops::constant(bits / 8);
+    }
+    return of_int(instruction_wavefronts<Scalar>(address, in.access_bytes, matrix ? in.matrices : 0, in.op == SmemOp::Load), false);
+  }
+
   V call(const std::string& name, const std::vector<V>& args) {
+    // The arity check of the model's parser (notation.cpp): the table's functions index
+    // their arguments unchecked (a missing one was an uncaught std::out_of_range or a null
+    // reference, found by fuzz/).
+    const FunctionSpec& spec = *standard_functions().find(name);
+    if (args.size() < spec.min_args || args.size() > spec.max_args)
+      fail(name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " + spec.signature);
     std::vector<Value> values;
     bool concrete = true;
     for (const auto& a : args) {
@@ -466,6 +508,7 @@ class Evaluator {
     }
     if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple))
       return of_int(tuple_product<Scalar>(args[0].t), false);
+    if (name == "smem_wavefronts" && args.size() == 3 && args[1].kind == K::Tuple) return wavefronts(args);
     if constexpr (std::is_same_v<Scalar, SymInt>) {
       // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);
       // what they do not cover yet is `unknown`, not an error.
@@ -559,10 +602,13 @@ std::set<std::string> free_variables(const std::string& text) {
       while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
       const bool called = j < text.size() && (text[j] == '(' || text[j] == '[');  // f(...), smem_ptr[...]
       const bool prev_bracket = start > 0 && (text[start - 1] == '[');  // smem_ptr[16b]
+      // a part of a PTX instruction word such as ldmatrix.x4.trans
+      const bool dotted = (start > 0 && text[start - 1] == '.') ||
+                          (k + 1 < text.size() && text[k] == '.' && std::isalpha(static_cast<unsigned char>(text[k + 1])));
       // smem_ptr[16b](unset): the vendor's pointer flag, not a variable.
       const bool pointer_flag = name == "unset" && start >= 2 && text[start - 1] == '(' && text[start - 2] == ']';
       if (std::islower(static_cast<unsigned char>(name[0])) && !called && name != "o" && !is_function(name) &&
-          !prev_bracket && !pointer_flag && name.find_first_not_of("0123456789") != std::string::npos &&
+          !prev_bracket && !dotted && !pointer_flag && name.find_first_not_of("0123456789") != std::string::npos &&
           !(name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[0]))))
         vars.insert(name);
     } else if (std::isdigit(static_cast<unsigned char>(text[k]))) {
@@ -661,12 +707,50 @@ Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>&
   return Evaluator<Scalar>(side.text, vars).parse_side();
 }
 
+// A request's claim and --where texts parsed (prove and evaluate_claim_concretely): the two
+// sides, the free variables and their ranges. Throws Error for a malformed request.
+struct ParsedClaim {
+  Side lhs, rhs;
+  std::set<std::string> names;
+  std::map<std::string, VariableRange> ranges;
+};
+
+ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where) {
+  if (claim.size() > kMaxExpressionBytes)
+    throw Error("the claim is " + std::to_string(claim.size()) + " bytes, longer than the limit of " +
+                std::to_string(kMaxExpressionBytes) + " bytes");
+  ParsedClaim p;
+  auto [l, r] = split_claim(claim);
+  p.names = free_variables(claim);
+  p.lhs = {l, !free_variables(l).empty()};
+  p.rhs = {r, !free_variables(r).empty()};
+  p.ranges = parse_where(where);
+  for (const auto& [n, _] : p.ranges)
+    if (!p.names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+  return p;
+}
+
 bool needs_bits(const std::string& claim) {
   return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
+         claim.find("smem_wavefronts") != std::string::npos || claim.find("gmma_atom") != std::string::npos ||
          claim.find("<<") != std::string::npos || claim.find(">>") != std::string::npos;
 }
 
 }  // namespace
+
+std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<std::string, std::int64_t>& values) {
+  auto [l, r] = split_claim(claim);
+  std::map<std::string, CheckedInt> concrete;
+  for (const auto& n : free_variables(claim)) {
+    auto it = values.find(n);
+    if (it == values.end()) throw Error("no value for the claim's variable '" + n + "'");
+    concrete.emplace(n, CheckedInt(it->second));
+  }
+  const Side lhs{l, !free_variables(l).empty()}, rhs{r, !free_variables(r).empty()};
+  auto a = lower(evaluate_side(lhs, concrete)), b = lower(evaluate_side(rhs, concrete));
+  if (!a || !b) throw Error("a side of the claim has no concrete value");
+  return {*a, *b};
+}
 
 double parse_timeout_seconds(const std::string& text) {
   const std::string range = "[0.001, " + std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "]";
@@ -690,22 +774,22 @@ double parse_timeout_seconds(const std::string& text) {
 
 namespace {
 
-int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err);
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out);
 
-// Owns the solver's session; leaves it allocated when asked (ProveRequest::leak_solver_context).
-struct SessionHolder {
-  std::unique_ptr<SymbolicSession> session;
+// Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
+struct ScopeHolder {
+  std::unique_ptr<SymbolicScope> scope;
   bool leak;
-  ~SessionHolder() {
-    if (leak) (void)session.release();
+  ~ScopeHolder() {
+    if (leak) (void)scope.release();
   }
 };
 
 }  // namespace
 
-int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   try {
-    return prove_checked(req, out, err);
+    return prove_checked(req, out, err, outcome_out);
   } catch (const std::bad_alloc&) {
     err << "error: out of memory while proving the claim\n";
     return kProveFailure;
@@ -717,59 +801,54 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err)
 
 namespace {
 
-int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err) {
+int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   Side lhs, rhs;
   std::map<std::string, VariableRange> ranges;
   std::set<std::string> names;
   try {
-    if (req.claim.size() > kMaxExpressionBytes)
-      throw Error("the claim is " + std::to_string(req.claim.size()) + " bytes, longer than the limit of " +
-                  std::to_string(kMaxExpressionBytes) + " bytes");
     if (!(req.timeout_s >= 0.001) || req.timeout_s > kMaxProveTimeoutSeconds)
       throw Error("the time limit must be in [0.001, " +
                   std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "] seconds");
-    auto [l, r] = split_claim(req.claim);
-    names = free_variables(req.claim);
-    lhs = {l, !free_variables(l).empty()};
-    rhs = {r, !free_variables(r).empty()};
-    ranges = parse_where(req.where);
-    for (const auto& [n, _] : ranges)
-      if (!names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
+    ParsedClaim parsed = parse_claim(req.claim, req.where);
+    lhs = std::move(parsed.lhs);
+    rhs = std::move(parsed.rhs);
+    names = std::move(parsed.names);
+    ranges = std::move(parsed.ranges);
   } catch (const Error& e) {
     err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
   }
   const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
-  SessionHolder holder{std::make_unique<SymbolicSession>(encoding), req.leak_solver_context};
-  SymbolicSession& session = *holder.session;
+  ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
+  SymbolicScope& scope = *holder.scope;
   std::vector<z3::expr> domain;
   std::map<std::string, SymInt> vars;
   std::vector<ProofVariable> reported;
   for (const auto& n : names) {
     const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
-    vars.emplace(n, session.ranged_variable(n, r.lo, r.hi, domain));
+    vars.emplace(n, scope.ranged_variable(n, r.lo, r.hi, domain));
     reported.push_back({n, vars.at(n).e});
   }
-  const SymInt index = session.ranged_variable("index", 0, INT64_MAX, domain);
+  const SymInt index = scope.ranged_variable("index", 0, INT64_MAX, domain);
   reported.push_back({"index", index.e});
   bool layouts = false;
   ProofOutcome outcome;
   try {
     ProofOptions options;
     options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
-    options.keep_smt2 = !req.smt2_file.empty();
-    outcome = prove(session, domain, reported, [&]() -> z3::expr {
+    options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
+    outcome = prove(scope, domain, reported, [&]() -> z3::expr {
       using K = Val<SymInt>::Kind;
       const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
       if (function_like(a) && function_like(b)) {
         layouts = true;
         const SymInt na = size_of(a), nb = size_of(b);
         const z3::expr in_domain = index < na;
-        session.push_guard(in_domain);
+        scope.push_guard(in_domain);
         SymInt i = index;
         if (i.hi > na.hi - 1) i.hi = na.hi - 1;
         const SymInt va = value_at(a, i), vb = value_at(b, i);
-        session.pop_guard();
+        scope.pop_guard();
         return na == nb && z3::implies(in_domain, va == vb);
       }
       if (a.kind == K::Int && b.kind == K::Int) return *a.i == *b.i;
@@ -785,6 +864,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
     err << "error: " << shortened(e.what()) << "\n";  // the claim is malformed or the model rejects it
     return kProveUsage;
   }
+  if (outcome_out) *outcome_out = outcome;
   if (!req.smt2_file.empty()) {
     std::ofstream f(req.smt2_file);
     f << smt2_script(outcome);
@@ -849,5 +929,35 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err)
 }
 
 }  // namespace
+
+}  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
+                                      bool at_upper_bound) {
+  const ParsedClaim p = parse_claim(claim, where);
+  std::map<std::string, CheckedInt> concrete;
+  for (const auto& n : p.names) {
+    const VariableRange range = p.ranges.count(n) ? p.ranges.at(n) : VariableRange{};
+    concrete.emplace(n, CheckedInt(at_upper_bound ? range.hi : range.lo));
+  }
+  try {
+    const Val<CheckedInt> a = evaluate_side(p.lhs, concrete), b = evaluate_side(p.rhs, concrete);
+    if (function_like(a) && function_like(b)) {
+      const std::int64_t na = size_of(a).v, nb = size_of(b).v;
+      if (na != nb) return "differ: sizes " + std::to_string(na) + " and " + std::to_string(nb);
+      constexpr std::int64_t kIndices = 64;  // enough to exercise evaluation, bounded for huge layouts
+      for (std::int64_t i = 0; i < na && i < kIndices; ++i)
+        if (value_at(a, CheckedInt(i)).v != value_at(b, CheckedInt(i)).v) return "differ: at index " + std::to_string(i);
+      return "equal";
+    }
+    const auto la = lower(a), lb = lower(b);
+    if (!la || !lb) return "unsupported: a side is not concrete";
+    return la->to_string() == lb->to_string() ? "equal" : "differ: " + describe(a) + " and " + describe(b);
+  } catch (const Unsupported& e) {
+    return std::string("unsupported: ") + e.what();
+  }
+}
 
 }  // namespace cuteref::proofs

@@ -29,8 +29,14 @@
 #pragma once
 
 #include <ostream>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "prover.hpp"
+#include "value.hpp"
 
 namespace cuteref::proofs {
 
@@ -62,7 +68,26 @@ struct ProveRequest {
 // [0.001, kMaxProveTimeoutSeconds]; throws Error naming the text and the range otherwise.
 double parse_timeout_seconds(const std::string& text);
 
-// Runs the command; returns the exit status (ProveExit).
-int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err);
+// Runs the command; returns the exit status (ProveExit). With `outcome`, also hands back the
+// prover's outcome (its queries kept in SMT-LIB 2).
+int prove_command(const ProveRequest& request, std::ostream& out, std::ostream& err, ProofOutcome* outcome = nullptr);
+
+// The model's values of the claim's two sides with every variable set to `values` (e.g. a
+// refutation's counterexample), evaluated as the refutation is replayed. Throws Error for a
+// malformed claim, a missing variable, or a side the model rejects.
+std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<std::string, std::int64_t>& values);
+
+}  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+// The claim parser and the concrete model without the solver (for the fuzz target and
+// tests): parses CLAIM and WHERE exactly as prove_command does, sets every variable to the
+// lower bound of its range (`at_upper_bound`: the upper bound), evaluates both sides on the
+// concrete model and compares them as prove's replay does (layouts on their first indices).
+// Returns one line: `equal`, `differ: ...` or `unsupported: ...`; throws cuteref::Error for
+// malformed claims or --where texts and for inputs the model rejects.
+std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
+                                      bool at_upper_bound);
 
 }  // namespace cuteref::proofs

@@ -32,11 +32,10 @@ bool law_passed(const Law& law, const LawResult& r) {
 
 namespace {
 
-constexpr std::int64_t kInt64Max = INT64_MAX;
 constexpr std::size_t kSmt2Sample = 2;  // queries kept per law for the second solver
 
 // Runs one proof and folds it into the law's result. Returns the outcome.
-ProofOutcome run_one(LawResult& r, SymbolicSession& s, const std::vector<z3::expr>& domain,
+ProofOutcome run_one(LawResult& r, SymbolicScope& s, const std::vector<z3::expr>& domain,
                      const std::vector<ProofVariable>& vars, const std::function<z3::expr()>& claim,
                      const ProofOptions& options) {
   ProofOptions o = options;
@@ -93,7 +92,7 @@ z3::expr involution_claim(const SymInt& x, const SymInt& b, const SymInt& m, con
 LawResult swizzle_involution_table(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x");
   for (const Bms& p : swizzle_table(true)) {
     const auto out = run_one(r, s, {}, {{"x", x.e}}, [&] {
@@ -110,7 +109,7 @@ LawResult swizzle_involution_table(const ProofOptions& opt) {
 LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
   const z3::expr legal = swizzle_parameters_legal(b, m, sh);
   const auto out = run_one(r, s, {legal}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
@@ -131,7 +130,7 @@ LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
 LawResult swizzle_illegal_refuted(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Refuted;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x");
   std::size_t shown = 0;
   for (const Bms& p : swizzle_table(false)) {
@@ -156,7 +155,7 @@ LawResult swizzle_illegal_refuted(const ProofOptions& opt) {
 LawResult swizzle_outside_bits(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
   const auto out = run_one(
       r, s, {swizzle_parameters_legal(b, m, sh)}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
@@ -181,7 +180,7 @@ LawResult swizzle_outside_bits(const ProofOptions& opt) {
 LawResult swizzle_128b_block(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x");
   const auto out = run_one(r, s, {x >= s.constant(0)}, {{"x", x.e}}, [&] {
     const SymInt y = swizzle_value(x, s.constant(3), s.constant(4), s.constant(3));
@@ -203,7 +202,7 @@ LawResult swizzle_128b_block(const ProofOptions& opt) {
 LawResult seed000_swizzle_refuted(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Refuted;
-  SymbolicSession s;
+  SymbolicScope s;
   const SymInt x = s.variable("x");
   const auto out = run_one(r, s, {x >= s.constant(0), x < s.constant(std::int64_t{1} << 56)}, {{"x", x.e}}, [&] {
     const SymInt b = s.constant(3), m = s.constant(4), sh = s.constant(3);
@@ -258,8 +257,9 @@ constexpr std::int64_t kShapeMax = 4096, kStrideMax = 4096;
 std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
                                  const char* pb) {
   std::vector<ProofVariable> v;
-  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({pa + std::to_string(i), a[i].e});
-  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({pb + std::to_string(i), b[i].e});
+  auto name = [](const char* prefix, std::size_t i) { return std::string(prefix).append(std::to_string(i)); };
+  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({name(pa, i), a[i].e});
+  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({name(pb, i), b[i].e});
   return v;
 }
 
@@ -326,7 +326,7 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
   LawResult r;
   r.status = ProofStatus::Proved;
   // Integer encoding: crd2idx divides by symbolic extents (see Encoding).
-  SymbolicSession s(Encoding::Int64Range);
+  SymbolicScope s(Encoding::Int64Range);
   for (const IntTuple& p : profiles(nested)) {
     std::vector<IntTuple> leaves;
     flatten_into(p, leaves);
@@ -334,7 +334,7 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
     if (split != Split::Any && splits_a_remainder(p) != (split == Split::Only)) continue;
     // A tuple mode of >= 2 leaves that is not the last mode splits index % size(mode)
     // again; the integer encoding rewrites those digits by (x % (a*b)) / a == (x / a) % b
-    // and (x % (a*b)) % a == x % a (SymbolicSession::division; the law
+    // and (x % (a*b)) % a == x % a (SymbolicScope::division; the law
     // division_remainder_split proves them), so every depth-2 profile is proved.
     if (std::getenv("CUTEREF_PROOF_TRACE")) std::cerr << "  profile " << p.to_string() << "\n";
     std::vector<SymInt> shapes, strides;
@@ -367,7 +367,7 @@ struct CompositionCase {
 LawResult composition_law(const std::vector<CompositionCase>& cases, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   for (const auto& [ta, tb, vendor] : cases) {
     const Layout a = parse_layout(ta), b = parse_layout(tb);
     const Layout c = composition(a, b);
@@ -414,7 +414,7 @@ void vendor_agrees(LawResult& r, const std::string& what, const Layout& model, c
 LawResult complement_law(const std::vector<ComplementCase>& cases, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   for (const auto& [ta, m, vendor] : cases) {
     const Layout a = parse_layout(ta);
     const Layout c = complement(a, IntTuple::integer(m));
@@ -445,7 +445,7 @@ LawResult complement_law(const std::vector<ComplementCase>& cases, const ProofOp
 LawResult right_inverse_law(const std::vector<std::pair<std::string, std::string>>& cases, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s;
+  SymbolicScope s;
   for (const auto& [tl, vendor] : cases) {  // vendor: coalesce(right_inverse(L)) as pycute printed it
     const Layout l = parse_layout(tl);
     const Layout inv = right_inverse(l);
@@ -496,7 +496,7 @@ void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std:
   r.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Three facts the integer encoding states for Z3 (SymbolicSession::division): for x >= 0 and
+// Three facts the integer encoding states for Z3 (SymbolicScope::division): for x >= 0 and
 // a, b > 0, (x / a) / b == x / (a * b); equal divisors of one dividend give one quotient
 // and remainder; and (b * c) / b == c, (b * c) % b == 0 for b >= 1 (exact division). Proved here over all integers with Z3's own integer division (which is
 // C++'s on these signs), so the coalesce proofs rest on proved lemmas only.
@@ -521,7 +521,7 @@ LawResult division_lemmas(const ProofOptions&) {
 }
 
 // The remainder split the integer encoding uses for a tuple mode's digits
-// (SymbolicSession::division): for x >= 0 and a, b >= 1,
+// (SymbolicScope::division): for x >= 0 and a, b >= 1,
 //   (x % (a*b)) / a == (x / a) % b   and   (x % (a*b)) % a == x % a.
 // Stated as the encoding states divisions, by quotient/remainder variables:
 //   x == (a*b)*Q + R, 0 <= R < a*b      (Q, R: x / (a*b), x % (a*b))
@@ -540,7 +540,7 @@ LawResult division_lemmas(const ProofOptions&) {
 LawResult division_remainder_split(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
+  SymbolicScope s(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
   z3::context& ctx = s.ctx();
   auto v = [&](const char* n) { return ctx.int_const(n); };
   const z3::expr x = v("x"), a = v("a"), b = v("b"), Q = v("Q"), R = v("R"), qp = v("qp"), rp = v("rp");
@@ -580,7 +580,7 @@ LawResult division_remainder_split(const ProofOptions&) {
 LawResult tiled_matrix_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s(Encoding::Int64Range);
+  SymbolicScope s(Encoding::Int64Range);
   std::vector<z3::expr> dom;
   const std::int64_t tm = 128, tn = 64, max_tiles_m = (1 << 20) / tm, max_tiles_n = (1 << 20) / tn;
   const SymInt mm = s.ranged_variable("m_tiles", 1, max_tiles_m, dom), nn = s.ranged_variable("n_tiles", 1, max_tiles_n, dom);
@@ -638,7 +638,7 @@ LawResult tiled_matrix_law(const ProofOptions& opt) {
 LawResult composition_parametric_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  SymbolicSession s(Encoding::Int64Range);
+  SymbolicScope s(Encoding::Int64Range);
   std::vector<z3::expr> dom;
   const SymInt m = s.ranged_variable("m", 128, 1 << 16, dom), n = s.ranged_variable("n", 64, 1 << 16, dom);
   const SymInt p = s.ranged_variable("p", 1, 1 << 24, dom), i = s.ranged_variable("i", 0, 128 * 64 - 1, dom);
@@ -657,7 +657,9 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
   for (std::int64_t mv : {128, 129, 200})
     for (std::int64_t pv : {1, 128, 129, 300})
       for (std::int64_t nv : {64, 65}) {
-        const Layout a = parse_layout("(" + std::to_string(mv) + "," + std::to_string(nv) + "):(1," + std::to_string(pv) + ")");
+        std::ostringstream text;
+        text << "(" << mv << "," << nv << "):(1," << pv << ")";
+        const Layout a = parse_layout(text.str());
         const Layout b = parse_layout("(128,64):(1," + std::to_string(mv) + ")");
         const Layout c = composition(a, b);
         for (std::int64_t k = 0; k < size_value(b); ++k, ++r.corner_cases)
@@ -694,7 +696,7 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
 struct ComplementFamilyVariables {
   std::vector<z3::expr> dom;
   SymInt a, b, c, e, j, i;
-  ComplementFamilyVariables(SymbolicSession& s, const std::string& j_name, const std::string& i_name)
+  ComplementFamilyVariables(SymbolicScope& s, const std::string& j_name, const std::string& i_name)
       : a(s.ranged_variable("a", 2, 256, dom)),
         b(s.ranged_variable("b", 1, 256, dom)),
         c(s.ranged_variable("c", 1, 256, dom)),
@@ -707,7 +709,7 @@ struct ComplementFamilyVariables {
 };
 
 // complement_parametric_law's A: family 0 is (a,b):(1,a*c), family 1 (a,b):(b*c,1).
-SymLayout complement_family_layout(SymbolicSession& s, int family, const SymInt& a, const SymInt& b,
+SymLayout complement_family_layout(SymbolicScope& s, int family, const SymInt& a, const SymInt& b,
                                    const SymInt& c) {
   const SymTuple shape = SymTuple::tuple({SymTuple::of(a), SymTuple::of(b)});
   return family == 0 ? SymLayout{shape, SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(a * c)})}
@@ -720,7 +722,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   for (int family = 0; family < 2; ++family) {
-    SymbolicSession s(Encoding::Int64Range);
+    SymbolicScope s(Encoding::Int64Range);
     const ComplementFamilyVariables v(s, "j1", "i1");
     const SymInt &a = v.a, &b = v.b, &c = v.c, &e = v.e, &j1 = v.j, &i1 = v.i;
     const auto out = run_one(r, s, v.dom, v.named("j1", "i1"), [&]() -> z3::expr {
@@ -739,7 +741,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
   for (int part = 0; part < 4; ++part) {
     const int family = part / 2;
     const bool of_r = part % 2 == 1;
-    SymbolicSession s(Encoding::Int64Range);
+    SymbolicScope s(Encoding::Int64Range);
     const ComplementFamilyVariables v(s, "j", "i");
     const SymInt &a = v.a, &b = v.b, &c = v.c, &e = v.e, &j = v.j, &i = v.i;
     const auto out = run_one(r, s, v.dom, v.named("j", "i"), [&]() -> z3::expr {
@@ -756,8 +758,8 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
     fold_status(r, out, ProofStatus::Proved, std::string(of_r ? "S1 R of " : "S1 A of ") + complement_family_name(family));
   }
   {
-    SymbolicSession session(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
-    z3::context& ctx = session.ctx();
+    SymbolicScope scope(Encoding::Int64Range);  // for its solver (preprocessing + SMT core)
+    z3::context& ctx = scope.ctx();
     auto v = [&](const std::string& n) { return ctx.int_const(n.c_str()); };
     std::vector<z3::expr> sv, x, y;
     for (int k = 0; k < 4; ++k) {
@@ -812,7 +814,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
     negated.push_back(n >= 1 && mm >= 1 && j >= 0 && j < n * mm && !(j / n >= 0 && j / n < mm && j == n * (j / n) + j % n &&
                                                                       j % n >= 0 && j % n < n));
     prove_lemmas(r, {negated[0]}, [&] { return z3::solver(ctx); });
-    prove_lemmas(r, std::vector<z3::expr>(negated.begin() + 1, negated.end()), [&] { return session.make_solver(); });
+    prove_lemmas(r, std::vector<z3::expr>(negated.begin() + 1, negated.end()), [&] { return scope.make_solver(); });
   }
   // Corner: both families for a in [2,4], b, c, e in [1,3] on the concrete model, every pair.
   for (std::int64_t av = 2; av <= 4; ++av)
@@ -820,10 +822,13 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       for (std::int64_t cv = 1; cv <= 3; ++cv)
         for (std::int64_t ev = 1; ev <= 3; ++ev)
           for (int family = 0; family < 2; ++family) {
-            const std::string sa = std::to_string(av), sb = std::to_string(bv);
-            const Layout la = parse_layout("(" + sa + "," + sb + "):" +
-                                           (family == 0 ? "(1," + std::to_string(av * cv) + ")"
-                                                        : "(" + std::to_string(bv * cv) + ",1)"));
+            std::ostringstream text;
+            text << "(" << av << "," << bv << "):";
+            if (family == 0)
+              text << "(1," << av * cv << ")";
+            else
+              text << "(" << bv * cv << ",1)";
+            const Layout la = parse_layout(text.str());
             const Layout lr = complement(la, IntTuple::integer(av * bv * cv * ev));
             std::set<std::int64_t> seen;
             bool ok = size_value(la) * size_value(lr) == av * bv * cv * ev;
@@ -938,6 +943,7 @@ const std::vector<Law>& named_laws() {
                  "A and R meet only at 0, size(A)*size(R) == M, (j, i) -> A(j) + R(i) injective (in steps: (A, R) sorted is "
                  "compact; a compact rank-4 layout is injective by uniqueness of division)",
                  ProofStatus::Proved, complement_parametric_law});
+    add_bank_laws(v);
     return v;
   }();
   return laws;

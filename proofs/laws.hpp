@@ -33,6 +33,9 @@ struct Law {
 // Every named law, in a fixed order.
 const std::vector<Law>& named_laws();
 
+// The bank-conflict laws (bank_laws.cpp), appended by named_laws().
+void add_bank_laws(std::vector<Law>& laws);
+
 // "proved", "refuted", "unknown".
 std::string status_name(ProofStatus s);
 

@@ -22,18 +22,18 @@ std::string answer_name(z3::check_result r) {
 }
 
 // The time limit of one proof, as a whole: a thread that, unless released first, marks the
-// session expired at the deadline and interrupts the Z3 call in progress (Z3_interrupt is
-// the one Z3 entry point meant to be called from another thread). The session's symbolic
+// scope expired at the deadline and interrupts the Z3 call in progress (Z3_interrupt is
+// the one Z3 entry point meant to be called from another thread). The scope's symbolic
 // operations then throw ProofTimeout, so that building the queries stops as well.
 class Watchdog {
  public:
-  Watchdog(SymbolicSession& session, unsigned timeout_ms) {
+  Watchdog(SymbolicScope& scope, unsigned timeout_ms) {
     if (timeout_ms == 0) return;
-    thread_ = std::thread([this, &session, timeout_ms] {
+    thread_ = std::thread([this, &scope, timeout_ms] {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!released_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return done_; })) {
-        session.expire();
-        session.ctx().interrupt();
+        scope.expire();
+        scope.ctx().interrupt();
       }
     });
   }
@@ -59,12 +59,12 @@ class Watchdog {
 // What the proof was doing, for the timeout's diagnostic.
 enum class Phase { Building, Solving };
 
-ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::expr>& domain,
+ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr>& domain,
                                 const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                                 const ProofOptions& options, ProofOutcome& out, Phase& phase);
 }  // namespace
 
-ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
+ProofOutcome prove(SymbolicScope& scope, const std::vector<z3::expr>& domain,
                    const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                    const ProofOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -78,37 +78,37 @@ ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
-  Watchdog watchdog(session, options.timeout_ms);
+  Watchdog watchdog(scope, options.timeout_ms);
   try {
-    return prove_within_limit(session, domain, variables, claim, options, out, phase);
+    return prove_within_limit(scope, domain, variables, claim, options, out, phase);
   } catch (const ProofTimeout&) {
     return timed_out();
   } catch (const z3::exception&) {
-    if (session.expired()) return timed_out();  // an interrupted Z3 call may throw ("canceled")
+    if (scope.expired()) return timed_out();  // an interrupted Z3 call may throw ("canceled")
     throw;
   }
 }
 
 namespace {
-ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::expr>& domain,
+ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr>& domain,
                                 const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                                 const ProofOptions& options, ProofOutcome& out, Phase& phase) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - start).count(); };
-  z3::context& ctx = session.ctx();
-  PathExplorer& explorer = session.explorer();
+  z3::context& ctx = scope.ctx();
+  PathExplorer& explorer = scope.explorer();
   std::vector<z3::expr> full_domain = domain;
-  for (const auto& r : session.variable_ranges()) full_domain.push_back(r);
+  for (const auto& r : scope.variable_ranges()) full_domain.push_back(r);
   explorer.set_domain(full_domain);
   do {
     phase = Phase::Building;  // the claim's evaluation includes the branch decisions' checks
     explorer.begin_run();
-    session.clear_obligations();
-    session.clear_definitions();
+    scope.clear_obligations();
+    scope.clear_definitions();
     z3::expr goal = claim();
-    for (const auto& o : session.obligations()) goal = goal && z3::implies(o.guard, o.condition);
-    z3::solver solver = session.make_solver();
+    for (const auto& o : scope.obligations()) goal = goal && z3::implies(o.guard, o.condition);
+    z3::solver solver = scope.make_solver();
     if (options.timeout_ms) {
       const double left = options.timeout_ms - elapsed_ms();
       if (left < 1) throw ProofTimeout();
@@ -118,7 +118,7 @@ ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::
     }
     for (const auto& d : full_domain) solver.add(d);
     for (const auto& c : explorer.path_condition()) solver.add(c);
-    for (const auto& d : session.definitions()) solver.add(d);
+    for (const auto& d : scope.definitions()) solver.add(d);
     solver.add((!goal).simplify());  // constant parameters fold away before bit-blasting
     if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
       std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + ".smt2") << solver.to_smt2();
@@ -128,9 +128,9 @@ ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::
     if (std::getenv("CUTEREF_PROOF_TRACE"))
       std::cerr << "    path " << out.paths << ": final check "
                 << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms, "
-                << explorer.path_condition().size() << " decisions, " << session.obligations().size()
+                << explorer.path_condition().size() << " decisions, " << scope.obligations().size()
                 << " side conditions\n";
-    if (r == z3::unknown && (session.expired() || solver.reason_unknown() == "timeout")) throw ProofTimeout();
+    if (r == z3::unknown && (scope.expired() || solver.reason_unknown() == "timeout")) throw ProofTimeout();
     ++out.paths;
     if (options.keep_smt2) out.smt2.emplace_back(solver.to_smt2(), answer_name(r));
     if (r == z3::unknown) {
@@ -148,7 +148,7 @@ ProofOutcome prove_within_limit(SymbolicSession& session, const std::vector<z3::
         else val.is_numeral_i64(x);
         out.values[v.name] = x;
       }
-      for (const auto& o : session.obligations())
+      for (const auto& o : scope.obligations())
         if (m.eval(o.guard && !o.condition, true).is_true()) {
           out.failed_side_condition = o.what;
           break;

@@ -1,6 +1,6 @@
 // Proving a claim built by the model's generic code on symbolic values.
 //
-// A claim is a function that, inside a SymbolicSession, evaluates the model's generic
+// A claim is a function that, inside a SymbolicScope, evaluates the model's generic
 // code on symbolic variables and returns a Bool. The prover runs it once per branch
 // combination of the model's decisions (PathExplorer) and asks Z3, for each path, whether
 //   domain  and  path condition  and  not (side conditions and claim)
@@ -42,7 +42,7 @@ struct ProofOutcome {
 };
 
 // Prove `claim` for all values of `variables` satisfying `domain`.
-ProofOutcome prove(SymbolicSession& session, const std::vector<z3::expr>& domain,
+ProofOutcome prove(SymbolicScope& scope, const std::vector<z3::expr>& domain,
                    const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                    const ProofOptions& options = {});
 

@@ -81,7 +81,7 @@ struct SymCompositionOps {
     Ops::require(digit_sum < s[i], [] { return std::string("composition: no carry"); });
   }
   void check_signs() const {
-    Ops::require(current_session().ctx().bool_val(false),
+    Ops::require(current_scope().ctx().bool_val(false),
                  [] { return std::string("composition: B's strides of both signs reach several modes of A"); });
   }
 };

@@ -14,7 +14,7 @@ SymLayout sym_coalesce(const SymLayout& l) {
 }
 
 z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& index) {
-  SymbolicSession& s = current_session();
+  SymbolicScope& s = current_scope();
   const SymInt size_a = sym_size(a), size_b = sym_size(b);
   const z3::expr in_domain = index >= s.constant(0) && index < size_a;
   s.push_guard(in_domain);
@@ -28,7 +28,7 @@ z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& i
 }
 
 z3::expr structurally_equal(const SymTuple& a, const SymTuple& b) {
-  z3::context& ctx = current_session().ctx();
+  z3::context& ctx = current_scope().ctx();
   if (a.is_tuple() != b.is_tuple() || a.rank() != b.rank()) return ctx.bool_val(false);
   if (!a.is_tuple()) return *a.leaf == *b.leaf;
   z3::expr all = ctx.bool_val(true);
@@ -37,7 +37,7 @@ z3::expr structurally_equal(const SymTuple& a, const SymTuple& b) {
 }
 
 namespace {
-SymTuple variable_tree(SymbolicSession& s, const IntTuple& profile, const std::string& prefix, Range range,
+SymTuple variable_tree(SymbolicScope& s, const IntTuple& profile, const std::string& prefix, Range range,
                        std::vector<z3::expr>& domain, std::vector<SymInt>& out) {
   if (!profile.is_tuple()) {
     out.push_back(s.ranged_variable(prefix + std::to_string(out.size()), range.first, range.second, domain));
@@ -49,7 +49,7 @@ SymTuple variable_tree(SymbolicSession& s, const IntTuple& profile, const std::s
 }
 }  // namespace
 
-SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, Range shape_range, Range stride_range,
+SymLayout variable_layout(SymbolicScope& s, const IntTuple& profile, Range shape_range, Range stride_range,
                           std::vector<z3::expr>& domain, std::vector<SymInt>& shapes, std::vector<SymInt>& strides) {
   SymTuple shape = variable_tree(s, profile, "s", shape_range, domain, shapes);
   SymTuple stride = variable_tree(s, profile, "d", stride_range, domain, strides);

@@ -44,7 +44,7 @@ z3::expr structurally_equal(const SymTuple& a, const SymTuple& b);
 // (an IntTuple whose leaf values are ignored, e.g. ((0,0),0)). Appends the variables to
 // `shapes` / `strides` (names count on from their sizes).
 using Range = std::pair<std::int64_t, std::int64_t>;
-SymLayout variable_layout(SymbolicSession& s, const IntTuple& profile, Range shape_range, Range stride_range,
+SymLayout variable_layout(SymbolicScope& s, const IntTuple& profile, Range shape_range, Range stride_range,
                           std::vector<z3::expr>& domain, std::vector<SymInt>& shapes, std::vector<SymInt>& strides);
 
 }  // namespace cuteref::proofs

@@ -6,10 +6,10 @@
 namespace cuteref::proofs {
 
 namespace {
-thread_local SymbolicSession* g_current = nullptr;
+thread_local SymbolicScope* g_current = nullptr;
 
 void oblige(const z3::expr& c, const char* op) {
-  current_session().add_obligation(c, std::string("the model's checked arithmetic rejects ") + op +
+  current_scope().add_obligation(c, std::string("the model's checked arithmetic rejects ") + op +
                                           " (overflow or a zero divisor)");
 }
 
@@ -25,25 +25,25 @@ z3::expr mul_ok(const z3::expr& a, const z3::expr& b) {
 }
 }  // namespace
 
-SymbolicSession& current_session() {
-  if (!g_current) throw Error("internal: symbolic arithmetic outside a SymbolicSession");
+SymbolicScope& current_scope() {
+  if (!g_current) throw Error("internal: symbolic arithmetic outside a SymbolicScope");
   return *g_current;
 }
 
-SymbolicSession::SymbolicSession(Encoding encoding)
+SymbolicScope::SymbolicScope(Encoding encoding)
     : encoding_(encoding), explorer_(ctx_), previous_(g_current) {
   g_current = this;
 }
 
-SymInt SymbolicSession::variable(const std::string& name) {
+SymInt SymbolicScope::variable(const std::string& name) {
   if (encoding_ == Encoding::BitVector64) return SymInt(ctx_.bv_const(name.c_str(), 64));
   const z3::expr v = ctx_.int_const(name.c_str());
   ranges_.push_back(v >= ctx_.int_val(INT64_MIN) && v <= ctx_.int_val(INT64_MAX));
   return SymInt(v);
 }
-SymbolicSession::~SymbolicSession() { g_current = previous_; }
+SymbolicScope::~SymbolicScope() { g_current = previous_; }
 
-SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi,
+SymInt SymbolicScope::ranged_variable(const std::string& name, std::int64_t lo, std::int64_t hi,
                                        std::vector<z3::expr>& domain) {
   if (encoding_ == Encoding::Int64Range) {
     const z3::expr v = ctx_.int_const(name.c_str());
@@ -67,7 +67,7 @@ SymInt SymbolicSession::ranged_variable(const std::string& name, std::int64_t lo
   return SymInt(wide, lo, hi);
 }
 
-z3::solver SymbolicSession::make_solver() {
+z3::solver SymbolicScope::make_solver() {
   if (encoding_ == Encoding::BitVector64) return z3::solver(ctx_, "QF_BV");
   z3::params som(ctx_);
   som.set("som", true);
@@ -116,7 +116,7 @@ std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
 }
 }  // namespace
 
-std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
+std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
   const z3::expr b = natural ? normalized_product(b_in) : b_in;
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
@@ -197,7 +197,7 @@ std::pair<z3::expr, z3::expr> SymbolicSession::division(const z3::expr& a, const
   return {q, r};
 }
 
-void SymbolicSession::add_obligation(const z3::expr& condition, std::string what) {
+void SymbolicScope::add_obligation(const z3::expr& condition, std::string what) {
   check_deadline();
   z3::expr g = ctx_.bool_val(true);
   for (const auto& x : guards_) g = g && x;
@@ -211,7 +211,7 @@ bool fits(Bound lo, Bound hi) { return lo >= kMin && hi <= kMax; }
 Bound clamp(Bound v) { return v < kMin ? kMin : v > kMax ? kMax : v; }
 // Every arithmetic operation's result passes here: the place to notice the time limit.
 SymInt ranged(z3::expr e, Bound lo, Bound hi) {
-  current_session().check_deadline();
+  current_scope().check_deadline();
   return SymInt(std::move(e), clamp(lo), clamp(hi));
 }
 Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }
@@ -228,11 +228,11 @@ void no_bits(const SymInt& a, const char* op) {
     throw Error(std::string("the integer encoding has no bit operation ") + op + " (use the bit-vector encoding)");
 }
 // C++'s truncating division on integers: fresh quotient and remainder variables defined by
-// a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicSession::division).
+// a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicScope::division).
 // Variables instead of SMT-LIB's div/mod terms let Z3 eliminate them by substitution and
 // normalize the polynomials that crd2idx builds, which its div/mod reasoning does not do.
-z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).first; }
-z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_session().division(a.e, b.e, a.lo >= 0 && b.lo > 0).second; }
+z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, a.lo >= 0 && b.lo > 0).first; }
+z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, a.lo >= 0 && b.lo > 0).second; }
 
 SymInt operator+(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo + b.lo, hi = a.hi + b.hi;
@@ -342,7 +342,7 @@ void PathExplorer::begin_run() {
 }
 
 bool PathExplorer::decide(const z3::expr& condition) {
-  current_session().check_deadline();
+  current_scope().check_deadline();
   const z3::expr c = condition.simplify();
   if (c.is_true()) return true;
   if (c.is_false()) return false;
@@ -365,24 +365,24 @@ bool PathExplorer::decide(const z3::expr& condition) {
       return value;
     }
   auto feasible = [&](const z3::expr& e) {
-    SymbolicSession& session = current_session();
-    if (session.encoding() == Encoding::Int64Range) {
-      z3::solver s = session.make_solver();
+    SymbolicScope& scope = current_scope();
+    if (scope.encoding() == Encoding::Int64Range) {
+      z3::solver s = scope.make_solver();
       for (const auto& d : domain_) s.add(d);
       for (const auto& p : path_) s.add(p);
-      for (const auto& d : session.definitions()) s.add(d);
+      for (const auto& d : scope.definitions()) s.add(d);
       s.add(e);
       const z3::check_result r = s.check();
-      session.check_deadline();
+      scope.check_deadline();
       return r != z3::unsat;
     }
     solver_.push();
     for (const auto& p : path_) solver_.add(p);
-    for (const auto& d : session.definitions()) solver_.add(d);
+    for (const auto& d : scope.definitions()) solver_.add(d);
     solver_.add(e);
     const z3::check_result r = solver_.check();
     solver_.pop();
-    session.check_deadline();  // an interrupted check answers unknown: not a feasible branch
+    scope.check_deadline();  // an interrupted check answers unknown: not a feasible branch
     return r != z3::unsat;  // unknown counts as feasible: explored, never skipped
   };
   const bool t = feasible(c), f = feasible(!c);
@@ -419,7 +419,7 @@ proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) 
     // As CheckedInt: 0 <= n <= 63, a >= 0 and no bit shifted into or past bit 63.
     const z3::expr ok = z3::sge(n.e, zero) && z3::sle(n.e, ctx.bv_val(63, 64)) && z3::sge(a.e, zero) &&
                         z3::lshr(z3::shl(a.e, n.e), n.e) == a.e && z3::sge(z3::shl(a.e, n.e), zero);
-    proofs::current_session().add_obligation(ok, "the model's checked arithmetic rejects << (overflow)");
+    proofs::current_scope().add_obligation(ok, "the model's checked arithmetic rejects << (overflow)");
     return SymInt(z3::shl(a.e, n.e), a.lo >= 0 ? 0 : INT64_MIN, INT64_MAX);
   }
   return SymInt(z3::shl(a.e, n.e), a.lo << static_cast<int>(n.lo), top);
@@ -433,7 +433,7 @@ proofs::SymInt ScalarOps<proofs::SymInt>::lshr(const SymInt& a, const SymInt& n)
     return SymInt(z3::lshr(a.e, n.e));
   }
   const z3::expr ok = z3::sge(n.e, ctx.bv_val(0, 64)) && z3::sle(n.e, ctx.bv_val(63, 64));
-  proofs::current_session().add_obligation(ok, "the model rejects a shift count outside [0, 63]");
+  proofs::current_scope().add_obligation(ok, "the model rejects a shift count outside [0, 63]");
   return SymInt(z3::lshr(a.e, n.e));
 }
 

@@ -1,10 +1,10 @@
 // The proofs' scalar: a 64-bit Z3 bit-vector that stands for the model's CheckedInt.
 //
 // Every operation the model checks (overflow of + - * <<, division by zero, negative
-// shifts, ScalarOps::require) adds a side condition to the current SymbolicSession instead
+// shifts, ScalarOps::require) adds a side condition to the current SymbolicScope instead
 // of throwing: a proof must show the model would not have thrown, a counterexample may be
 // "the model rejects this input". Every branch of a generic algorithm
-// (ScalarOps::decide) is a case split recorded by the session's path explorer.
+// (ScalarOps::decide) is a case split recorded by the scope's path explorer.
 #pragma once
 
 #include <z3++.h>
@@ -19,25 +19,26 @@
 
 namespace cuteref::proofs {
 
-class SymbolicSession;
+class SymbolicScope;
 
 // Thrown by the symbolic operations once the proof's time limit has passed (see
-// SymbolicSession::expire). Not a cuteref::Error: no handler of the model's diagnostics may
+// SymbolicScope::expire). Not a cuteref::Error: no handler of the model's diagnostics may
 // turn it into another answer; prove() catches it and answers `unknown` (timeout).
 struct ProofTimeout : std::runtime_error {
   ProofTimeout() : std::runtime_error("the proof's time limit was reached") {}
 };
 
-// The session that symbolic operations report to (one at a time per thread).
-SymbolicSession& current_session();
+// The scope that symbolic operations report to (one at a time per thread).
+SymbolicScope& current_scope();
 
 // A bit-vector with an interval [lo, hi] known to contain its value (given the domain and
 // the side conditions recorded before it). Side conditions that the intervals already
 // establish (e.g. no overflow in a product of bounded extents) are not handed to Z3: this
 // is sound interval arithmetic, and it keeps the bit-blasted queries small. Values
-// computed under a guard (SymbolicSession::push_guard) are used only under that guard.
+// computed under a guard (SymbolicScope::push_guard) are used only under that guard.
 struct SymInt {
-  using Bound = __int128;
+  // __int128 is a GCC/Clang extension (-Wpedantic): __extension__ marks its one use as intended.
+  __extension__ typedef __int128 Bound;
   z3::expr e;
   Bound lo = INT64_MIN, hi = INT64_MAX;
   explicit SymInt(z3::expr x) : e(std::move(x)) {}
@@ -101,13 +102,13 @@ class PathExplorer {
 //     are refused (an Error) in this encoding.
 enum class Encoding { BitVector64, Int64Range };
 
-class SymbolicSession {
+class SymbolicScope {
  public:
-  explicit SymbolicSession(Encoding encoding = Encoding::BitVector64);
+  explicit SymbolicScope(Encoding encoding = Encoding::BitVector64);
   Encoding encoding() const { return encoding_; }
-  ~SymbolicSession();
-  SymbolicSession(const SymbolicSession&) = delete;
-  SymbolicSession& operator=(const SymbolicSession&) = delete;
+  ~SymbolicScope();
+  SymbolicScope(const SymbolicScope&) = delete;
+  SymbolicScope& operator=(const SymbolicScope&) = delete;
 
   z3::context& ctx() { return ctx_; }
 
@@ -180,7 +181,7 @@ class SymbolicSession {
   std::size_t fresh_names_ = 0;
   std::vector<Division> divisions_;
   PathExplorer explorer_;
-  SymbolicSession* previous_;
+  SymbolicScope* previous_;
   std::atomic<bool> expired_{false};
 };
 
@@ -192,7 +193,7 @@ template <>
 struct ScalarOps<proofs::SymInt> {
   using Bool = z3::expr;
   using SymInt = proofs::SymInt;
-  static SymInt constant(std::int64_t v) { return proofs::current_session().constant(v); }
+  static SymInt constant(std::int64_t v) { return proofs::current_scope().constant(v); }
   static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) {
     if (c.is_true()) return a;
     if (c.is_false()) return b;
@@ -202,9 +203,9 @@ struct ScalarOps<proofs::SymInt> {
   static SymInt lshr(const SymInt& a, const SymInt& n);
   template <class Message>
   static void require(const z3::expr& c, Message&& what) {
-    proofs::current_session().add_obligation(c, what());
+    proofs::current_scope().add_obligation(c, what());
   }
-  static bool decide(const z3::expr& c) { return proofs::current_session().explorer().decide(c); }
+  static bool decide(const z3::expr& c) { return proofs::current_scope().explorer().decide(c); }
   static z3::expr both(const z3::expr& a, const z3::expr& b) { return a && b; }
 };
 

@@ -401,7 +401,10 @@ rc::Gen<std::string> basis_text() {
                         const auto& [k, den, write_fraction, dims, ndims] = t;
                         std::string s = write_fraction ? std::to_string(k * den) + "/" + std::to_string(den)
                                                        : std::to_string(k);
-                        for (int i = 0; i < ndims; ++i) s += "@" + std::to_string(dims[static_cast<std::size_t>(i)]);
+                        for (int i = 0; i < ndims; ++i) {
+                          s += '@';
+                          s += std::to_string(dims[static_cast<std::size_t>(i)]);
+                        }
                         return s;
                       });
 }

@@ -8,7 +8,10 @@ std::string list_text(const std::vector<std::int64_t>& v) {
   for (std::size_t i = 1; i < v.size(); ++i) consecutive = consecutive && v[i] == v[i - 1] + 1;
   if (consecutive) return std::to_string(v.front()) + ".." + std::to_string(v.back());
   std::string s = "{";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
   return s + "}";
 }
 

@@ -29,6 +29,7 @@ import cpp_cases  # noqa: E402
 import cute_programs  # noqa: E402
 import pycute_cases  # noqa: E402
 import known_defects  # noqa: E402
+import dsl_side  # noqa: E402
 
 
 # Operations whose cases are compiled static pairs (not multiplied by --scale).
@@ -286,6 +287,15 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)
     ap.add_argument("--no-cpp", action="store_true", help="pycute only (no usable CuTe headers)")
+    ap.add_argument("--dsl", default=os.path.join(HERE, "..", ".vendor", "dsl"),
+                    help="the CuTe DSL's pip --target folder (nvidia-cutlass-dsl, ./run installs it)")
+    ap.add_argument("--no-dsl", action="store_true", help="leave the CuTe DSL out")
+    ap.add_argument("--dsl-cases", type=int, default=5600, help="DSL cases per operation")
+    ap.add_argument("--dsl-jobs", type=int, default=2, help="DSL worker processes at a time")
+    ap.add_argument("--dsl-refusal-probe", type=int, default=150,
+                    help="per operation, inputs the model refuses that are asked of the DSL too (three-way verdicts)")
+    ap.add_argument("--dsl-self-eval", type=int, default=64,
+                    help="every K-th DSL answer is also evaluated by the DSL itself at every index")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")
     args = ap.parse_args()
     if args.pairs_per_tu < 1 or args.tus < 1 or args.jobs < 1:
@@ -304,19 +314,24 @@ def main():
     if not args.no_cpp:
         compile_s, cpp_run_s = cpp_side(args, tally, random.Random(args.seed), random.Random(case_seed), pc)
     py_s = pycute_side(args, tally, random.Random(case_seed * 7919 + 1), pc)
+    dsl_s, dsl_note = 0.0, ""
+    if not args.no_dsl:
+        dsl_s, dsl_note = dsl_side.run(args, tally, random.Random(case_seed * 104729 + 7), pc, model_answers, compare, record)
 
     cols = ["cute", "pycute", "refused", "vendor_defect", "DIFF"]
     print(f"vendor differential, seed {args.seed}, case seed {case_seed}, scale {args.scale}, "
           f"{args.static_pairs} static pairs ({args.static_full} also for the inverses and complement)")
-    print(f"{'operation':22s} {'CuTe C++':>9s} {'pycute':>8s} {'checked':>8s} {'refused':>8s} {'defects':>8s} {'DIFF':>5s}")
+    print(f"{'operation':26s} {'CuTe C++':>9s} {'pycute':>8s} {'DSL':>7s} {'checked':>8s} {'refused':>8s} {'defects':>8s} {'DIFF':>5s}")
     total = total_diff = 0
     short = []
     for op in sorted(tally.n):
         c = tally.n[op]
-        checked = c["cute"] + c["pycute"]
+        checked = c["cute"] + c["pycute"] + c["dsl"]
         total += checked
         total_diff += c["DIFF"]
-        print(f"{op:22s} {c['cute']:9d} {c['pycute']:8d} {checked:8d} {c['refused']:8d} {c['vendor_defect']:8d} {c['DIFF']:5d}")
+        print(f"{op:26s} {c['cute']:9d} {c['pycute']:8d} {c['dsl']:7d} {checked:8d} {c['refused']:8d} {c['vendor_defect']:8d} {c['DIFF']:5d}")
+        if not args.no_dsl and op in dsl_side.OPS and c["dsl"] < args.min_per_op * args.scale:
+            short.append(f"{op} (DSL column {c['dsl']} < {args.min_per_op * args.scale})")
         # --scale multiplies the run-time cases; max_common_* are checked on compiled static
         # pairs only (CuTe answers them for static layouts), whose count is --static-pairs.
         need = args.min_per_op if op in COMPILE_BOUND else args.min_per_op * args.scale
@@ -326,13 +341,17 @@ def main():
         for k, v in sorted(tally.n[op].items()):
             if k.startswith("defect:"):
                 print(f"  known vendor defect/quirk {k[7:]}: {v} cases of {op}")
+            if k.startswith("note:"):
+                print(f"  known vendor printing defect {k[5:]}: {v} cases of {op} (compared after the repair, counted as checked)")
             if k.startswith("limit:"):
                 print(f"  known model limit {k[6:]}: {v} cases of {op} refused (counted in 'refused')")
     print(f"total: {total} cases checked, {total_diff} unexplained disagreements; "
-          f"CuTe compile {compile_s:.1f}s, CuTe run+compare {cpp_run_s:.1f}s, pycute {py_s:.1f}s, "
+          f"CuTe compile {compile_s:.1f}s, CuTe run+compare {cpp_run_s:.1f}s, pycute {py_s:.1f}s, DSL {dsl_s:.1f}s, "
           f"wall {time.time() - start:.1f}s")
     if tally.compile_note:
         print(f"CuTe compile: {tally.compile_note}")
+    if dsl_note:
+        print(dsl_note)
     shown = defaultdict(int)
     for d in tally.diffs:
         shown[(d[0], d[1])] += 1

@@ -38,11 +38,12 @@ std::vector<std::string> split_tabs(const std::string& line) {
   return out;
 }
 
-// Drops blanks so that pycute's "(4, 2):(1, 4)" and CuTe's "(4,2):(1,4)" read alike.
+// Drops the blanks after commas so that pycute's "(4, 2):(1, 4)" and CuTe's "(4,2):(1,4)"
+// read alike; the blanks around a composed layout's `o` stay (`S<3,4,3> o 0 o 8:1`).
 std::string without_blanks(const std::string& s) {
   std::string out;
   for (char c : s)
-    if (c != ' ') out.push_back(c);
+    if (!(c == ' ' && !out.empty() && out.back() == ',')) out.push_back(c);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "atoms/copy_atom.hpp"
 
 #include "error.hpp"
+#include "recast.hpp"
 
 namespace cuteref {
 
@@ -48,12 +49,19 @@ Layout ldsm_destination_transposed(int matrices) {
                 t({thr_stride, t({s(1), s(kRowBits), s(kMatrixBits)})}));
 }
 
+// One thread copies `bits` bits: (_1,_bits):(_0,_1), CuTe's Layout<Shape<_1,Int<bits>>>.
+Layout one_thread_bits(int bits) { return Layout(t({s(1), s(bits)}), t({s(0), s(1)})); }
+
+// The unsigned integer type name CuTe's templates take for a width (cute::uint128_t for 128).
+std::string uint_name(int bits) { return "uint" + std::to_string(bits) + "_t"; }
+
 }  // namespace
 
 CopyAtom ldmatrix_atom(int matrices, bool transpose) {
   if (matrices != 1 && matrices != 2 && matrices != 4)
     throw Error("ldmatrix: the matrix count must be 1, 2 or 4 (.x1, .x2, .x4), got " + std::to_string(matrices));
   CopyAtom a;
+  a.kind = CopyKind::Ldmatrix;
   a.name = transpose ? "SM75_U16x" + std::to_string(2 * matrices) + "_LDSM_T"
                      : "SM75_U32x" + std::to_string(matrices) + "_LDSM_N";
   a.arch = 75;
@@ -66,15 +74,78 @@ CopyAtom ldmatrix_atom(int matrices, bool transpose) {
   return a;
 }
 
-CopyAtom copy_atom(std::string_view name) {
+CopyAtom stmatrix_atom(int matrices, bool transpose) {
+  if (matrices != 1 && matrices != 2 && matrices != 4)
+    throw Error("stmatrix: the matrix count must be 1, 2 or 4 (.x1, .x2, .x4), got " + std::to_string(matrices));
+  const CopyAtom ld = ldmatrix_atom(matrices, transpose);
+  CopyAtom a = ld;
+  a.kind = CopyKind::Stmatrix;
+  a.name = transpose ? "SM90_U16x" + std::to_string(2 * matrices) + "_STSM_T"
+                     : "SM90_U32x" + std::to_string(matrices) + "_STSM_N";
+  a.arch = 90;
+  a.src_layout = ld.dst_layout;
+  a.dst_layout = ld.src_layout;
+  a.ref_layout = a.src_layout;
+  return a;
+}
+
+CopyAtom universal_copy_atom(int bits) {
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128)
+    throw Error("UniversalCopy: the copied width must be 8, 16, 32, 64 or 128 bits, got " + std::to_string(bits));
+  CopyAtom a;
+  a.kind = CopyKind::Universal;
+  a.name = "UniversalCopy<" + uint_name(bits) + ">";
+  a.vector_bits = bits;
+  a.thr_id = Layout(s(1), s(0));
+  a.src_layout = a.dst_layout = a.ref_layout = one_thread_bits(bits);
+  return a;
+}
+
+CopyAtom cp_async_atom(int bits, bool cache_global) {
+  // PTX ISA, cp.async: cp-size 4, 8 or 16 bytes; .cg only with 16.
+  if (cache_global ? bits != 128 : (bits != 32 && bits != 64 && bits != 128))
+    throw Error(std::string("cp.async") + (cache_global ? ".cg copies 16 bytes (128 bits)" : ".ca copies 4, 8 or 16 bytes (32, 64, 128 bits)") +
+                ", got " + std::to_string(bits) + " bits");
+  CopyAtom a = universal_copy_atom(bits);
+  a.kind = CopyKind::CpAsync;
+  a.arch = 80;
+  a.name = std::string(cache_global ? "SM80_CP_ASYNC_CACHEGLOBAL<" : "SM80_CP_ASYNC_CACHEALWAYS<") + uint_name(bits) + ">";
+  return a;
+}
+
+CopyAtom copy_atom(std::string_view name_in) {
+  // CuTe's <TS, TD> with TD == TS names the same atom as <TS>.
+  std::string name(name_in);
+  const auto open = name.find('<'), comma = name.find(',');
+  if (open != std::string::npos && comma != std::string::npos && name.back() == '>' &&
+      name.substr(open + 1, comma - open - 1) == name.substr(comma + 1, name.size() - comma - 2))
+    name = name.substr(0, comma) + ">";
   for (bool transpose : {false, true})
     for (int matrices : {1, 2, 4}) {
-      CopyAtom a = ldmatrix_atom(matrices, transpose);
-      if (a.name == name) return a;
+      if (CopyAtom a = ldmatrix_atom(matrices, transpose); a.name == name) return a;
+      if (CopyAtom a = stmatrix_atom(matrices, transpose); a.name == name) return a;
     }
-  throw Error("copy atom `" + std::string(name) +
+  for (int bits : {8, 16, 32, 64, 128}) {
+    if (CopyAtom a = universal_copy_atom(bits); a.name == name) return a;
+    if (bits >= 32)
+      if (CopyAtom a = cp_async_atom(bits, false); a.name == name) return a;
+  }
+  if (CopyAtom a = cp_async_atom(128, true); a.name == name) return a;
+  throw Error("copy atom `" + std::string(name_in) +
               "`: not a supported copy atom; the supported ones are SM75_U32x1_LDSM_N, SM75_U32x2_LDSM_N, "
-              "SM75_U32x4_LDSM_N, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T");
+              "SM75_U32x4_LDSM_N, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM90_U32x1_STSM_N, "
+              "SM90_U32x2_STSM_N, SM90_U32x4_STSM_N, SM90_U16x2_STSM_T, SM90_U16x4_STSM_T, SM90_U16x8_STSM_T, "
+              "UniversalCopy<uint8_t|uint16_t|uint32_t|uint64_t|uint128_t>, "
+              "SM80_CP_ASYNC_CACHEALWAYS<uint32_t|uint64_t|uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>");
+}
+
+CopyAtomValues copy_atom_values(const CopyAtom& atom, int value_bits) {
+  const std::int64_t per_thread = size_value(mode(atom.src_layout, 1));
+  if (value_bits < 1 || per_thread % value_bits != 0 || size_value(mode(atom.dst_layout, 1)) % value_bits != 0)
+    throw Error("Copy_Atom<" + atom.name + ", " + std::to_string(value_bits) + "-bit values>: the value width must divide the " +
+                std::to_string(per_thread) + " bits one thread copies");
+  return {atom.thr_id, recast(atom.src_layout, 1, value_bits), recast(atom.dst_layout, 1, value_bits),
+          recast(atom.ref_layout, 1, value_bits)};
 }
 
 }  // namespace cuteref

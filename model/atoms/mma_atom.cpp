@@ -131,7 +131,7 @@ MmaAtom sm70_atom(std::string_view name, const std::vector<std::string>& parts) 
 // Lane = 4 * groupID + threadID_in_group; in every layout below the thread mode is
 // (4, 8) = (threadID_in_group, groupID).
 
-MmaAtom sm80_atom(std::string_view name, const std::vector<std::string>& parts) {
+MmaAtom sm80_atom(std::string_view name, const std::vector<std::string>& parts, bool sm89) {
   if (parts.size() != 4 && !(parts.size() == 5 && parts[4] == "SATURATE"))
     bad_name(name, "expected SM80_16x8xK_<DABC types>_TN");
   if (parts[3] != "TN") bad_name(name, "SM80 mma.sync atoms are TN only, found `" + parts[3] + "`");
@@ -161,7 +161,13 @@ MmaAtom sm80_atom(std::string_view name, const std::vector<std::string>& parts) 
   const bool bf16 = ta == "bf16" && tb == "bf16" && types[0] == "f32" && types[3] == "f32";
   const bool tf32 = ta == "tf32" && tb == "tf32" && types[0] == "f32" && types[3] == "f32";
   const bool i8 = is_int8(ta) && is_int8(tb) && types[0] == "s32" && types[3] == "s32";
+  // SM89 (Ada) adds 16x8x32 mma.sync on e4m3/e5m2 with f32 or f16 accumulators.
+  const bool fp8 = is_fp8(ta) && is_fp8(tb) &&
+                   ((types[0] == "f32" && types[3] == "f32") || (types[0] == "f16" && types[3] == "f16"));
   if (saturate && !i8) bad_name(name, "_SATURATE exists only for integer atoms");
+  if (sm89 != fp8) bad_name(name, sm89 ? "SM89 atoms are the 16x8x32 e4m3/e5m2 ones (F32 or F16 accumulators)"
+                                       : "e4m3/e5m2 mma.sync atoms are SM89's");
+  if (sm89) a.arch = 89;
 
   if ((f16 || bf16) && mnk[2] == 8) {
     // A (16 x 8): a0,a1 row groupID, k = 2*tig + {0,1}; a2,a3 row + 8.
@@ -174,12 +180,18 @@ MmaAtom sm80_atom(std::string_view name, const std::vector<std::string>& parts) 
                         t({t({s(32), s(1)}), t({s(16), s(8), s(128)})}));
     // B (8 x 16 as n x k): b0,b1 at k = 2*tig + {0,1}; b2,b3 at k + 8 (8 * 8 = 64).
     a.b_layout = Layout(t({t({s(4), s(8)}), t({s(2), s(2)})}), t({t({s(16), s(1)}), t({s(8), s(64)})}));
+  } else if (tf32 && mnk[2] == 4) {
+    // A (16 x 4), one tf32 per register: a0 (g, tig), a1 (g + 8, tig): t -> k (16), row (1).
+    a.a_layout = Layout(t({t({s(4), s(8)}), s(2)}), t({t({s(16), s(1)}), s(8)}));
+    // B (8 x 4 as n x k): b0 at n = groupID, k = tig; one value.
+    a.b_layout = Layout(t({t({s(4), s(8)}), s(1)}), t({t({s(8), s(1)}), s(0)}));
   } else if (tf32 && mnk[2] == 8) {
     // A (16 x 8), one tf32 per register: a0 (g, tig), a1 (g+8, tig), a2 (g, tig+4), a3 (g+8, tig+4).
     a.a_layout = Layout(t({t({s(4), s(8)}), t({s(2), s(2)})}), t({t({s(16), s(1)}), t({s(8), s(64)})}));
     // B (8 x 8 as n x k): b0 at k = tig, b1 at k = tig + 4 (4 * 8 = 32).
     a.b_layout = Layout(t({t({s(4), s(8)}), s(2)}), t({t({s(8), s(1)}), s(32)}));
-  } else if (i8 && mnk[2] == 32) {
+  } else if ((i8 || fp8) && mnk[2] == 32) {
+    // (e4m3/e5m2 take the 8-bit integer fragments of the same shape.)
     // A (16 x 32), four 8-bit values per register: k = 4*tig + {0..3}; registers: row + 8, k + 16.
     a.a_layout = Layout(t({t({s(4), s(8)}), t({s(4), s(2), s(2)})}),
                         t({t({s(64), s(1)}), t({s(16), s(8), s(256)})}));
@@ -188,7 +200,7 @@ MmaAtom sm80_atom(std::string_view name, const std::vector<std::string>& parts) 
   } else {
     bad_name(name,
              "not a supported SM80 atom: 16x8x8 / 16x8x16 with F16F16F16F16, F32F16F16F32, F32BF16BF16F32; "
-             "16x8x8 F32TF32TF32F32; 16x8x32 S32{S8,U8}{S8,U8}S32");
+             "16x8x4 / 16x8x8 F32TF32TF32F32; 16x8x32 S32{S8,U8}{S8,U8}S32; SM89 16x8x32 {F32,F16}{E4M3,E5M2}{E4M3,E5M2}{F32,F16}");
   }
   return a;
 }
@@ -317,16 +329,16 @@ MmaAtom mma_atom(std::string_view name) {
     base = base.substr(0, lt);
   }
   const auto parts = split(base, '_');
-  if (parts.size() < 2) bad_name(name, "not an MMA Operation name (expected SM70_..., SM80_... or SM90_...)");
+  if (parts.size() < 2) bad_name(name, "not an MMA Operation name (expected SM70_..., SM80_..., SM89_... or SM90_...)");
   MmaAtom a;
-  if (parts[0] == "SM70" || parts[0] == "SM80") {
+  if (parts[0] == "SM70" || parts[0] == "SM80" || parts[0] == "SM89") {
     if (!template_args.empty()) bad_name(name, parts[0] + " atoms take no template arguments");
-    a = parts[0] == "SM70" ? sm70_atom(name, parts) : sm80_atom(name, parts);
+    a = parts[0] == "SM70" ? sm70_atom(name, parts) : sm80_atom(name, parts, parts[0] == "SM89");
     a.name = std::string(name);
   } else if (parts[0] == "SM90") {
     a = sm90_atom(name, parts, template_args);
   } else {
-    bad_name(name, "unknown architecture prefix `" + parts[0] + "` (expected SM70, SM80 or SM90)");
+    bad_name(name, "unknown architecture prefix `" + parts[0] + "` (expected SM70, SM80, SM89 or SM90)");
   }
   return a;
 }

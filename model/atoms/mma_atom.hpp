@@ -25,7 +25,7 @@ std::string to_string(GmmaMajor m);
 
 struct MmaAtom {
   std::string name;      // the Operation name as given, majorness normalized (SM90 16-bit: `<K,K>` form)
-  int arch = 0;          // 70, 80 or 90
+  int arch = 0;          // 70, 80, 89 or 90
   std::int64_t m = 0, n = 0, k = 0;
   IntTuple shape_mnk;    // (_M,_N,_K)
   Layout thr_id{IntTuple::static_int(1), IntTuple::static_int(0)};

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "checked_math.hpp"
+#include "composed_advance.hpp"
 #include "coordinates.hpp"
 #include "error.hpp"
 #include "make_layout.hpp"
@@ -337,7 +338,9 @@ TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al_in, const Value& p
                 perm_in.to_string() + "`");
   }
   if (perm.size() > 3) throw Error("make_tiled_mma: the permutation has rank " + std::to_string(perm.size()) + "; at most 3 (M,N,K)");
-  while (perm.size() < 3) perm.push_back(Value(IntTuple::underscore()));
+  // Built in place: a moved temporary Value trips GCC 12's bogus -Wmaybe-uninitialized on
+  // std::optional inside std::variant (GCC bug 80635).
+  while (perm.size() < 3) perm.emplace_back(IntTuple::underscore());
   for (const Value& p : perm)
     if (!p.is_layout() && !p.is_int_tuple())
       throw Error("make_tiled_mma: a permutation element must be a layout, an integer or `_`, got " + p.kind_name() + " `" +
@@ -350,6 +353,19 @@ std::int64_t tiled_mma_size(const TiledMma& t) { return checked_mul(size_value(t
 Partition partition_C(const TiledMma& t, std::int64_t thread, const Layout& c) { return partition(t, thread, c, Operand::C); }
 Partition partition_A(const TiledMma& t, std::int64_t thread, const Layout& a) { return partition(t, thread, a, Operand::A); }
 Partition partition_B(const TiledMma& t, std::int64_t thread, const Layout& b) { return partition(t, thread, b, Operand::B); }
+
+ComposedLayout partition_C(const TiledMma& t, std::int64_t thread, const ComposedLayout& c) {
+  const Partition p = partition(t, thread, c.layout, Operand::C);
+  return advance_composed(c, p.layout, p.offset);
+}
+ComposedLayout partition_A(const TiledMma& t, std::int64_t thread, const ComposedLayout& a) {
+  const Partition p = partition(t, thread, a.layout, Operand::A);
+  return advance_composed(a, p.layout, p.offset);
+}
+ComposedLayout partition_B(const TiledMma& t, std::int64_t thread, const ComposedLayout& b) {
+  const Partition p = partition(t, thread, b.layout, Operand::B);
+  return advance_composed(b, p.layout, p.offset);
+}
 
 Layout partition_fragment_C(const TiledMma& t, const Layout& c) {
   // The shape does not depend on the thread; CuTe partitions a compact layout of c's shape.

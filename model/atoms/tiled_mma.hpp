@@ -21,6 +21,7 @@
 
 #include "atoms/mma_atom.hpp"
 #include "layout.hpp"
+#include "swizzle.hpp"
 #include "value.hpp"
 
 namespace cuteref {
@@ -54,6 +55,14 @@ Partition partition_C(const TiledMma& tiled, std::int64_t thread, const Layout& 
 Partition partition_A(const TiledMma& tiled, std::int64_t thread, const Layout& a);  // (M,K,...)
 Partition partition_B(const TiledMma& tiled, std::int64_t thread, const Layout& b);  // (N,K,...)
 
+// The same of a swizzled (composed) operand Sw o O o L, as CuTe partitions a tensor whose
+// layout is a ComposedLayout: the tiling acts on L and the thread's offset stays inside the
+// layout (composed_advance.hpp), so the result is x -> Sw(O + offset + partition(L)(x)) with the
+// swizzle kept. Same preconditions as for L.
+ComposedLayout partition_C(const TiledMma& tiled, std::int64_t thread, const ComposedLayout& c);
+ComposedLayout partition_A(const TiledMma& tiled, std::int64_t thread, const ComposedLayout& a);
+ComposedLayout partition_B(const TiledMma& tiled, std::int64_t thread, const ComposedLayout& b);
+
 // The accumulator fragment: a compact column-major layout of partition_C's shape.
 Layout partition_fragment_C(const TiledMma& tiled, const Layout& c);
 
@@ -65,5 +74,9 @@ Layout partition_fragment_C(const TiledMma& tiled, const Layout& c);
 // Precondition (checked): rank >= 3; for SS the strides are whole 16-byte units.
 Layout make_fragment_A(const TiledMma& tiled, const Layout& partitioned);
 Layout make_fragment_B(const TiledMma& tiled, const Layout& partitioned);
+
+// The tiled MMA an expression argument names: an MMA atom's name (one atom) or the value of
+// make_tiled_mma(...) (atom_functions.cpp; for the function table's other modules).
+TiledMma tiled_mma_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn);
 
 }  // namespace cuteref

@@ -23,7 +23,10 @@ std::vector<IntTuple> leaves(const IntTuple& t) {
 std::string TmaParams::to_string() const {
   auto list = [&](auto const& a, int n) {
     std::string s = "(";
-    for (int i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(a[i]);
+    for (int i = 0; i < n; ++i) {
+      if (i) s += ',';
+      s += std::to_string(a[i]);
+    }
     return s + ")";
   };
   static const char* names[] = {"none", "32B", "64B", "128B"};
@@ -96,9 +99,11 @@ std::vector<StorageRun> storage_runs(const Layout& l, const std::vector<std::int
 
 }  // namespace
 
-TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits) {
+TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits, int num_multicast) {
   const std::string what = "tma_params(" + gmem.to_string() + ", " + smem.to_string() + ", " +
-                           std::to_string(element_bits) + ")";
+                           std::to_string(element_bits) + (num_multicast != 1 ? ", " + std::to_string(num_multicast) : "") + ")";
+  if (num_multicast < 1 || num_multicast > 16)
+    throw Error(what + ": the multicast count must be 1 to 16 CTAs, got " + std::to_string(num_multicast));
   if (element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
     throw Error(what + ": element width must be 8, 16, 32 or 64 bits");
   TmaParams p;
@@ -132,11 +137,13 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
       g.push_back({gshape[j].value(), gstride[j].value(), gshape[j].is_static(), gstride[j].is_static()});
     }
   }
-  if (rank(*tile_layout) != g.size())
+  // The SMEM tile covers the leading GMEM modes (CuTe's CTA tiler); further GMEM modes (a batch
+  // mode L) are walked by no box dimension and follow with box extent 1 below.
+  if (rank(*tile_layout) > g.size())
     throw Error(what + ": the SMEM box has " + std::to_string(rank(*tile_layout)) + " modes but the GMEM tensor has " +
                 std::to_string(g.size()) + " (mode d of the SMEM layout tiles GMEM mode d)");
   std::vector<std::int64_t> tile;
-  for (std::size_t d = 0; d < g.size(); ++d) tile.push_back(size_value(mode(*tile_layout, d)));
+  for (std::size_t d = 0; d < rank(*tile_layout); ++d) tile.push_back(size_value(mode(*tile_layout, d)));
 
   // The box: the SMEM storage order's leading runs that step one GMEM coordinate by 1 each (a
   // copy writes its box to SMEM innermost dimension first). A tile of several boxes is copied
@@ -188,6 +195,18 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
   }
   p.rank = static_cast<int>(tma_modes.size());
   p.tma_modes = tma_modes;
+  // Multicast: each of the CTAs loads a slice of the box; CuTe truncates the box from its
+  // outermost dimension inwards (copy_traits_sm90_tma.hpp, make_tma_copy_desc).
+  for (int i = p.rank - 1, left = num_multicast; left > 1; --i) {
+    if (i < 0) throw Error(what + ": the box has fewer elements than the " + std::to_string(num_multicast) + " multicast CTAs");
+    std::int64_t& b = box[static_cast<std::size_t>(i)];
+    if (b % left != 0 && left % b != 0)
+      throw Error(what + ": box dimension " + std::to_string(i) + " (" + std::to_string(b) + ") and the remaining multicast count " +
+                  std::to_string(left) + " do not divide one another (CuTe asserts it)");
+    const std::int64_t next = (left + b - 1) / b;
+    b = (b + left - 1) / left;
+    left = static_cast<int>(next);
+  }
 
   for (int i = 0; i < p.rank; ++i) {
     // A TMA dimension over several GMEM modes spans their offsets with the gcd of their strides.
@@ -233,7 +252,10 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
 void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origin, TmaDirection direction) {
   const bool store = direction == TmaDirection::Store;
   std::string where = std::string(store ? "TMA store" : "TMA load") + " of the box at (";
-  for (int i = 0; i < p.rank; ++i) where += (i ? "," : "") + std::to_string(origin[i]);
+  for (int i = 0; i < p.rank; ++i) {
+    if (i) where += ',';
+    where += std::to_string(origin[i]);
+  }
   where += ")";
   if ((origin[0] * p.element_bytes) % 16 != 0)
     throw Error(where + ": the innermost start must be a multiple of 16 bytes; it is " +
@@ -294,8 +316,8 @@ TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
 
   // The TMA dimension of each GMEM mode, and the coordinate step of one step of that mode (1,
   // or its stride over the gcd of a merged dimension's strides).
-  std::vector<int> tma_dim(tile.size(), -1);
-  std::vector<std::int64_t> scale(tile.size(), 1);
+  std::vector<int> tma_dim(gstride.size(), -1);
+  std::vector<std::int64_t> scale(gstride.size(), 1);
   for (int j = 0; j < p.rank; ++j) {
     const auto& group = p.tma_modes[static_cast<std::size_t>(j)];
     std::int64_t g = 0;

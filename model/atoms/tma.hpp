@@ -45,7 +45,12 @@ struct TmaParams {
 // whose inner bytes differ from the swizzle width (the copy engine then pads rows to that
 // width: seen on an H100, gpu/RESULTS.md), an SMEM layout whose storage does not start with a
 // run of one GMEM mode, SMEM and GMEM ranks that differ, a swizzle that is not a TMA mode.
-TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits);
+// The SMEM layout may have fewer modes than the GMEM tensor: it tiles the leading GMEM modes and
+// the others (e.g. CUTLASS's batch mode L) become box dimensions of extent 1. With
+// `num_multicast` CTAs sharing the load (SM90_TMA_LOAD_MULTICAST), each CTA's box is the full box
+// truncated from its outermost dimension inwards by that count, as CuTe's make_tma_copy does
+// (precondition, checked: each truncated extent and the remaining count divide one another).
+TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits, int num_multicast = 1);
 
 enum class TmaDirection { Load, Store };
 

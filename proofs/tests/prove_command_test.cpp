@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "claim.hpp"
+#include "error.hpp"
 
 using cuteref::proofs::ProveRequest;
 using cuteref::proofs::prove_command;
@@ -167,6 +168,17 @@ TEST(Prove, ParametricAlgebra) {
   const ProveRun t = prove("composition((m,n):(1,p), (4,2):(1,m)) == (4,2):(1,p)",
                            {"m in [4,4096]", "n in [2,4096]", "p in [1,16777216]"});
   EXPECT_EQ(t.rc, 0) << t.out << t.err;
+}
+
+// concrete_sides: a claim's two sides at given values (cuteref prove --draw pictures them).
+TEST(Prove, ConcreteSides) {
+  ++g_cases;
+  // a = 2, b = 3: (2,3):(1,3) does not merge (2*1 != 3); (a*b):1 is 6:1.
+  const auto [lhs, rhs] = cuteref::proofs::concrete_sides("coalesce((a,b):(1,b)) == (a*b):1", {{"a", 2}, {"b", 3}});
+  EXPECT_EQ(lhs.to_string(), "(2,3):(1,3)");
+  EXPECT_EQ(rhs.to_string(), "6:1");
+  ++g_cases;
+  EXPECT_THROW(cuteref::proofs::concrete_sides("coalesce((a,b):(1,b)) == (a*b):1", {{"a", 2}}), cuteref::Error);
 }
 
 TEST(Prove, CountsCases) {

@@ -1,6 +1,10 @@
 // Vendor oracle: CuTe's TiledMMA partitions for a set of tiled MMAs and every thread:
 // partition_A/B/C (layout and pointer offset), and per tiled MMA partition_fragment_C and
 // make_fragment_A/B, printed for compare_atoms (`partition\t...` and `fragment\tEXPR\tVALUE`).
+// For a swizzled shared-memory operand (a tensor over a swizzle pointer) also the physical
+// element offsets of the partition, &partitioned(i) - base for every i, as a ValueHash with the
+// first values (`swizzled_partition\t...`): the function the model's partition of the composed
+// layout must be.
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/mma_traits_sm70.hpp>
@@ -9,6 +13,9 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
+
+#include "value_hash.hpp"
 #include <utility>
 
 using namespace cute;
@@ -34,6 +41,30 @@ Operand<Tensor, Printable> operand(Tensor const& t, Printable const& p) {
   return {t, p};
 }
 
+// The physical element offsets of a partition of a swizzle-pointer tensor, when the operand's
+// printed layout is a ComposedLayout (a swizzled SMEM layout); nothing otherwise.
+template <class AtomLayout, class Perm, class P, class Op>
+void show_swizzled(const char* which, const char* atom, AtomLayout const& atom_layout, Perm const& perm, int t, P const& p,
+                   Op const& operand) {
+  if constexpr (is_composed_layout<std::decay_t<decltype(operand.printed)>>::value) {
+    const auto* base = raw_pointer_cast(operand.tensor.data());
+    ValueHash hash;
+    std::string first;
+    for (int i = 0; i < int(size(p)); ++i) {
+      const long offset = long(&p(i) - base);  // the swizzle pointer's dereference is the physical element
+      hash.add(offset);
+      if (i < 16) first += (i ? "," : "") + std::to_string(offset);
+    }
+    std::printf("swizzled_partition\t%s\t%s\t", which, atom);
+    print(atom_layout);
+    std::printf("\t%d\t", t);
+    print(operand.printed);
+    std::printf("\t%d\t%llu\t", int(size(p)), (unsigned long long)hash.digest());
+    print(perm);
+    std::printf("\t%s\n", first.c_str());
+  }
+}
+
 // Every thread of make_tiled_mma(Op{}, atom_layout, permutation) partitions a, b and c.
 template <class Op, class AtomLayout, class Perm, class A, class B, class C>
 void tiled_cases(const char* atom, Op, AtomLayout const& atom_layout, Perm const& perm, A const& a, B const& b, C const& c) {
@@ -45,20 +76,34 @@ void tiled_cases(const char* atom, Op, AtomLayout const& atom_layout, Perm const
     auto pa = s.partition_A(a.tensor);
     auto pb = s.partition_B(b.tensor);
     auto pc = s.partition_C(c.tensor);
-    const auto show = [&](const char* op, auto const& p, auto const& printed, long offset) {
-      std::printf("partition\t%s\t%s\t", op, atom);
-      print(atom_layout);
-      std::printf("\t%d\t", t);
-      print(printed);
-      std::printf("\t");
-      print(p.layout());
-      std::printf("\t%ld\t", offset);
-      print(perm);
-      std::printf("\n");
+    const auto show = [&](const char* op, auto const& p, auto const& operand) {
+      // A tensor whose layout is itself a swizzled ComposedLayout (not a swizzle pointer): CuTe's
+      // slice decays it to a plain layout with the offset split between layout and pointer
+      // (swizzle_layout.hpp), not comparable with the model's partition of the inner layout;
+      // its function is checked by the swizzled_partition line.
+      if constexpr (is_composed_layout<std::decay_t<decltype(operand.tensor.layout())>>::value) {
+        return;
+      } else {
+        std::printf("partition\t%s\t%s\t", op, atom);
+        print(atom_layout);
+        std::printf("\t%d\t", t);
+        print(operand.printed);
+        std::printf("\t");
+        print(p.layout());
+        std::printf("\t%ld\t", long(raw_pointer_cast(p.data()) - raw_pointer_cast(operand.tensor.data())));
+        print(perm);
+        std::printf("\n");
+      }
     };
-    show("A", pa, a.printed, long(raw_pointer_cast(pa.data()) - raw_pointer_cast(a.tensor.data())));
-    show("B", pb, b.printed, long(raw_pointer_cast(pb.data()) - raw_pointer_cast(b.tensor.data())));
-    show("C", pc, c.printed, long(raw_pointer_cast(pc.data()) - raw_pointer_cast(c.tensor.data())));
+    show("A", pa, a);
+    show("B", pb, b);
+    show("C", pc, c);
+    // Every thread's when the partitions are small (register operands), else three threads'
+    // (an SS GMMA operand partition has tens of thousands of elements per thread).
+    if (size(pa) <= 64 || i == 0 || i == int(size(mma)) / 2 || i == int(size(mma)) - 1) {
+      show_swizzled("A", atom, atom_layout, perm, t, pa, a);
+      show_swizzled("B", atom, atom_layout, perm, t, pb, b);
+    }
     if (i == 0 || i == int(size(mma)) - 1) {
       // Computed before printing: on the host CuTe's descriptor construction prints a warning line.
       auto fc = s.partition_fragment_C(c.tensor);
@@ -168,6 +213,14 @@ int main() {
                 Tile<PermM, _32, _16>{}, gmem<half_t>(make_layout(make_shape(_64{}, _16{}), LayoutRight{})),
                 gmem<half_t>(make_layout(make_shape(_32{}, _16{}), LayoutRight{})),
                 gmem<half_t>(make_layout(make_shape(_64{}, _32{}))));
+  }
+  {  // SM80 operands in swizzled shared memory, CUTLASS's SM80 idiom: Swizzle<3,3,3> on element
+     // offsets over 8 x 64 K-major half_t rows; each thread's offset reaches the swizzled bits
+    auto mma = std::make_pair(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{});
+    auto atom_k = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{});
+    tiled_cases("SM80_16x8x16_F32F16F16F32_TN", mma.first, mma.second, Tile<Underscore, Underscore, Underscore>{},
+                smem<half_t>(tile_to_shape(atom_k, make_shape(_64{}, _64{}))),
+                smem<half_t>(tile_to_shape(atom_k, make_shape(_32{}, _64{}))), gmem<float>(make_layout(make_shape(_64{}, _32{}))));
   }
   {  // SM80, 2 x 2 warps with N-major warp order
     auto mma = std::make_pair(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>, Stride<_2, _1, _0>>{});

@@ -161,6 +161,27 @@ TEST(MmaAtom, Sm80MatchesPtxFragments) {
         ASSERT_EQ(at(a.b_layout, lane, i), g(lane) + 8 * (4 * q(lane) + i % 4 + 16 * (i / 4)));
     }
   }
+  // m16n8k4 .tf32 A: row = groupID + 8 * i, col = tig; B: k = tig, n = groupID (one register).
+  {
+    const MmaAtom a = mma_atom("SM80_16x8x4_F32TF32TF32F32_TN");
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int i = 0; i < 2; ++i, ++checked) ASSERT_EQ(at(a.a_layout, lane, i), (g(lane) + 8 * i) + 16 * q(lane));
+      ++checked;
+      ASSERT_EQ(at(a.b_layout, lane, 0), g(lane) + 8 * q(lane));
+    }
+  }
+  // SM89 m16n8k32 .e4m3/.e5m2: the fragments of m16n8k32 .s8 (PTX ISA: the same figures).
+  for (const char* name : {"SM89_16x8x32_F32E4M3E4M3F32_TN", "SM89_16x8x32_F16E5M2E4M3F16_TN"}) {
+    const MmaAtom a = mma_atom(name);
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int i = 0; i < 16; ++i, ++checked)
+        ASSERT_EQ(at(a.a_layout, lane, i), (g(lane) + 8 * ((i / 4) % 2)) + 16 * (4 * q(lane) + i % 4 + 16 * (i / 8)));
+      for (int i = 0; i < 8; ++i, ++checked)
+        ASSERT_EQ(at(a.b_layout, lane, i), g(lane) + 8 * (4 * q(lane) + i % 4 + 16 * (i / 4)));
+      for (int i = 0; i < 4; ++i, ++checked)
+        ASSERT_EQ(at(a.c_layout, lane, i), (g(lane) + 8 * (i / 2)) + 16 * (2 * q(lane) + i % 2));
+    }
+  }
   std::printf("[ checked ] %d SM80 (lane, register) positions against the PTX fragment formulas\n", checked);
 }
 

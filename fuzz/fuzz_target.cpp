@@ -1,0 +1,142 @@
+// The fuzz target: one input (bytes, read as text lines) runs through every entry point
+// that reads user text, the same code the CLI runs:
+//   batch     every line, as `cuteref batch` and `eval` answer it (cli/line_commands.hpp answer)
+//   describe  line 1 as the descriptor, line 2 (if any) as the shape
+//   corpus    the whole input as a corpus file (cli/corpus_runner.hpp)
+//   prove     line 1 as the claim, the other non-empty lines as --where texts: parsed and
+//             evaluated on the concrete model at the lower and at the upper bounds of the
+//             variables (never the solver: too slow for a fuzz loop)
+// A finding is a crash, a hang, a sanitizer report, an exception other than cuteref::Error
+// escaping, or a broken contract checked below (abort with a message):
+//   - a batch output line (value or diagnostic) holds no line break: one line per input line;
+//   - no answer is an `internal error` (an exception other than cuteref::Error that the CLI
+//     turns into a line rather than crash) or `out of memory`;
+//   - a printed value parses back to a value that prints the same (CuTe notation round trip);
+//   - a normalized descriptor's text normalizes to itself (descriptor.hpp's round trip);
+//   - the corpus runner counts every case once: cases == passed + failed.
+// Built two ways (fuzz/meson.build): with libFuzzer (clang, -Dfuzz=true) and, in every build,
+// with replay_main.cpp, which runs saved inputs (fuzz/regressions/) as a unit test.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "claim.hpp"
+#include "corpus_runner.hpp"
+#include "descriptor.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+#include "line_commands.hpp"
+#include "notation.hpp"
+
+namespace {
+
+using namespace cuteref;
+
+[[noreturn]] void contract_broken(const std::string& what, const std::string& text) {
+  std::fprintf(stderr, "fuzz: contract broken: %s\n  input line: %s\n", what.c_str(), text.c_str());
+  std::abort();
+}
+
+// Lines as `batch` reads them: split at '\n', one trailing '\r' dropped.
+std::vector<std::string> lines_of(const std::string& input) {
+  std::vector<std::string> lines;
+  std::istringstream in(input);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// Values whose printed form is notation the parser reads back. Not: a Verdict (`true` /
+// `false: why` is a report), nor a tuple with scaled-basis leaves such as descriptor(1@0)'s
+// `(1@0)` (the notation allows a basis only as a layout's stride).
+bool prints_notation(const Value& v) {
+  if (std::holds_alternative<Verdict>(v.data)) return false;
+  if (const auto* t = std::get_if<IntTuple>(&v.data)) return !t->has_basis();
+  if (const auto* m = std::get_if<MixedTuple>(&v.data)) {
+    for (const Value& e : m->elements)
+      if (!prints_notation(e)) return false;
+  }
+  return true;
+}
+
+void run_batch_line(const std::string& line) {
+  bool failed = false;
+  const std::string out = answer(line, failed);
+  if (out.find('\n') != std::string::npos) contract_broken("a batch output line holds a line break: " + out, line);
+  if (out.rfind("error: internal error", 0) == 0 || out.rfind("error: out of memory", 0) == 0)
+    contract_broken("the answer is " + out, line);
+  if (failed) return;
+  const Value v = parse_and_evaluate(line, &standard_functions());
+  if (!prints_notation(v)) return;
+  std::string again;
+  try {
+    again = parse_and_evaluate(out, &standard_functions()).to_string();
+  } catch (const Error& e) {
+    contract_broken("the printed value `" + out + "` does not parse back: " + e.what(), line);
+  }
+  if (again != out) contract_broken("the printed value `" + out + "` parses back to `" + again + "`", line);
+}
+
+void run_describe(const std::vector<std::string>& lines) {
+  if (lines.empty()) return;
+  const std::string* shape = lines.size() > 1 ? &lines[1] : nullptr;
+  try {
+    describe_report(lines[0], shape);
+  } catch (const Error&) {
+    return;
+  }
+  const std::string normalized = normalize(parse_descriptor(lines[0])).to_string();
+  std::string again;
+  try {
+    again = normalize(parse_descriptor(normalized)).to_string();
+  } catch (const Error& e) {
+    contract_broken("the normalized descriptor `" + normalized + "` does not parse back: " + e.what(), lines[0]);
+  }
+  if (again != normalized) contract_broken("the normalized descriptor `" + normalized + "` normalizes to `" + again + "`", lines[0]);
+}
+
+void run_corpus_text(const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  CorpusSummary sum;
+  try {
+    run_corpus_stream(in, "fuzz", out, false, sum);
+  } catch (const Error&) {
+    return;
+  }
+  if (sum.cases != sum.passed + sum.failed)
+    contract_broken("corpus counts: " + std::to_string(sum.cases) + " cases, " + std::to_string(sum.passed) +
+                        " passed, " + std::to_string(sum.failed) + " failed",
+                    input);
+}
+
+void run_claim(const std::vector<std::string>& lines) {
+  if (lines.empty()) return;
+  std::vector<std::string> where;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (!lines[i].empty()) where.push_back(lines[i]);
+  for (bool upper : {false, true}) {
+    try {
+      proofs::evaluate_claim_concretely(lines[0], where, upper);
+    } catch (const Error&) {
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  const std::vector<std::string> lines = lines_of(input);
+  for (const auto& line : lines) run_batch_line(line);
+  run_describe(lines);
+  run_corpus_text(input);
+  run_claim(lines);
+  return 0;
+}

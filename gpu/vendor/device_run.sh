@@ -1,0 +1,51 @@
+#!/bin/bash
+# The device side of the vendor-kernel runs (issue 15), for the lent GPU machine, where the
+# project tree arrives as a copy of the main checkout: CARRY holds src.tar (this branch's tree)
+# and cutlass.tar.xz (CUTLASS's include/ and tools/util/include), and optionally a prebuilt
+# cuteref-gpu.xz. Logs go to OUT.
+#   device_run.sh CARRY OUT run        build, `cuteref-gpu vendor`, `cuteref-gpu all`, the binary
+#                                      back, then `all` under compute-sanitizer memcheck
+#   device_run.sh CARRY OUT sanitize   `cuteref-gpu all` under compute-sanitizer $SAN_TOOLS
+#                                      (default memcheck racecheck synccheck), $SAN_LIMIT s each
+set -u
+CARRY=$(cd "$1" && pwd); OUT=$2; MODE=${3:-run}
+W=/tmp/cuteref
+mkdir -p $W/src $W/cutlass
+tar xf $CARRY/src.tar -C $W/src
+tar xJf $CARRY/cutlass.tar.xz -C $W/cutlass
+nvidia-smi --query-gpu=name,driver_version,memory.total,persistence_mode --format=csv > $OUT/device.txt 2>&1
+nproc >> $OUT/device.txt
+BIN=$W/b/cuteref-gpu
+if [ -f $CARRY/cuteref-gpu.xz ]; then
+  mkdir -p $W/b && xz -dc $CARRY/cuteref-gpu.xz > $BIN && chmod +x $BIN
+else
+  { time python3 $W/src/gpu/vendor/device_build.py $W/src $W/b $W/cutlass -j16 -k 0 ; } > $OUT/build.log 2>&1 || { tail -50 $OUT/build.log; exit 1; }
+  tail -3 $OUT/build.log
+fi
+# sanitize TOOL... : each tool over each probe of $SAN_PROBES (default all), $SAN_LIMIT s per run,
+# logs appended per tool.
+sanitize() {
+  for tool in "$@"; do
+    for probe in ${SAN_PROBES:-all}; do
+      { time timeout ${SAN_LIMIT:-200} $(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer) --tool $tool \
+          --target-processes all $BIN $probe ; } > $OUT/one.log 2>&1
+      rc=$?
+      echo "== $tool $probe rc=$rc processes: $(grep -c 'ERROR SUMMARY' $OUT/one.log), with errors: $(grep 'ERROR SUMMARY' $OUT/one.log | grep -vc 'ERROR SUMMARY: 0 errors')" | tee -a $OUT/san_$tool.log
+      grep -E "passed, .* failed|^real" $OUT/one.log | tail -3
+      cat $OUT/one.log >> $OUT/san_$tool.log
+    done
+  done
+  rm -f $OUT/one.log
+}
+case $MODE in
+  run)
+    { time $BIN vendor ; } > $OUT/vendor.log 2>&1; tail -4 $OUT/vendor.log
+    { time $BIN all ; } > $OUT/all.log 2>&1; grep -E "passed|real|user|sys" $OUT/all.log | tail -12
+    xz -T16 -c $BIN > $OUT/cuteref-gpu.xz
+    sanitize memcheck
+    ;;
+  sanitize)
+    [ -f $OUT/build.log ] && xz -T16 -c $BIN > $OUT/cuteref-gpu.xz
+    sanitize ${SAN_TOOLS:-memcheck racecheck synccheck}
+    ;;
+esac

@@ -1,0 +1,238 @@
+// Registers the hardware-atom functions of the expression language: MMA atom layouts, GMMA
+// shared-memory layout atoms and GMMA descriptors. Atom names and enum words are bare
+// identifiers (Symbol values), e.g. mma_layout(SM90_64x128x16_F32F16F16_SS, C).
+#include "atoms/copy_atom.hpp"
+#include "atoms/gmma_descriptor.hpp"
+#include "atoms/gmma_smem_atom.hpp"
+#include "atoms/mma_atom.hpp"
+#include "atoms/tiled_mma.hpp"
+#include "atoms/tma.hpp"
+#include "make_layout.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+
+namespace cuteref {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+MmaAtom atom_arg(const Args& a, std::size_t i, const std::string& fn) {
+  return mma_atom(symbol_arg(a, i, fn, "an MMA atom name such as SM90_64x128x16_F32F16F16_SS"));
+}
+
+Value mma_layout_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "mma_layout");
+  const std::string& which = symbol_arg(a, 1, "mma_layout", "A, B or C");
+  if (which == "A") return Value(atom.a_layout);
+  if (which == "B") return Value(atom.b_layout);
+  if (which == "C") return Value(atom.c_layout);
+  throw Error("mma_layout: argument 2 must be A, B or C, got `" + which + "`");
+}
+
+Value mma_types_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "mma_types");
+  return Value(MixedTuple{{Value(Symbol{atom.type_d}), Value(Symbol{atom.type_a}), Value(Symbol{atom.type_b}),
+                           Value(Symbol{atom.type_c})}});
+}
+
+Value gmma_atom_call(const Args& a) {
+  const std::string& major_word = symbol_arg(a, 0, "gmma_atom", "MN or K");
+  const std::string& swizzle_word = symbol_arg(a, 1, "gmma_atom", "INTER, SW32, SW64 or SW128");
+  GmmaMajor major;
+  if (major_word == "MN") major = GmmaMajor::MN;
+  else if (major_word == "K") major = GmmaMajor::K;
+  else throw Error("gmma_atom: argument 1 must be MN or K, got `" + major_word + "`");
+  GmmaSwizzle sw;
+  if (swizzle_word == "INTER") sw = GmmaSwizzle::Inter;
+  else if (swizzle_word == "SW32") sw = GmmaSwizzle::SW32;
+  else if (swizzle_word == "SW64") sw = GmmaSwizzle::SW64;
+  else if (swizzle_word == "SW128") sw = GmmaSwizzle::SW128;
+  else throw Error("gmma_atom: argument 2 must be INTER, SW32, SW64 or SW128, got `" + swizzle_word + "`");
+  const std::int64_t bits = integer_arg(a, 2, "gmma_atom");
+  if (bits < 1 || bits > 1024) throw Error("gmma_atom: element width " + std::to_string(bits) + " is out of range");
+  return Value(gmma_smem_atom(major, sw, static_cast<int>(bits)));
+}
+
+Value gmma_desc_call(const Args& a) {
+  const std::int64_t bits = integer_arg(a, 1, "gmma_desc");
+  if (bits < 1 || bits > 1024) throw Error("gmma_desc: element width " + std::to_string(bits) + " is out of range");
+  const std::int64_t base = a.size() > 2 ? integer_arg(a, 2, "gmma_desc") : 0;
+  const GmmaDescriptor d = make_gmma_desc(a[0], static_cast<int>(bits), base).descriptor;
+  auto i = [](std::uint32_t v) { return IntTuple::integer(v); };
+  return Value(IntTuple::tuple({i(d.start_address), i(d.leading_byte_offset), i(d.stride_byte_offset), i(d.base_offset),
+                                i(static_cast<std::uint32_t>(d.layout_type))}));
+}
+
+// A tiled MMA value: the atom's name alone (one atom) or (ATOM, AtomLayoutMNK) as
+// make_tiled_mma returns it.
+TiledMma tiled_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_symbol())
+    return make_tiled_mma(atom_arg(a, i, fn), make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1),
+                                                                           IntTuple::static_int(1)})));
+  if (a[i].is_mixed_tuple()) {
+    const auto& e = std::get<MixedTuple>(a[i].data).elements;
+    if (e.size() == 2 && e[0].is_symbol() && e[1].is_layout())
+      return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data));
+    if (e.size() == 3 && e[0].is_symbol() && e[1].is_layout())
+      return make_tiled_mma(mma_atom(std::get<Symbol>(e[0].data).name), std::get<Layout>(e[1].data), e[2]);
+  }
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be an MMA atom name or make_tiled_mma(...), got " +
+              a[i].kind_name() + " `" + a[i].to_string() + "`");
+}
+
+Value make_tiled_mma_call(const Args& a) {
+  const MmaAtom atom = atom_arg(a, 0, "make_tiled_mma");
+  const Layout al = a.size() > 1 ? layout_arg(a, 1, "make_tiled_mma")
+                                 : make_layout(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1),
+                                                                IntTuple::static_int(1)}));
+  if (a.size() < 3) {
+    const TiledMma t = make_tiled_mma(atom, al);
+    return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk)}});
+  }
+  const TiledMma t = make_tiled_mma(atom, al, a[2]);
+  return Value(MixedTuple{{Value(Symbol{t.atom.name}), Value(t.atom_layout_mnk), t.permutation_mnk}});
+}
+
+// The operand of partition_A/B/C: a layout, or a composed (swizzled) layout, whose partition
+// keeps the swizzle and carries the thread's offset inside (tiled_mma.hpp).
+template <Partition (*OnLayout)(const TiledMma&, std::int64_t, const Layout&),
+          ComposedLayout (*OnComposed)(const TiledMma&, std::int64_t, const ComposedLayout&)>
+Value partition_call(const Args& a, const std::string& fn) {
+  const TiledMma t = tiled_arg(a, 0, fn);
+  const std::int64_t thread = integer_arg(a, 1, fn);
+  if (a.at(2).is_composed()) return Value(OnComposed(t, thread, std::get<ComposedLayout>(a[2].data)));
+  return Value(OnLayout(t, thread, layout_arg(a, 2, fn)).layout);
+}
+
+// partition_fragment_C's operand: only its shape is used (the fragment lives in registers), so a
+// composed layout gives its inner layout; CuTe's compact fragment of the layout its slice decays
+// to is the same function (compact column-major over the same sizes).
+const Layout& shape_source_arg(const Args& a, std::size_t i, const std::string& fn) {
+  if (a.at(i).is_composed()) return std::get<ComposedLayout>(a[i].data).layout;
+  return layout_arg(a, i, fn);
+}
+
+// make_fragment_A/B's operand. For an SS GMMA operand the descriptor iterator's layout is fixed by
+// the inner layout alone (the swizzle and the offset go into the descriptor: gmma_desc). A register
+// fragment of a swizzled operand is refused: CuTe orders it by the strides of the plain layout its
+// slice decays to (swizzle_layout.hpp's slice_and_offset), which the model does not compute.
+const Layout& fragment_source_arg(const Args& a, const TiledMma& t, bool operand_a, const std::string& fn) {
+  const bool descriptor = t.atom.arch == 90 && !(operand_a && t.atom.a_in_registers);
+  if (a.at(1).is_composed()) {
+    if (descriptor) return std::get<ComposedLayout>(a[1].data).layout;
+    throw Error(fn + ": a register fragment of the swizzled operand " + a[1].to_string() +
+                " is not modelled: CuTe orders it by the layout its slice decays to, not by the inner layout");
+  }
+  return layout_arg(a, 1, fn);
+}
+
+CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
+  return copy_atom(symbol_arg(a, i, fn, "a copy atom name such as SM75_U32x4_LDSM_N"));
+}
+
+Value copy_layout_call(const Args& a) {
+  const CopyAtom atom = copy_atom_arg(a, 0, "copy_layout");
+  const std::string& which = symbol_arg(a, 1, "copy_layout", "Src, Dst or Ref");
+  if (which == "Src") return Value(atom.src_layout);
+  if (which == "Dst") return Value(atom.dst_layout);
+  if (which == "Ref") return Value(atom.ref_layout);
+  throw Error("copy_layout: argument 2 must be Src, Dst or Ref, got `" + which + "`");
+}
+
+// The arguments of cuTensorMapEncodeTiled, in its order: (rank, globalDim, globalStrides,
+// boxDim, elementStrides, interleave, swizzle). globalStrides are in bytes for dimensions
+// 1..rank-1 (dimension 0 is implicitly the element); interleave and swizzle are the driver's
+// enum values (interleave 0 = NONE; swizzle 0 NONE, 1 32B, 2 64B, 3 128B).
+Value tma_params_call(const Args& a) {
+  const std::int64_t bits = integer_arg(a, 2, "tma_params");
+  if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
+  const std::int64_t multicast = a.size() > 3 ? integer_arg(a, 3, "tma_params") : 1;
+  if (multicast < 1 || multicast > 16) throw Error("tma_params: the multicast count must be 1 to 16, got " + std::to_string(multicast));
+  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits), static_cast<int>(multicast));
+  auto list = [&](const auto& v, int from) {
+    std::vector<IntTuple> e;
+    for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
+    return IntTuple::tuple(std::move(e));
+  };
+  return Value(IntTuple::tuple({IntTuple::integer(p.rank), list(p.global_dim, 0), list(p.global_stride_bytes, 1),
+                                list(p.box_dim, 0), list(p.element_stride, 0), IntTuple::integer(p.interleave),
+                                IntTuple::integer(static_cast<std::int64_t>(p.swizzle))}));
+}
+
+TmaCopies tma_copies_call(const Args& a, const std::string& fn) {
+  const std::int64_t bits = integer_arg(a, 2, fn);
+  if (bits < 1 || bits > 1024) throw Error(fn + ": element width " + std::to_string(bits) + " is out of range");
+  return tma_copies(layout_arg(a, 0, fn), a.at(1), static_cast<int>(bits));
+}
+
+}  // namespace
+
+TiledMma tiled_mma_arg(const std::vector<Value>& args, std::size_t i, const std::string& fn) { return tiled_arg(args, i, fn); }
+
+void register_atom_functions(FunctionTable& table) {
+  table.add("mma_layout", {2, 2,
+                           "mma_layout(ATOM, A|B|C)  the atom's (thread, value) -> column-major (m,k) | (n,k) | (m,n) layout",
+                           mma_layout_call});
+  table.add("mma_thrid", {1, 1, "mma_thrid(ATOM)  the atom's logical thread -> thread index layout",
+                          [](const Args& a) { return Value(atom_arg(a, 0, "mma_thrid").thr_id); }});
+  table.add("mma_shape", {1, 1, "mma_shape(ATOM)  the atom's (M,N,K)",
+                          [](const Args& a) { return Value(atom_arg(a, 0, "mma_shape").shape_mnk); }});
+  table.add("mma_types", {1, 1, "mma_types(ATOM)  the element types (D,A,B,C) in PTX spelling", mma_types_call});
+  table.add("gmma_atom", {3, 3,
+                          "gmma_atom(MN|K, INTER|SW32|SW64|SW128, BITS)  CuTe's GMMA SMEM layout atom for BITS-bit elements",
+                          gmma_atom_call});
+  table.add("gmma_desc", {2, 3,
+                          "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
+                          "base_offset, layout_type) of an (MN,K) SMEM tile",
+                          gmma_desc_call});
+  table.add("tma_params", {3, 4,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, MULTICAST])  cuTensorMapEncodeTiled's arguments (rank, "
+                           "globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 "
+                           "128B); MULTICAST CTAs each load a slice of the box",
+                           tma_params_call});
+  table.add("tma_box_offsets", {3, 3,
+                                "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "
+                                "of the tile (before the swizzle)",
+                                [](const Args& a) { return Value(tma_copies_call(a, "tma_box_offsets").smem_offsets); }});
+  table.add("tma_box_coords", {3, 3,
+                               "tma_box_coords(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> TMA coordinates of each box "
+                               "relative to the tile's (k@i: k along TMA dimension i)",
+                               [](const Args& a) { return Value(tma_copies_call(a, "tma_box_coords").coordinates); }});
+  table.add("make_tiled_mma", {1, 3,
+                               "make_tiled_mma(ATOM [, atom_layout_MNK [, permutation_MNK]])  the tiled MMA (ATOM, AtomLayoutMNK"
+                               "[, PermutationMNK]), e.g. make_tiled_mma(SM90_64x64x16_F16F16F16_SS, (2,1,1):(1,2,2)), "
+                               "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(2,1,0), (_,(8,2,2):(1,16,8),_))",
+                               make_tiled_mma_call});
+  table.add("partition_A", {3, 3, "partition_A(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestK, ...) view of an (M,K,...) layout",
+                            [](const Args& a) { return partition_call<partition_A, partition_A>(a, "partition_A"); }});
+  table.add("partition_B", {3, 3, "partition_B(TILED, tid, LAYOUT)  thread tid's (V, RestN, RestK, ...) view of an (N,K,...) layout",
+                            [](const Args& a) { return partition_call<partition_B, partition_B>(a, "partition_B"); }});
+  table.add("partition_C", {3, 3, "partition_C(TILED, tid, LAYOUT)  thread tid's (V, RestM, RestN, ...) view of an (M,N,...) layout",
+                            [](const Args& a) { return partition_call<partition_C, partition_C>(a, "partition_C"); }});
+  table.add("partition_fragment_C", {2, 2, "partition_fragment_C(TILED, LAYOUT)  the compact accumulator fragment",
+                                     [](const Args& a) {
+                                       return Value(partition_fragment_C(tiled_arg(a, 0, "partition_fragment_C"),
+                                                                         shape_source_arg(a, 1, "partition_fragment_C")));
+                                     }});
+  table.add("make_fragment_A", {2, 2,
+                                "make_fragment_A(TILED, PARTITIONED)  SS GMMA: the descriptor iterator layout (16-byte units); "
+                                "else the register fragment",
+                                [](const Args& a) {
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_A");
+                                  return Value(make_fragment_A(t, fragment_source_arg(a, t, true, "make_fragment_A")));
+                                }});
+  table.add("copy_layout", {2, 2,
+                            "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
+                            "copy_layout(SM75_U16x8_LDSM_T, Dst); recast(..., 1, 16) counts 16-bit values",
+                            copy_layout_call});
+  table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
+                           [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
+  table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",
+                                [](const Args& a) {
+                                  const TiledMma t = tiled_arg(a, 0, "make_fragment_B");
+                                  return Value(make_fragment_B(t, fragment_source_arg(a, t, false, "make_fragment_B")));
+                                }});
+}
+
+}  // namespace cuteref

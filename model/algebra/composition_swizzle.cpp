@@ -1,0 +1,92 @@
+#include "composition_swizzle.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "composition.hpp"
+#include "coordinates.hpp"
+#include "error.hpp"
+
+namespace cuteref {
+
+namespace {
+
+constexpr std::int64_t kMaxChecked = std::int64_t{1} << 22;
+
+std::string what(const Layout& a, const std::string& b) { return "; A = " + a.to_string() + ", B = " + b; }
+
+// CuTe's make_swizzle<Y, Z>(): B = popcount, M = the lower of the two runs' starts, S the
+// distance between them; (Y | Z) must be exactly that swizzle's masks.
+Swizzle swizzle_from_masks(std::int64_t y, std::int64_t z, const Layout& a, const std::string& b) {
+  if (y < 0 || z < 0)
+    throw Error("composition: A's images of the swizzle's masks are negative (" + std::to_string(y) + ", " +
+                std::to_string(z) + "): no swizzle of offsets" + what(a, b));
+  const int bits = std::popcount(static_cast<std::uint64_t>(y));
+  if (bits != std::popcount(static_cast<std::uint64_t>(z)))
+    throw Error("composition: A maps the swizzle's masks to " + std::to_string(y) + " and " + std::to_string(z) +
+                ", which have different numbers of bits (CuTe: \"Number of bits in Y and Z don't match\")" + what(a, b));
+  if (bits == 0) return Swizzle(0, 0, 0);
+  const int ty = std::countr_zero(static_cast<std::uint64_t>(y));
+  const int tz = std::countr_zero(static_cast<std::uint64_t>(z));
+  const int m = std::min(ty, tz), s = ty - tz;
+  if (std::abs(s) < bits)
+    throw Error("composition: A maps the swizzle's masks to overlapping bit runs " + std::to_string(y) + " and " +
+                std::to_string(z) + " (no swizzle has them)" + what(a, b));
+  const Swizzle out(bits, m, s);
+  if ((y | z) != (out.source_mask() | out.destination_mask()))
+    throw Error("composition: A maps the swizzle's masks to " + std::to_string(y) + " and " + std::to_string(z) +
+                ", which are not runs of contiguous bits (CuTe's make_swizzle: \"Something went wrong.\")" + what(a, b));
+  return out;
+}
+
+Swizzle pushed_swizzle(const Layout& a, const Swizzle& b, const std::string& b_text) {
+  if (a.has_basis_strides()) throw Error("composition: A's strides must be integers to move a swizzle" + what(a, b_text));
+  return swizzle_from_masks(apply_index(a, b.source_mask()), apply_index(a, b.destination_mask()), a, b_text);
+}
+
+void check_size(std::int64_t n, const Layout& a, const std::string& b) {
+  if (n > kMaxChecked)
+    throw Error("composition: the domain has " + std::to_string(n) + " elements; the model checks a swizzle moved through A "
+                "on every element and does so up to 2^22" + what(a, b));
+}
+
+}  // namespace
+
+ComposedLayout composition(const Layout& a, const Swizzle& b) {
+  const std::string bt = b.to_string();
+  const Swizzle moved = pushed_swizzle(a, b, bt);
+  const std::int64_t n = size_value(a);
+  check_size(n, a, bt);
+  for (std::int64_t x = 0; x < n; ++x) {
+    const std::int64_t want = apply_index(a, b(x)), got = moved(apply_index(a, x));
+    if (want != got)
+      throw Error("composition: CuTe's construction " + moved.to_string() + " o 0 o A is not A o " + bt + " here: at x = " +
+                  std::to_string(x) + ", A(Sw(x)) = " + std::to_string(want) + " but " + moved.to_string() + "(A(x)) = " +
+                  std::to_string(got) + what(a, bt));
+  }
+  return ComposedLayout{moved, ComposedOffset{IntTuple::static_int(0), "", 0}, a};
+}
+
+ComposedLayout composition(const Layout& a, const ComposedLayout& b) {
+  const std::string bt = b.to_string();
+  const bool zero_offset = !b.offset || (b.offset->value && b.offset->value->value() == 0);
+  if (!zero_offset)
+    throw Error("composition: a composed layout on the right must have the offset 0 (CuTe: \"Require offset == 0.\")" +
+                what(a, bt));
+  const Swizzle moved = pushed_swizzle(a, b.swizzle, bt);
+  const Layout ab = composition(a, b.layout);
+  const std::int64_t n = size_value(b.layout);
+  check_size(n, a, bt);
+  for (std::int64_t x = 0; x < n; ++x) {
+    const std::int64_t want = apply_index(a, b.swizzle(apply_index(b.layout, x)));
+    const std::int64_t got = moved(apply_index(ab, x));
+    if (want != got)
+      throw Error("composition: CuTe's construction " + moved.to_string() + " o 0 o (A o B) is not A o " + bt +
+                  " here: at x = " + std::to_string(x) + ", A(Sw(B(x))) = " + std::to_string(want) + " but " +
+                  moved.to_string() + "((A o B)(x)) = " + std::to_string(got) + what(a, bt));
+  }
+  return ComposedLayout{moved, ComposedOffset{IntTuple::static_int(0), "", 0}, ab};
+}
+
+}  // namespace cuteref

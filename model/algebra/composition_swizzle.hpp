@@ -1,0 +1,25 @@
+// Composition with a swizzle on the right: A o Sw and A o (Sw o 0 o B), as CuTe builds them
+// (cute/swizzle_layout.hpp, cute/layout_composed.hpp): the swizzle is moved to the left of A.
+#pragma once
+
+#include "swizzle.hpp"
+
+namespace cuteref {
+
+// composition(A, Sw<B,M,S>): CuTe's answer Sw' o 0 o A, where Sw' is the swizzle whose
+// source and destination masks are A's values at Sw's masks (A(yyy_mask), A(zzz_mask); an
+// index past size(A) runs on in A's last mode, as CuTe evaluates it). CuTe notes it "works in
+// simple cases"; the model checks the definition, (A o Sw)(x) == A(Sw(x)) == Sw'(A(x)) for
+// every x < size(A), and refuses where it fails.
+// @pre A's strides are integers; A(yyy_mask) and A(zzz_mask) are runs of equally many
+//      contiguous bits (CuTe's make_swizzle static assertions); size(A) <= 2^22 (the check
+//      enumerates the domain); the definition holds on the whole domain.
+ComposedLayout composition(const Layout& a, const Swizzle& b);
+
+// composition(A, Sw o 0 o B): Sw' o 0 o (A o B) with Sw' as above (CuTe: composition(
+// composition(A, Sw), B)); checked as A(Sw(B(x))) == Sw'((A o B)(x)) for every x < size(B).
+// @pre B's offset is the integer 0 (CuTe: "Require offset == 0"); the preconditions above,
+//      with size(B) <= 2^22 for the check.
+ComposedLayout composition(const Layout& a, const ComposedLayout& b);
+
+}  // namespace cuteref

@@ -1,0 +1,186 @@
+"""cuteref: the reference model of CuTe's layout algebra, from Python.
+
+Every value and operation is the C++ model's (the same library as the `cuteref` CLI), bound
+with nanobind as `cuteref._cuteref`:
+
+    >>> import cuteref
+    >>> print(cuteref.eval("coalesce((2,(1,6)):(1,(6,2)))"))
+    12:1
+    >>> L = cuteref.eval("(4,2):(2,1)")
+    >>> L(5), L(None, 1), cuteref.coalesce(L)          # application, slicing, any function
+    >>> cuteref.eval("4:2 == (2,2):(2,4)")            # functional ==: true / false: first index
+    >>> cuteref.prove("coalesce((a,b):(1,a)) == (a*b):1", where={"a": (1, 4096), "b": (1, 4096)})
+
+Values (`cuteref.Value`) print in CuTe's notation; `==` compares layouts as functions
+(`Value.equal` gives the verdict with the first differing index). Python ints, tuples, None
+(CuTe's `_`) and EXPR strings are accepted wherever a value is. Every function of the EXPR
+language is a function of this module (`cuteref.functions()` lists them with signatures).
+Errors are `cuteref.Error`: `.diagnostic` is the model's message, `.column` the 1-based
+column of the expression it points at (None when the error has no place in a text).
+
+Submodules: `cuteref.pycute` (pycute's API, backed by the model), `cuteref.strategies`
+(Hypothesis strategies; needs hypothesis).
+"""
+
+from typing import Dict, Iterable, Optional, Tuple, Union
+
+
+class Error(Exception):
+    """A diagnostic of the model: `diagnostic` (the message) and `column` (1-based, or None)."""
+
+    def __init__(self, diagnostic: str, column: Optional[int] = None):
+        super().__init__(diagnostic)
+        self.diagnostic = diagnostic
+        self.column = column
+
+
+class PycuteError(Error, AssertionError):
+    """A model diagnostic raised through cuteref.pycute: also an AssertionError, which is
+    what pycute raises where its preconditions fail."""
+
+
+from . import _cuteref  # noqa: E402  (the classes above must exist first)
+
+_cuteref._set_error_classes(Error, PycuteError)
+
+Value = _cuteref.Value
+functions = _cuteref.functions
+call = _cuteref.call
+_ = _cuteref.Value(None)  # CuTe's underscore, for slicing and tilers (None works too)
+
+
+def eval(expr: str) -> Value:  # noqa: A001  (cuteref.eval mirrors `cuteref eval`)
+    """The value of EXPR, as `cuteref eval 'EXPR'` prints it (str() of the result)."""
+    return _cuteref.evaluate(expr)
+
+
+def parse(text: str) -> Value:
+    """A literal in CuTe's printed notation (`(4,2):(1,4)`, `Sw<3,4,3> o _0 o 8:1`, `(_4,8)`);
+    function calls are refused."""
+    return _cuteref.parse(text)
+
+
+def layout(shape, stride=None) -> Value:
+    """The layout shape:stride from Python ints and tuples (stride None: compact column-major)."""
+    return call("make_layout", shape) if stride is None else call("make_layout", shape, stride)
+
+
+def equal(a, b) -> Value:
+    """The verdict of a == b (functional for layouts): str() is `true` or `false: ...`."""
+    return Value(a).equal(b)
+
+
+class ProofResult:
+    """The outcome of `cuteref.prove`: `status` is 'proved', 'refuted' or 'unknown'; `text` is
+    what `cuteref prove` prints; `counterexample` maps each variable (and `index`, for
+    layouts) to its value when refuted; bool() is True only when proved."""
+
+    def __init__(self, status: str, text: str, counterexample: Dict[str, int], ms: Optional[int]):
+        self.status, self.text, self.counterexample, self.ms = status, text, counterexample, ms
+
+    def __bool__(self) -> bool:
+        return self.status == "proved"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"ProofResult({self.status!r}, {self.text!r})"
+
+
+WhereSpec = Union[None, str, Dict[str, Tuple[int, int]], Iterable[str]]
+
+
+def _where_clauses(where: WhereSpec):
+    if where is None:
+        return []
+    if isinstance(where, str):
+        return [where]
+    if isinstance(where, dict):
+        out = []
+        for name, bounds in where.items():
+            lo, hi = bounds
+            out.append(f"{name} in [{int(lo)},{int(hi)}]")
+        return out
+    return [str(w) for w in where]
+
+
+def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, smt2: Optional[str] = None) -> ProofResult:
+    """`cuteref prove`: prove CLAIM (`EXPR == EXPR` with integer arithmetic and free lower-case
+    variables) with Z3 for all values, or refute it with a counterexample replayed on the model.
+    `where` bounds variables: {"a": (1, 4096)} or ["a in [1,4096]"]; a variable without a bound
+    ranges over [0, 2^63-1]. `timeout` bounds the whole proof, in seconds: None is the CLI's
+    default (60 s), otherwise in [0.001, 86400]; a proof that runs out of time is "unknown".
+    `smt2` a file for the queries. A malformed claim (exit 64 of `cuteref prove`) or a prover
+    failure (70, 74) raises cuteref.Error."""
+    seconds = 60.0 if timeout is None else float(timeout)
+    if not 0.001 <= seconds <= 86400:
+        raise Error(f"prove: timeout {timeout!r} is outside [0.001, 86400] seconds")
+    rc, out, err = _cuteref.prove_command(claim, _where_clauses(where), seconds, smt2 or "")
+    if rc in (64, 70, 74) or (rc == 2 and not out.startswith("unknown")):
+        message = err.strip()
+        if message.startswith("error: "):
+            message = message[len("error: "):]
+        column = None
+        if message.startswith("column "):
+            head = message[len("column "):].split(":", 1)[0]
+            column = int(head) if head.isdigit() else None
+        raise Error(message, column)
+    text = out.rstrip("\n")
+    if rc == 0:
+        ms = None
+        if "(" in text and text.endswith(" ms)"):
+            ms = int(text[text.rindex("(") + 1:-len(" ms)")])
+        return ProofResult("proved", text, {}, ms)
+    if rc == 1:
+        values = {}
+        for line in text.splitlines()[1:]:
+            name, sep, value = line.strip().partition(" = ")
+            if sep and name.isidentifier() and value.lstrip("-").isdigit():
+                values[name] = int(value)
+            elif sep and name == "index" and ":" in value:
+                values["index"] = int(value.split(":", 1)[0])
+        return ProofResult("refuted", text, values, None)
+    return ProofResult("unknown", text, {}, None)
+
+
+def _make_function(name: str, signature: str):
+    def function(*args):
+        return _cuteref.call(name, *args)
+
+    function.__name__ = name
+    function.__qualname__ = name
+    function.__doc__ = f"{signature}\n\nThe model's `{name}` (as in `cuteref eval`); arguments are " \
+                       "cuteref values, Python ints/tuples/None, or EXPR strings."
+    return function
+
+
+def _export_functions(namespace):
+    names = []
+    for name, signature in functions():
+        if name not in namespace:  # eval, parse, layout, ... are this module's own
+            namespace[name] = _make_function(name, signature)
+            names.append(name)
+    return names
+
+
+_exported = _export_functions(globals())
+
+__all__ = ["Error", "PycuteError", "Value", "ProofResult", "eval", "parse", "layout", "equal", "prove",
+           "functions", "call", "_"] + _exported
+
+
+def from_dsl(obj) -> Value:
+    """A CuTe DSL object (nvidia-cutlass-dsl: a layout, a composed layout, a shape, e.g. inside a
+    @cute.jit function) or its printout, as a cuteref value. The DSL prints CuTe's notation with
+    static integers unmarked and swizzles as `S<B,M,S>`; a run-time value prints as `?` and
+    cannot be converted (cuteref.Error at its column)."""
+    text = obj if isinstance(obj, str) else str(obj)
+    if "?" in text:
+        raise Error(f"from_dsl: `{text}` has run-time values (printed `?`): only static values convert",
+                    text.index("?") + 1)
+    import re
+    return parse(re.sub(r"(?<![A-Za-z0-9_])S<", "Sw<", text))
+
+
+__all__.append("from_dsl")

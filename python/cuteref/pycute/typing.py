@@ -1,0 +1,2 @@
+"""pycute.typing's names: cuteref.pycute's Integer."""
+from . import Integer  # noqa: F401
