@@ -8,8 +8,14 @@
 //   EXPR => EXPECTED | claimed: CLAIMED   also records a seed document's claim about EXPR;
 //                                         the runner reports whether the claim agrees with
 //                                         the (independently derived) EXPECTED or is refuted,
-//                                         and the counterexample
-// `#` starts a comment line. Blank lines are ignored. Each case's EXPECTED comes from an
+//                                         and the counterexample (after `error: SUBSTRING`,
+//                                         a claim is refuted: the input is rejected)
+// `#` starts a comment line. Blank lines are ignored. Anything else is a malformed case, a
+// failure: no '=>' or more than one, more than one '| claimed:', an empty part, a right-hand
+// side starting with "error" that is not `error: SUBSTRING` with a non-empty SUBSTRING.
+// Directories are walked for *.txt regular files; an entry that is neither a regular file nor
+// a directory entered (a FIFO, a socket, a device, a dangling symbolic link, a symbolic link to
+// a directory) or a directory that cannot be read is reported as a failure, not skipped. Each case's EXPECTED comes from an
 // independent source named in the comments above it (hand derivation, CuTe docs, vendor).
 #pragma once
 
@@ -25,6 +31,7 @@ struct CorpusSummary {
   int failed = 0;
   int claims_agree = 0;
   int claims_refuted = 0;
+  int unreadable = 0;  // paths reported as unreadable (see above): the run fails
   // One entry per refuted claim: where, the claim, the correct value, the counterexample, and
   // the derivation (the comment lines above the case).
   std::vector<std::string> refuted_claims;

@@ -14,12 +14,13 @@ namespace cuteref {
 
 namespace {
 
-// The text of a value, or Error when it is longer than kMaxResultBytes.
+// The text of a value, or Error when it is longer than kMaxResultBytes (printing stops there).
 std::string result_text(const Value& v) {
-  std::string text = v.to_string();
+  std::string text;
+  v.append_text(text, kMaxResultBytes);
   if (text.size() > kMaxResultBytes)
-    throw Error("the result is " + std::to_string(text.size()) + " bytes of text, more than the limit of " +
-                std::to_string(kMaxResultBytes) + " bytes (print a part of it, e.g. a mode, or its size)");
+    throw Error("the result's text is longer than the limit of " + std::to_string(kMaxResultBytes) +
+                " bytes (print a part of it, e.g. a mode, or its size)");
   return text;
 }
 

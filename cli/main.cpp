@@ -144,13 +144,14 @@ int check_command(std::vector<std::string> paths, bool verbose) {
     std::cout << "seed claims: " << s.claims_agree << " agree, " << s.claims_refuted << " refuted\n";
     if (!s.refuted_claims.empty()) {
       std::cout << "refuted seed claims (correct value, counterexample, derivation):\n";
-      for (const auto& r : s.refuted_claims) std::cout << "  " << r << "\n";
+      for (const auto& r : s.refuted_claims) std::cout << "  " << r << "\n";  // printable: corpus_runner
     }
+    if (s.unreadable > 0) std::cout << "corpus: " << s.unreadable << " path(s) could not be read (see FAIL above)\n";
     if (s.cases == 0) {
       std::cout << "corpus: no cases found: nothing was checked\n";
       return 1;
     }
-    return s.failed == 0 ? 0 : 1;
+    return s.failed == 0 && s.unreadable == 0 ? 0 : 1;
   } catch (const Error& e) {
     std::cerr << diagnostic(e.what()) << "\n";
     return 1;

@@ -24,61 +24,126 @@ IntTuple basis_value(std::int64_t v, bool is_static, const std::vector<int>& pri
   return t;
 }
 
-// Sum of arithmetic tuples (integers are rank-0 values that add to position 0 of
-// nothing: a tuple plus an integer 0 is the tuple). Shorter tuples are zero-padded.
-IntTuple arith_add(const IntTuple& a, const IntTuple& b) {
-  if (a.is_integer() && b.is_integer()) return leaf_add(a, b);
-  if (a.is_integer() && a.value() == 0) return b.is_tuple() ? b : b;
-  if (b.is_integer() && b.value() == 0) return a;
-  if (a.is_integer() || b.is_integer())
-    throw Error("evaluation: cannot add integer offset " + (a.is_integer() ? a : b).to_string() +
-                " to coordinate " + (a.is_integer() ? b : a).to_string() +
-                " (mixed integer and scaled-basis strides)");
-  std::vector<IntTuple> r;
-  const std::size_t n = std::max(a.rank(), b.rank());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i >= a.rank()) r.push_back(b[i]);
-    else if (i >= b.rank()) r.push_back(a[i]);
-    else r.push_back(arith_add(a[i], b[i]));
-  }
-  return IntTuple::tuple(std::move(r));
+// Sums of arithmetic tuples (integers are rank-0 values that add to position 0 of nothing: a
+// tuple plus an integer 0 is the tuple; shorter tuples are zero-padded), built in place:
+// adding a scaled basis v@d0@d1... touches only its path, instead of first building its
+// value, a tuple of d+1 elements per level (make_identity_layout of a shape with 120 modes of
+// 4,096 leaves took 15 s to evaluate at one index). The rules, term by term in the same
+// order, are those of the sum of values:
+//   int + int = the integer sum (static iff both are); 0 + b = b; a + 0 = a;
+//   a non-zero integer + a tuple is an error; tuple + tuple adds elementwise.
+struct ArithNode {
+  bool is_tuple = false;
+  IntTuple leaf = IntTuple::static_int(0);  // the integer, when !is_tuple
+  std::vector<ArithNode> elems;
+};
+
+IntTuple to_int_tuple(const ArithNode& n) {
+  if (!n.is_tuple) return n.leaf;
+  std::vector<IntTuple> e;
+  e.reserve(n.elems.size());
+  for (const auto& x : n.elems) e.push_back(to_int_tuple(x));
+  return IntTuple::tuple(std::move(e));
 }
 
-IntTuple scale_stride(const IntTuple& c, const IntTuple& stride) {
+[[noreturn]] void mixed_sum(const IntTuple& integer, const IntTuple& coordinate) {
+  throw Error("evaluation: cannot add integer offset " + integer.to_string() + " to coordinate " +
+              coordinate.to_string() + " (mixed integer and scaled-basis strides)");
+}
+
+// sum += b.
+void add_node(ArithNode& sum, ArithNode&& b) {
+  if (!sum.is_tuple && !b.is_tuple) {
+    sum.leaf = leaf_add(sum.leaf, b.leaf);
+    return;
+  }
+  if (!sum.is_tuple && sum.leaf.value() == 0) {
+    sum = std::move(b);
+    return;
+  }
+  if (!b.is_tuple && b.leaf.value() == 0) return;
+  if (!sum.is_tuple) mixed_sum(sum.leaf, to_int_tuple(b));
+  if (!b.is_tuple) mixed_sum(b.leaf, to_int_tuple(sum));
+  const std::size_t common = std::min(sum.elems.size(), b.elems.size());
+  for (std::size_t i = 0; i < common; ++i) add_node(sum.elems[i], std::move(b.elems[i]));
+  for (std::size_t i = common; i < b.elems.size(); ++i) sum.elems.push_back(std::move(b.elems[i]));
+}
+
+// sum += basis_value(v, is_static, path[0 .. levels)) (path in printed order: the outermost
+// index last), without building it.
+void add_basis(ArithNode& sum, std::int64_t v, bool is_static, const std::vector<int>& path, std::size_t levels) {
+  if (levels == 0) {
+    ArithNode leaf;
+    leaf.leaf = IntTuple::integer(v, is_static);
+    add_node(sum, std::move(leaf));
+    return;
+  }
+  const auto d = static_cast<std::size_t>(path[levels - 1]);
+  if (!sum.is_tuple) {
+    if (sum.leaf.value() != 0)
+      mixed_sum(sum.leaf, basis_value(v, is_static, std::vector<int>(path.begin(), path.begin() + levels)));
+    sum.is_tuple = true;  // 0 + b = b: b's elements before position d are static zeros
+  }
+  if (sum.elems.size() < d + 1) sum.elems.resize(d + 1);  // padding: static zeros, as b's
+  add_basis(sum.elems[d], v, is_static, path, levels - 1);
+}
+
+// sum += crd2idx(c, shape, stride) for a leaf shape: c times the stride leaf.
+void add_scaled(ArithNode& sum, const IntTuple& c, const IntTuple& stride) {
   const bool st = c.is_static() && stride.is_static();
   const std::int64_t v = checked_mul(c.value(), stride.value());
-  if (stride.is_basis()) return basis_value(v, st, stride.basis_path());
-  return IntTuple::integer(v, st);
+  if (stride.is_basis()) {
+    add_basis(sum, v, st, stride.basis_path(), stride.basis_path().size());
+    return;
+  }
+  ArithNode leaf;
+  leaf.leaf = IntTuple::integer(v, st);
+  add_node(sum, std::move(leaf));
+}
+
+ArithNode crd2idx_node(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride);
+
+// sum += crd2idx(coord, shape, stride), where the value of a tuple mode is its own sum.
+void add_crd2idx(ArithNode& sum, const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  if (coord.is_integer() && !shape.is_tuple()) add_scaled(sum, coord, stride);
+  else add_node(sum, crd2idx_node(coord, shape, stride));
 }
 
 // crd2idx and idx2crd on a valid shape (checked once by the public functions, or a
 // Layout's, whose constructor checked it).
-IntTuple crd2idx_valid(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+ArithNode crd2idx_node(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
   if (coord.is_underscore()) throw Error("crd2idx: coordinate contains `_`; use slicing");
+  ArithNode sum;  // static 0
   if (coord.is_tuple()) {
     if (!shape.is_tuple())
       throw Error("crd2idx: tuple coordinate " + coord.to_string() + " for integer shape " + shape.to_string());
     if (coord.rank() != shape.rank())
       throw Error("crd2idx: coordinate " + coord.to_string() + " has rank " + std::to_string(coord.rank()) +
                   " but shape " + shape.to_string() + " has rank " + std::to_string(shape.rank()));
-    IntTuple sum = IntTuple::static_int(0);
-    for (std::size_t i = 0; i < coord.rank(); ++i) sum = arith_add(sum, crd2idx_valid(coord[i], shape[i], stride[i]));
+    for (std::size_t i = 0; i < coord.rank(); ++i) add_crd2idx(sum, coord[i], shape[i], stride[i]);
     return sum;
   }
   if (!coord.is_integer()) throw Error("crd2idx: coordinate " + coord.to_string() + " is not an integer");
-  if (!shape.is_tuple()) return scale_stride(coord, stride);
+  if (!shape.is_tuple()) {
+    add_scaled(sum, coord, stride);
+    return sum;
+  }
   const std::size_t r = shape.rank();
-  if (r == 0) return IntTuple::static_int(0);
+  if (r == 0) return sum;
   IntTuple rest = coord;
-  IntTuple sum = IntTuple::static_int(0);
   for (std::size_t i = 0; i + 1 < r; ++i) {
     const IntTuple m = product(shape[i]);
     const bool st = rest.is_static() && m.is_static();
     IntTuple mod = IntTuple::integer(rest.value() % m.value(), st);
-    sum = arith_add(sum, crd2idx_valid(mod, shape[i], stride[i]));
+    add_crd2idx(sum, mod, shape[i], stride[i]);
     rest = IntTuple::integer(rest.value() / m.value(), st);
   }
-  return arith_add(sum, crd2idx_valid(rest, shape[r - 1], stride[r - 1]));
+  add_crd2idx(sum, rest, shape[r - 1], stride[r - 1]);
+  return sum;
+}
+
+IntTuple crd2idx_valid(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  return to_int_tuple(crd2idx_node(coord, shape, stride));
 }
 
 IntTuple idx2crd_valid(const IntTuple& index, const IntTuple& shape) {
@@ -151,12 +216,16 @@ void slice_into(const IntTuple& coord, const IntTuple& shape, const IntTuple& st
 }
 
 // The offset of the fixed part: crd2idx with `_` treated as 0.
-IntTuple fixed_offset(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
-  if (coord.is_underscore()) return IntTuple::static_int(0);
-  if (!coord.is_tuple()) return crd2idx_valid(coord, shape, stride);
-  IntTuple sum = IntTuple::static_int(0);
-  for (std::size_t i = 0; i < coord.rank(); ++i) sum = arith_add(sum, fixed_offset(coord[i], shape[i], stride[i]));
+ArithNode fixed_offset_node(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  if (coord.is_underscore()) return ArithNode{};
+  if (!coord.is_tuple()) return crd2idx_node(coord, shape, stride);
+  ArithNode sum;
+  for (std::size_t i = 0; i < coord.rank(); ++i) add_node(sum, fixed_offset_node(coord[i], shape[i], stride[i]));
   return sum;
+}
+
+IntTuple fixed_offset(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  return to_int_tuple(fixed_offset_node(coord, shape, stride));
 }
 
 }  // namespace

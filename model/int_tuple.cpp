@@ -46,7 +46,9 @@ struct IntTuple::BasisNode : IntTuple::Node {
 };
 
 IntTuple::Node* IntTuple::allocate_tuple_node(std::size_t n) {
-  if (n > UINT32_MAX / 2) throw Error("tuple of " + std::to_string(n) + " elements is too large");
+  if (n > kMaxTupleElements)
+    throw Error("a tuple of " + std::to_string(n) + " elements, more than the limit of " +
+                std::to_string(kMaxTupleElements) + " (the rank of a tuple, shape, stride or tiler)");
   void* p;
   if (n <= kMaxPooledSize && free_node_count[n] > 0) {
     p = free_nodes[n][--free_node_count[n]];
@@ -189,32 +191,35 @@ bool IntTuple::same_values_slow(const IntTuple& o) const {
 }
 
 std::string IntTuple::to_string() const {
+  std::string s;
+  append_text(s);
+  return s;
+}
+
+void IntTuple::append_text(std::string& out, std::size_t limit) const {
+  if (out.size() > limit) return;
   switch (kind_) {
     case Kind::Underscore:
-      return "_";
+      out += '_';
+      return;
     case Kind::Integer:
-    case Kind::Basis: {
-      // Appended piece by piece: `"_" + std::to_string(...)` trips GCC 12's bogus -Wrestrict
-      // in std::string::insert (GCC bug 105651).
-      std::string s = is_static_ ? "_" : "";
-      s += std::to_string(value_);
-      if (kind_ == Kind::Basis)
-        for (int d : basis_path()) {
-          s += '@';
-          s += std::to_string(d);
-        }
-      return s;
-    }
-    case Kind::Tuple: {
-      std::string s = "(";
-      for (std::size_t i = 0; i < elements().size(); ++i) {
-        if (i) s += ",";
-        s += elements()[i].to_string();
+    case Kind::Basis:
+      if (is_static_) out += '_';
+      out += std::to_string(value_);
+      for (int d : basis_path()) {
+        out += '@';
+        out += std::to_string(d);
       }
-      return s + ")";
-    }
+      return;
+    case Kind::Tuple:
+      out += '(';
+      for (std::size_t i = 0; i < elements().size() && out.size() <= limit; ++i) {
+        if (i) out += ',';
+        elements()[i].append_text(out, limit);
+      }
+      out += ')';
+      return;
   }
-  return "?";
 }
 
 bool congruent(const IntTuple& a, const IntTuple& b) {

@@ -29,6 +29,11 @@ namespace cuteref {
 // the basis produces, so this bounds the recursion of everything that walks it (composition's
 // profiles, evaluation, printing). IntTuple::basis throws Error beyond it.
 inline constexpr std::size_t kMaxBasisIndices = 256;
+// Most elements of one tuple (the rank of any shape, stride, coordinate or tiler; CuTe's are a
+// handful): several algorithms are quadratic in a rank (make_ordered_layout, composition's modes
+// against modes, coordinates of scaled bases), so that a 1 MiB input could otherwise run for
+// hours. Building a larger tuple throws Error naming the bound.
+inline constexpr std::size_t kMaxTupleElements = 4096;
 
 struct BasisPath {
   std::vector<int> printed;  // printed order: innermost first
@@ -190,6 +195,9 @@ class IntTuple {
   }
 
   std::string to_string() const;
+  // Appends the notation to `out`, in time linear in its length (to_string uses it). Stops
+  // early, with out.size() > limit, once out is longer than `limit` (a printer's bound).
+  void append_text(std::string& out, std::size_t limit = SIZE_MAX) const;
 
  private:
   // The shared, immutable storage of a tuple's elements or a basis's path, reference

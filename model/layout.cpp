@@ -51,7 +51,18 @@ Layout::Layout(IntTuple shape, IntTuple stride) : shape_(std::move(shape)), stri
   throw Error("layout " + to_string() + ": invalid");  // unreachable: valid_layout and the checks agree
 }
 
-std::string Layout::to_string() const { return shape_.to_string() + ":" + stride_.to_string(); }
+std::string Layout::to_string() const {
+  std::string s;
+  append_text(s);
+  return s;
+}
+
+void Layout::append_text(std::string& out, std::size_t limit) const {
+  shape_.append_text(out, limit);
+  if (out.size() > limit) return;
+  out += ':';
+  stride_.append_text(out, limit);
+}
 
 IntTuple size(const Layout& l) { return product(l.shape()); }
 std::int64_t size_value(const Layout& l) { return product(l.shape()).value(); }

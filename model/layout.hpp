@@ -34,6 +34,8 @@ class Layout {
 
   // CuTe notation: `shape:stride`.
   std::string to_string() const;
+  // Appends it to `out`, stopping early once out is longer than `limit` (IntTuple::append_text).
+  void append_text(std::string& out, std::size_t limit = SIZE_MAX) const;
 
  private:
   // Skips the invariant checks: only for layouts assembled from the modes of layouts that

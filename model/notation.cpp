@@ -455,7 +455,7 @@ class Parser {
     skip_ws();
   }
 
-  // smem_ptr[16b](unset) — the vendor's print of a swizzled smem pointer flag.
+  // smem_ptr[16b](unset): the vendor's print of a swizzled smem pointer flag.
   ComposedOffset parse_smem_ptr() {
     const std::size_t start = pos_;
     pos_ += 8;
@@ -470,9 +470,16 @@ class Parser {
     if (bits < 1 || bits > 1024) fail_at(bits_pos, "smem_ptr element width must be in [1, 1024] bits");
     if (peek() != '(') fail("expected '(' after smem_ptr[...]");
     const std::size_t open = pos_;
-    while (!at_end() && peek() != ')') ++pos_;
-    if (at_end()) fail_at(open, "unbalanced '(' in smem_ptr token");
     ++pos_;
+    // CuTe prints its unset pointer flag (smem_ptr_flag_bits, pointer_flagged.hpp) as exactly
+    // `smem_ptr[Nb](unset)`; nothing else stands in a composed layout's offset.
+    static constexpr std::string_view unset = "unset)";
+    for (std::size_t k = 0; k < unset.size(); ++k, ++pos_) {
+      if (at_end()) fail_at(open, "unbalanced '(' in smem_ptr token (CuTe prints smem_ptr[Nb](unset))");
+      if (peek() != unset[k])
+        fail(std::string("expected '") + unset[k] + "' of smem_ptr[" + std::to_string(bits) +
+             "b](unset) (the only pointer CuTe prints as a composed layout's offset), found " + describe_next());
+    }
     return ComposedOffset{std::nullopt, std::string(text_.substr(start, pos_ - start)), static_cast<int>(bits)};
   }
 };

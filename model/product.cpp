@@ -59,10 +59,14 @@ Layout zip_block_and_copies(const Layout& a, const Layout& b, bool block_first, 
 }  // namespace
 
 Layout append_to_rank(const Layout& l, std::size_t r) {
-  Layout out = l;
-  const Layout unit(IntTuple::static_int(1), IntTuple::static_int(0));
-  for (std::size_t i = rank(l); i < r; ++i) out = append(out, unit);
-  return out;
+  if (rank(l) >= r) return l;
+  // All the _1:_0 modes at once (appending one at a time copied the modes each time: quadratic
+  // in r, which tile_to_shape's target rank sets).
+  std::vector<IntTuple> shapes = wrap(l.shape()).elements().to_vector(),
+                        strides = wrap(l.stride()).elements().to_vector();
+  shapes.resize(r, IntTuple::static_int(1));
+  strides.resize(r, IntTuple::static_int(0));
+  return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
 
 Layout logical_product(const Layout& a, const Layout& tiler) { return product_by_layout(a, tiler, "logical_product"); }

@@ -43,9 +43,15 @@ std::string Swizzle::to_string() const {
 }
 
 std::string ComposedLayout::to_string() const {
-  std::string s = swizzle.to_string() + " o ";
-  if (offset) s += offset->to_string() + " o ";
-  return s + layout.to_string();
+  std::string s;
+  append_text(s);
+  return s;
+}
+
+void ComposedLayout::append_text(std::string& out, std::size_t limit) const {
+  out += swizzle.to_string() + " o ";
+  if (offset) out += offset->to_string() + " o ";
+  layout.append_text(out, limit);
 }
 
 IntTuple size(const ComposedLayout& c) { return size(c.layout); }

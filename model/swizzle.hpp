@@ -52,6 +52,7 @@ struct ComposedLayout {
   Layout layout;
   bool operator==(const ComposedLayout& o) const = default;
   std::string to_string() const;
+  void append_text(std::string& out, std::size_t limit = SIZE_MAX) const;  // as Layout's
 };
 
 // size(C) = size(C.layout): the domain is the inner layout's (CuTe's size of a

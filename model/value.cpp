@@ -1,5 +1,7 @@
 #include "value.hpp"
 
+#include "error.hpp"
+
 namespace cuteref {
 
 std::string Value::kind_name() const {
@@ -22,27 +24,38 @@ std::string Value::kind_name() const {
 }
 
 std::string Value::to_string() const {
+  std::string s;
+  append_text(s);
+  return s;
+}
+
+void Value::append_text(std::string& out, std::size_t limit) const {
   struct Visitor {
-    std::string operator()(const IntTuple& t) const { return t.to_string(); }
-    std::string operator()(const Layout& l) const { return l.to_string(); }
-    std::string operator()(const Swizzle& s) const { return s.to_string(); }
-    std::string operator()(const ComposedLayout& c) const { return c.to_string(); }
-    std::string operator()(const Verdict& v) const { return v.holds ? "true" : "false: " + v.reason; }
-    std::string operator()(const MixedTuple& m) const {
-      std::string s = "(";
-      for (std::size_t i = 0; i < m.elements.size(); ++i) {
-        if (i) s += ",";
-        s += m.elements[i].to_string();
+    std::string& out;
+    std::size_t limit;
+    void operator()(const IntTuple& t) const { t.append_text(out, limit); }
+    void operator()(const Layout& l) const { l.append_text(out, limit); }
+    void operator()(const Swizzle& s) const { out += s.to_string(); }
+    void operator()(const ComposedLayout& c) const { c.append_text(out, limit); }
+    void operator()(const Verdict& v) const { out += v.holds ? "true" : "false: " + v.reason; }
+    void operator()(const MixedTuple& m) const {
+      out += '(';
+      for (std::size_t i = 0; i < m.elements.size() && out.size() <= limit; ++i) {
+        if (i) out += ',';
+        m.elements[i].append_text(out, limit);
       }
-      return s + ")";
+      out += ')';
     }
-    std::string operator()(const MajorTag& t) const { return t.row_major ? "LayoutRight" : "LayoutLeft"; }
-    std::string operator()(const Symbol& s) const { return s.name; }
+    void operator()(const MajorTag& t) const { out += t.row_major ? "LayoutRight" : "LayoutLeft"; }
+    void operator()(const Symbol& s) const { out += s.name; }
   };
-  return std::visit(Visitor{}, data);
+  if (out.size() <= limit) std::visit(Visitor{out, limit}, data);
 }
 
 Value make_tuple_value(std::vector<Value> elements) {
+  if (elements.size() > kMaxTupleElements)  // the IntTuple bound, for mixed tuples too
+    throw Error("a tuple of " + std::to_string(elements.size()) + " elements, more than the limit of " +
+                std::to_string(kMaxTupleElements) + " (the rank of a tuple, shape, stride or tiler)");
   bool all_int = true;
   for (const auto& e : elements) all_int = all_int && e.is_int_tuple();
   if (all_int) {

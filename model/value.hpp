@@ -60,6 +60,8 @@ struct Value {
   std::string kind_name() const;
   // CuTe notation.
   std::string to_string() const;
+  // Appends it to `out`, stopping early once out is longer than `limit` (IntTuple::append_text).
+  void append_text(std::string& out, std::size_t limit = SIZE_MAX) const;
 };
 
 // Build a tuple value from elements: an IntTuple if every element is one, else mixed.

@@ -565,10 +565,12 @@ std::set<std::string> free_variables(const std::string& text) {
       const std::string name = text.substr(start, k - start);
       std::size_t j = k;
       while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
-      const bool called = j < text.size() && text[j] == '(';
+      const bool called = j < text.size() && (text[j] == '(' || text[j] == '[');  // f(...), smem_ptr[...]
       const bool prev_bracket = start > 0 && (text[start - 1] == '[');  // smem_ptr[16b]
+      // smem_ptr[16b](unset): the vendor's pointer flag, not a variable.
+      const bool pointer_flag = name == "unset" && start >= 2 && text[start - 1] == '(' && text[start - 2] == ']';
       if (std::islower(static_cast<unsigned char>(name[0])) && !called && name != "o" && !is_function(name) &&
-          !prev_bracket && name.find_first_not_of("0123456789") != std::string::npos &&
+          !prev_bracket && !pointer_flag && name.find_first_not_of("0123456789") != std::string::npos &&
           !(name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[0]))))
         vars.insert(name);
     } else if (std::isdigit(static_cast<unsigned char>(text[k]))) {

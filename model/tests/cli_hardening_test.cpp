@@ -169,7 +169,7 @@ TEST(CliHardening, ResultTextIsBounded) {
   const RunResult r = run_cli("eval " + quote("make_basis_like(" + shape + ")"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(contains(r.err, "bytes of text, more than the limit of 1048576 bytes")) << r.err.substr(0, 300);
+  EXPECT_TRUE(contains(r.err, "error: the result's text is longer than the limit of 1048576 bytes")) << r.err.substr(0, 300);
   // A part of it prints: its rank, 1 (the outermost tuple has one element).
   EXPECT_EQ(run_cli("eval " + quote("rank(make_basis_like(" + shape + "))")).out, "_1\n");
 }
@@ -186,15 +186,19 @@ TEST(CliHardening, DiagnosticsAreShortened) {
 }
 
 // Out of memory in one batch line (here under a 400 MB address-space limit) is that line's
-// diagnostic; the next line is answered. (Skipped under AddressSanitizer, which needs the
-// address space it reserves.)
+// diagnostic; the next line is answered. The line: make_basis_like of a shape 251 levels deep
+// with 120 x 4096 leaves (under 1 MiB of text), a basis of 251 indices per leaf (~500 MB).
+// (Skipped under AddressSanitizer, which needs the address space it reserves.)
 TEST(CliHardening, BatchOutOfMemoryIsOneLine) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "an address-space limit cannot be combined with AddressSanitizer";
 #else
-  std::string shape = std::string(250, '(');
-  for (int i = 0; i < 200000; ++i) shape += i ? ",2" : "2";
-  shape += std::string(250, ')');
+  std::string group = "(";
+  for (int i = 0; i < 4096; ++i) group += i ? ",2" : "2";
+  group += ")";
+  std::string shape = std::string(250, '(') + "(";
+  for (int i = 0; i < 120; ++i) shape += (i ? "," : "") + group;
+  shape += ")" + std::string(250, ')');
   const std::string file = temp_path("oom.txt");
   std::ofstream(file) << "make_basis_like(" << shape << ")\nsize(8:1)\n";
   const char* bin = std::getenv("CUTEREF_BIN");
@@ -207,4 +211,73 @@ TEST(CliHardening, BatchOutOfMemoryIsOneLine) {
   EXPECT_EQ(got[0], "error: out of memory evaluating this expression");
   EXPECT_EQ(got[1], "8");
 #endif
+}
+
+// `check` read `=> error...` loosely (`=> errors`, `=> error` and `=> error:` with nothing
+// after it matched any diagnostic) and a line with two `| claimed:` kept the second in the
+// first's text; a claim after `error:` was dropped. Each is now a malformed case or a verdict.
+TEST(CliHardening, CheckParsesCasesStrictly) {
+  const std::string file = temp_path("strict.txt");
+  std::ofstream(file) << "size((0,4)) => error\n"                          // 1: no ':'
+                         "size((0,4)) => errors: not positive\n"           // 2: not 'error:'
+                         "size((0,4)) => error:\n"                         // 3: empty substring
+                         "size((0,4)) => error:   \n"                      // 4: blank substring
+                         "size(8:1) => 8 | claimed: 8 | claimed: 9\n"      // 5: two claims
+                         "size(8:1) => 8 => 8\n"                           // 6: two '=>'
+                         "size(8:1) => 8 | claimed:\n"                     // 7: empty claim
+                         " => 8\n"                                         // 8: no expression
+                         "size(8:1) =>\n"                                  // 9: nothing after '=>'
+                         "size((0,4)) => error: not positive | claimed: 0\n"  // 10: claim refuted
+                         "size(8:1) => 8 | claimed: 8\n";                  // 11: claim agrees
+  const RunResult r = run_cli("check " + quote(file));
+  EXPECT_EQ(r.exit_code, 1);
+  const std::string malformed = ": FAIL malformed case (";
+  EXPECT_TRUE(contains(r.out, ":1" + malformed + "expected 'error: SUBSTRING'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":2" + malformed + "expected 'error: SUBSTRING' (a non-empty part of the diagnostic), got 'errors: not positive'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":3" + malformed + "expected 'error: SUBSTRING'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":4" + malformed + "expected 'error: SUBSTRING'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":5" + malformed + "more than one '| claimed:'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":6" + malformed + "more than one '=>'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":7" + malformed + "'| claimed:' with nothing after it")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":8" + malformed + "no expression before '=>'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":9" + malformed + "nothing after '=>'")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":10: claim refuted: size((0,4)): claimed 0, correct: a diagnostic (")) << r.out;
+  EXPECT_TRUE(contains(r.out, ":11: claim agrees: size(8:1) = 8")) << r.out;
+  EXPECT_TRUE(contains(r.out, "11 cases checked: 2 passed, 9 failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "seed claims: 1 agree, 1 refuted")) << r.out;
+}
+
+// Directory walks skipped FIFOs and dangling links silently (and a FIFO named on the command
+// line was said not to exist). They are reported, and the run fails.
+TEST(CliHardening, CheckReportsWhatItCannotRead) {
+  const std::string dir = temp_path("walk");
+  std::system(("rm -rf " + quote(dir) + " && mkdir -p " + quote(dir + "/sub")).c_str());
+  std::ofstream(dir + "/good.txt") << "size(8:1) => 8\n";
+  std::ofstream(dir + "/notes.md") << "not a corpus file: skipped by design\n";
+  ASSERT_EQ(std::system(("mkfifo " + quote(dir + "/pipe.txt")).c_str()), 0);
+  ASSERT_EQ(std::system(("ln -s " + quote(dir + "/missing.txt") + " " + quote(dir + "/dangling.txt")).c_str()), 0);
+  ASSERT_EQ(std::system(("ln -s " + quote(dir + "/sub") + " " + quote(dir + "/linked")).c_str()), 0);
+  const RunResult r = run_cli("check " + quote(dir));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.out, "pipe.txt: FAIL a FIFO")) << r.out;
+  EXPECT_TRUE(contains(r.out, "dangling.txt: FAIL a dangling symbolic link")) << r.out;
+  EXPECT_TRUE(contains(r.out, "linked: FAIL a symbolic link to a directory (not followed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 cases checked: 1 passed, 0 failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "corpus: 3 path(s) could not be read")) << r.out;
+  EXPECT_FALSE(contains(r.out, "notes.md")) << r.out;
+  const RunResult fifo = run_cli("check " + quote(dir + "/pipe.txt"));
+  EXPECT_EQ(fifo.exit_code, 1);
+  EXPECT_TRUE(contains(fifo.err, "is a FIFO, not a corpus file or directory")) << fifo.err;
+  std::system(("rm -rf " + quote(dir)).c_str());
+}
+
+// NUL and control bytes of a corpus file reach the report escaped.
+TEST(CliHardening, CheckEscapesControlBytes) {
+  const std::string file = temp_path("control.txt");
+  std::ofstream(file, std::ios::binary) << std::string("size(8:1)\x1b[2J => 9\nsize(\0) => 1\n", 32);
+  const RunResult r = run_cli("check " + quote(file));
+  EXPECT_EQ(r.exit_code, 1);
+  for (const char c : r.out) EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f));
+  EXPECT_TRUE(contains(r.out, "\\x1b[2J")) << r.out;
+  EXPECT_TRUE(contains(r.out, "size(\\x00)")) << r.out;
 }

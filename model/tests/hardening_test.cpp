@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -182,4 +183,151 @@ TEST(Hardening, EqualityIsBounded) {
   // Values that overflow int64 are still reported as enumeration reports them.
   expect_eval_error("(2,2):(4611686018427387904,4611686018427387904) == (2,2):(4611686018427387904,4611686018427387904)",
                     "arithmetic overflow");
+}
+
+// tile_to_shape was quadratic in the target's rank (the block was padded one mode at a time),
+// as are other algorithms in some rank (make_ordered_layout, composition's modes against
+// modes, coordinates of scaled bases). A tuple has at most 4,096 elements; tile_to_shape pads
+// in one step.
+TEST(Hardening, TupleRankIsBounded) {
+  auto ones = [](int n) {
+    std::string s = "(";
+    for (int i = 0; i < n; ++i) s += i ? ",1" : "1";
+    return s + ")";
+  };
+  const std::string over = "a tuple of 5000 elements, more than the limit of 4096";
+  expect_eval_error("tile_to_shape(1:1, " + ones(5000) + ")", over);
+  expect_eval_error("make_ordered_layout(" + ones(5000) + ", " + ones(5000) + ")", over);
+  expect_eval_error("size(" + ones(5000) + ")", over);
+  // Mixed tuples (tilers) too: 5,000 layouts.
+  std::string tiler = "(";
+  for (int i = 0; i < 5000; ++i) tiler += i ? ",1:1" : "1:1";
+  expect_eval_error("logical_divide(1:1, " + tiler + "))", over);
+  // Flattening a nested shape builds a tuple of all its leaves: 2 x 4,000 leaves.
+  expect_eval_error("flatten((" + ones(4000) + "," + ones(4000) + "))", "a tuple of 8000 elements");
+  // At the bound: tile_to_shape(1:1, (1,...,1)) has the target's rank, 4,096 (by definition:
+  // one mode per target mode), and size 1 (dynamic: the target's leaves are).
+  EXPECT_EQ(eval("rank(tile_to_shape(1:1, " + ones(4096) + "))"), "_4096");
+  EXPECT_EQ(eval("size(tile_to_shape(1:1, " + ones(4096) + "))"), "1");
+}
+
+namespace {
+// The definition of crd2idx with scaled-basis strides, materialized term by term (the model's
+// previous evaluation): each term's value is built as a whole (v@d is a (d+1)-tuple) and
+// added to the running sum by the rules of arithmetic tuples.
+IntTuple reference_basis_value(std::int64_t v, bool st, const std::vector<int>& path) {
+  IntTuple t = IntTuple::integer(v, st);
+  for (int d : path) {
+    std::vector<IntTuple> e(static_cast<std::size_t>(d) + 1, IntTuple::static_int(0));
+    e[static_cast<std::size_t>(d)] = t;
+    t = IntTuple::tuple(std::move(e));
+  }
+  return t;
+}
+IntTuple reference_add(const IntTuple& a, const IntTuple& b) {
+  if (a.is_integer() && b.is_integer()) return leaf_add(a, b);
+  if (a.is_integer() && a.value() == 0) return b;
+  if (b.is_integer() && b.value() == 0) return a;
+  if (a.is_integer() || b.is_integer()) throw Error("mixed");
+  std::vector<IntTuple> r;
+  for (std::size_t i = 0; i < std::max(a.rank(), b.rank()); ++i)
+    r.push_back(i >= a.rank() ? b[i] : i >= b.rank() ? a[i] : reference_add(a[i], b[i]));
+  return IntTuple::tuple(std::move(r));
+}
+IntTuple reference_crd2idx(std::int64_t index, const IntTuple& shape, const IntTuple& stride) {
+  if (!shape.is_tuple()) {
+    // (Static flags are not compared: same_values below.)
+    const std::int64_t v = index * stride.value();
+    return stride.is_basis() ? reference_basis_value(v, false, stride.basis_path()) : IntTuple::integer(v);
+  }
+  IntTuple sum = IntTuple::static_int(0);
+  for (std::size_t i = 0; i < shape.rank(); ++i) {
+    const std::int64_t m = product(shape[i]).value();
+    const std::int64_t digit = i + 1 < shape.rank() ? index % m : index;
+    sum = reference_add(sum, reference_crd2idx(digit, shape[i], stride[i]));
+    index /= m;
+  }
+  return sum;
+}
+}  // namespace
+
+// Evaluating scaled-basis strides built every term's padded value and re-added the whole sum
+// per term: make_identity_layout of 120 modes of 4,096 leaves took 15 s at one index. Now the
+// sum is built in place; the answers are the definition's (above) on random small layouts
+// with scaled-basis strides (nested, mixed static/dynamic, zero and negative counts), every
+// index; mixed integer/basis strides fail where the definition fails.
+TEST(Hardening, ScaledBasisEvaluationIsTheDefinition) {
+  std::uint64_t seed = 77;
+  auto rnd = [&](std::uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::int64_t>((seed >> 33) % n);
+  };
+  std::size_t values = 0, errors = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    std::vector<IntTuple> sh, sd;
+    const int r = 1 + static_cast<int>(rnd(4));
+    for (int k = 0; k < r; ++k) {
+      auto leaf_stride = [&] {
+        if (rnd(8) == 0) return IntTuple::integer(rnd(3));  // an integer stride among bases
+        std::vector<int> path;
+        for (int p = 0, n = 1 + static_cast<int>(rnd(3)); p < n; ++p) path.push_back(static_cast<int>(rnd(4)));
+        return IntTuple::basis(rnd(5) - 1, path, rnd(2) == 0);
+      };
+      if (rnd(3) == 0) {
+        sh.push_back(IntTuple::tuple({IntTuple::integer(1 + rnd(3)), IntTuple::integer(1 + rnd(3))}));
+        sd.push_back(IntTuple::tuple({leaf_stride(), leaf_stride()}));
+      } else {
+        sh.push_back(IntTuple::integer(1 + rnd(4)));
+        sd.push_back(leaf_stride());
+      }
+    }
+    const Layout l(IntTuple::tuple(sh), IntTuple::tuple(sd));
+    for (std::int64_t i = 0; i < size_value(l); ++i) {
+      std::optional<IntTuple> want;
+      try {
+        want = reference_crd2idx(i, l.shape(), l.stride());
+      } catch (const Error&) {
+      }
+      try {
+        const IntTuple got = apply(l, IntTuple::integer(i));
+        ASSERT_TRUE(want.has_value()) << l.to_string() << " at " << i << " gave " << got.to_string();
+        ASSERT_TRUE(got.same_values(*want)) << l.to_string() << " at " << i << ": " << got.to_string() << " vs "
+                                            << want->to_string();
+        ++values;
+      } catch (const Error& e) {
+        ASSERT_FALSE(want.has_value()) << l.to_string() << " at " << i << ": " << e.what();
+        ++errors;
+      }
+    }
+  }
+  std::printf("[ checked ] %zu values of scaled-basis layouts against the definition, %zu failing alike\n", values,
+              errors);
+  EXPECT_GT(values, 2000u);
+  EXPECT_GT(errors, 50u);
+  // The slow case: 120 modes of (1,...,1,2) (4,096 leaves each). Index 1 is the coordinate with
+  // a 1 at the last leaf of the first mode: idx2crd(1, shape), as for any identity layout.
+  std::string group = "(";
+  for (int i = 0; i < 4095; ++i) group += "1,";
+  group += "2)";
+  std::string shape = "(";
+  for (int i = 0; i < 120; ++i) shape += (i ? "," : "") + group;
+  shape += ")";
+  const Value got = parse_and_evaluate("make_identity_layout(" + shape + ")(1)", &standard_functions());
+  const Value want = parse_and_evaluate("idx2crd(1, " + shape + ")", &standard_functions());
+  ASSERT_TRUE(got.is_int_tuple() && want.is_int_tuple());
+  EXPECT_TRUE(std::get<IntTuple>(got.data).same_values(std::get<IntTuple>(want.data)));
+}
+
+// smem_ptr[16b](...) accepted any text up to ')'. CuTe prints its unset pointer flag, the only
+// pointer that stands as a composed layout's offset, as exactly smem_ptr[Nb](unset)
+// (cute/pointer_flagged.hpp); anything else is refused at its first differing column.
+TEST(Hardening, SmemPointerIsTheVendorsFlag) {
+  const std::string prefix = "Sw<3,4,3> o smem_ptr[16b](";  // '(' is column 26
+  expect_eval_error(prefix + "hello) o (8,64):(64,1)", "column 27: expected 'u' of smem_ptr[16b](unset)");
+  expect_eval_error(prefix + "0x7f00) o (8,64):(64,1)", "column 27: expected 'u'");
+  expect_eval_error(prefix + " unset) o (8,64):(64,1)", "column 27: expected 'u'");
+  expect_eval_error(prefix + "unse) o (8,64):(64,1)", "column 31: expected 't'");
+  expect_eval_error(prefix + "unset o (8,64):(64,1)", "column 32: expected ')'");
+  expect_eval_error(prefix + "unse", "column 26: unbalanced '(' in smem_ptr token");
+  EXPECT_EQ(eval(prefix + "unset) o (8,64):(64,1)"), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
 }

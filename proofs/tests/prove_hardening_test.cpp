@@ -133,3 +133,23 @@ TEST(ProveHardening, ClaimTextIsBounded) {
   EXPECT_EQ(r.rc, kProveUsage);
   EXPECT_TRUE(has(r.err, "the claim is 1048582 bytes, longer than the limit of 1048576 bytes")) << r.err;
 }
+
+// In a claim, `smem_ptr` and its flag `unset` were taken for free variables, so a claim about
+// GMMA-style composed layouts was `unknown`. They are the vendor's pointer token.
+// Sw<3,4,3> on the bytes of 16-bit elements is Sw<3,3,3> on element offsets: x ^ (bits [6,9)
+// of x, moved to [3,6)). (8,64):(64,1) maps i to (i % 8) * 64 + i / 8, (8,64):(1,8) to i.
+TEST(ProveHardening, SmemPointerFlagIsNoVariable) {
+  const std::string a = "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)";
+  EXPECT_EQ(prove(a + " == " + a).rc, kProveProved);
+  const ProveResult r = prove(a + " == Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(1,8)");
+  ASSERT_EQ(r.rc, kProveRefuted) << r.out << r.err;
+  const auto at = r.out.find("index = ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::int64_t i = std::stoll(r.out.substr(at + 8));
+  auto sw = [](std::int64_t x) { return x ^ (((x >> 6) & 7) << 3); };
+  const std::int64_t lhs = sw((i % 8) * 64 + i / 8), rhs = sw(i);
+  EXPECT_NE(lhs, rhs) << i;
+  EXPECT_TRUE(has(r.out, "lhs(" + std::to_string(i) + ") = " + std::to_string(lhs) + ", rhs(" + std::to_string(i) +
+                             ") = " + std::to_string(rhs)))
+      << r.out;
+}
