@@ -1,9 +1,13 @@
 #include "equality.hpp"
 
+#include <optional>
+#include <utility>
+
 #include "coalesce.hpp"
 #include "coordinates.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "layout_value_stream.hpp"
 #include "mode_comparison.hpp"
 
 namespace cuteref {
@@ -16,7 +20,59 @@ Verdict differ_at(const Value& a, const Value& b, std::int64_t i) {
   return {false, "at index " + std::to_string(i) + ": left gives " + va.to_string() + ", right gives " + vb.to_string()};
 }
 
-bool integer_layout(const Value& v) { return v.is_layout() && !std::get<Layout>(v.data).has_basis_strides(); }
+bool integer_layout(const Layout& l) { return !l.has_basis_strides(); }
+
+// The inner layouts whose functions decide a == b without enumerating: a and b themselves when
+// both are integer layouts, or their inner layouts when both are composed layouts with the same
+// swizzle and offset (x -> Sw(off + L(x)) with Sw a bijection: the composed layouts differ exactly
+// where the inner layouts do, at the same indices).
+std::optional<std::pair<Layout, Layout>> decided_by_inner_layouts(const Value& a, const Value& b) {
+  if (a.is_layout() && b.is_layout()) return std::pair{std::get<Layout>(a.data), std::get<Layout>(b.data)};
+  if (!a.is_composed() || !b.is_composed()) return std::nullopt;
+  const auto& ca = std::get<ComposedLayout>(a.data);
+  const auto& cb = std::get<ComposedLayout>(b.data);
+  const auto offset_value = [](const ComposedLayout& c) -> std::optional<std::int64_t> {
+    if (!c.offset) return 0;
+    if (c.offset->value && c.offset->value->is_integer()) return c.offset->value->value();
+    return std::nullopt;
+  };
+  const bool same_offset =
+      (ca.offset && !ca.offset->value && cb.offset && !cb.offset->value)
+          ? ca.offset->pointer_token == cb.offset->pointer_token
+          : offset_value(ca) && offset_value(cb) && *offset_value(ca) == *offset_value(cb);
+  if (!(ca.swizzle == cb.swizzle) || !same_offset) return std::nullopt;
+  return std::pair{ca.layout, cb.layout};
+}
+
+// One side of an index-by-index comparison in index order, when its values are integers that a
+// LayoutValueStream can produce (an integer layout, or a composed layout with an integer offset
+// over one): x -> Sw(offset + L(x)), no swizzle for a plain layout. nullopt otherwise, and where
+// some value overflows (evaluate_at then reports it at its index).
+struct StreamedSide {
+  LayoutValueStream values;
+  std::optional<Swizzle> swizzle;
+  std::int64_t value() const { return swizzle ? (*swizzle)(values.value()) : values.value(); }
+};
+
+std::optional<StreamedSide> streamed(const Value& v) {
+  try {
+    if (v.is_layout()) {
+      const auto& l = std::get<Layout>(v.data);
+      if (!integer_layout(l)) return std::nullopt;
+      return StreamedSide{LayoutValueStream(l, 0), std::nullopt};
+    }
+    const auto& c = std::get<ComposedLayout>(v.data);
+    std::int64_t offset = 0;
+    if (c.offset) {
+      if (!c.offset->value || !c.offset->value->is_integer()) return std::nullopt;
+      offset = c.offset->value->value();
+    }
+    if (!integer_layout(c.layout)) return std::nullopt;
+    return StreamedSide{LayoutValueStream(c.layout, offset), c.swizzle};
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
 }  // namespace
 
 Verdict functional_equal(const Value& a, const Value& b) {
@@ -24,10 +80,10 @@ Verdict functional_equal(const Value& a, const Value& b) {
     const std::int64_t na = layout_like_size(a), nb = layout_like_size(b);
     if (na != nb)
       return {false, "sizes differ: " + std::to_string(na) + " vs " + std::to_string(nb)};
-    if (integer_layout(a) && integer_layout(b)) {
+    const auto inner = decided_by_inner_layouts(a, b);
+    if (inner && integer_layout(inner->first) && integer_layout(inner->second)) {
       // Coalescing keeps each function and lines up more modes (e.g. (2,3):(1,2) is 6:1).
-      const ModeComparison c =
-          compare_by_modes(coalesce(std::get<Layout>(a.data)), coalesce(std::get<Layout>(b.data)));
+      const ModeComparison c = compare_by_modes(coalesce(inner->first), coalesce(inner->second));
       if (c.result == ModeComparison::Result::Equal) return {true, ""};
       if (c.result == ModeComparison::Result::Differ) return differ_at(a, b, c.first_difference);
     }
@@ -35,6 +91,14 @@ Verdict functional_equal(const Value& a, const Value& b) {
       throw Error("==: size " + std::to_string(na) + " is more than the " + std::to_string(kMaxEnumeratedEquality) +
                   " indices compared one by one (composed layouts, scaled-basis strides, or modes that do not line "
                   "up, e.g. 2 against 3); use `cuteref prove`");
+    auto sa = streamed(a), sb = streamed(b);
+    if (sa && sb) {
+      for (std::int64_t i = 0; i < na; ++i) {
+        if (sa->value() != sb->value()) return differ_at(a, b, i);
+        if (i + 1 < na) sa->values.next(), sb->values.next();
+      }
+      return {true, ""};
+    }
     for (std::int64_t i = 0; i < na; ++i) {
       IntTuple va = evaluate_at(a, i), vb = evaluate_at(b, i);
       if (!va.same_values(vb)) return differ_at(a, b, i);
