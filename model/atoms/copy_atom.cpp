@@ -1,5 +1,7 @@
 #include "atoms/copy_atom.hpp"
 
+#include <utility>
+
 #include "error.hpp"
 #include "recast.hpp"
 
@@ -143,9 +145,22 @@ CopyAtomValues copy_atom_values(const CopyAtom& atom, int value_bits) {
   const std::int64_t per_thread = size_value(mode(atom.src_layout, 1));
   if (value_bits < 1 || per_thread % value_bits != 0 || size_value(mode(atom.dst_layout, 1)) % value_bits != 0)
     throw Error("Copy_Atom<" + atom.name + ", " + std::to_string(value_bits) + "-bit values>: the value width must divide the " +
-                std::to_string(per_thread) + " bits one thread copies");
-  return {atom.thr_id, recast(atom.src_layout, 1, value_bits), recast(atom.dst_layout, 1, value_bits),
-          recast(atom.ref_layout, 1, value_bits)};
+                std::to_string(per_thread) + " bits one thread copies (a narrower atom copies part of an element: "
+                "CuTe's recast rounds it up to a whole element the instruction does not copy)");
+  const CopyAtomValues v{atom.thr_id, recast(atom.src_layout, 1, value_bits), recast(atom.dst_layout, 1, value_bits),
+                         recast(atom.ref_layout, 1, value_bits)};
+  // CuTe's Copy_Atom static-asserts that each recast layout keeps one row per thread of ThrID. A
+  // transposing ldmatrix / stmatrix moves 16-bit elements between threads, so a wider element
+  // would be split: SM75_U16x2_LDSM_T's destination in 32-bit elements covers 16 of its 32 lanes.
+  const std::int64_t threads = size_value(atom.thr_id);
+  for (const auto& [which, l] : {std::pair<const char*, const Layout*>{"Src", &v.src}, {"Dst", &v.dst}, {"Ref", &v.ref}})
+    if (size_value(mode(*l, 0)) != threads)
+      throw Error("Copy_Atom<" + atom.name + ", " + std::to_string(value_bits) + "-bit values>: its " + which + " layout in " +
+                  std::to_string(value_bits) + "-bit elements, " + l->to_string() + ", has " +
+                  std::to_string(size_value(mode(*l, 0))) + " threads, not the atom's " + std::to_string(threads) +
+                  " (CuTe: \"CopyOperation is not valid for " + which + " of ValType\")" +
+                  (atom.transpose ? "; a transposing ldmatrix/stmatrix moves 16-bit elements between threads" : ""));
+  return v;
 }
 
 }  // namespace cuteref
