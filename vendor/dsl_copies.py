@@ -446,7 +446,7 @@ def explain_model_refusal(case, got, model_error):
     if case["kind"] == "atom" and not any(isinstance(got[w], dict) for w in ATOM_PROPERTIES):
         src, dst = mode_sizes(got["atom_src"]), mode_sizes(got["atom_dst"])
         threads = size_of(shape_of(got["atom_thrid"]))
-        if "not a supported copy atom" in model_error and atom[0] == "CG" and bits != 128:
+        if ".cg copies 16 bytes" in model_error and atom[0] == "CG" and bits != 128:
             # PTX: cp.async.cg copies 16 bytes only; CuTe's SM80_CP_ASYNC_CACHEGLOBAL static-asserts
             # sizeof(TS) == 16 when the operation is instantiated. The DSL builds the atom.
             return "dsl-cp-async-cg-below-16-bytes" if src else None

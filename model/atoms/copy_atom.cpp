@@ -107,7 +107,7 @@ CopyAtom cp_async_atom(int bits, bool cache_global) {
   // PTX ISA, cp.async: cp-size 4, 8 or 16 bytes; .cg only with 16.
   if (cache_global ? bits != 128 : (bits != 32 && bits != 64 && bits != 128))
     throw Error(std::string("cp.async") + (cache_global ? ".cg copies 16 bytes (128 bits)" : ".ca copies 4, 8 or 16 bytes (32, 64, 128 bits)") +
-                ", got " + std::to_string(bits) + " bits");
+                ", got " + std::to_string(bits) + " bits (CuTe's SM80_CP_ASYNC_CACHE* static-assert the width)");
   CopyAtom a = universal_copy_atom(bits);
   a.kind = CopyKind::CpAsync;
   a.arch = 80;
@@ -133,6 +133,11 @@ CopyAtom copy_atom(std::string_view name_in) {
       if (CopyAtom a = cp_async_atom(bits, false); a.name == name) return a;
   }
   if (CopyAtom a = cp_async_atom(128, true); a.name == name) return a;
+  // A cp.async width PTX does not allow: cp_async_atom says which (CuTe's operation static-asserts it).
+  for (int bits : {8, 16, 32, 64})
+    for (bool cache_global : {false, true})
+      if (name == std::string(cache_global ? "SM80_CP_ASYNC_CACHEGLOBAL<" : "SM80_CP_ASYNC_CACHEALWAYS<") + uint_name(bits) + ">")
+        cp_async_atom(bits, cache_global);
   throw Error("copy atom `" + std::string(name_in) +
               "`: not a supported copy atom; the supported ones are SM75_U32x1_LDSM_N, SM75_U32x2_LDSM_N, "
               "SM75_U32x4_LDSM_N, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM90_U32x1_STSM_N, "
