@@ -776,7 +776,7 @@ def main():
     known = sum(kinds.values())
     print(f"vendor_dsl_copies: {agree} passed, {failed} failed, {known} recorded disagreements counted apart "
           f"({n_atoms} copy atoms and {len(cases) - n_atoms} tiled "
-          f"copies; {len(checks)} comparisons, {parts} of them thread partitions of identity tensors)")
+          f"copies; {len(checks)} comparisons made, {parts} of them of thread partitions of identity tensors)")
     if not control_ok:
         print("vendor_dsl_copies: FAIL: the negative control was not rejected by every kind of comparison")
     return 1 if failed or bad or agree == 0 or not control_ok else 0
