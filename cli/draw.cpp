@@ -397,18 +397,6 @@ std::string svg_fill(const Picture& p, const DrawCell& c) {
   return kSvgBW[c.colour];
 }
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 // Text inside an XML comment may not contain "--".
 std::string comment_safe(std::string s) {
   for (std::size_t k; (k = s.find("--")) != std::string::npos;) s.replace(k, 2, "- -");
@@ -613,6 +601,18 @@ std::string to_html(const Picture& p, const std::string& expr) {
   if (!p.note.empty()) o << "<p class=\"note\">" << xml_escape(p.note) << "</p>\n";
   o << "<figure>\n" << to_svg(p) << "</figure>\n</body>\n</html>\n";
   return o.str();
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
 }
 
 }  // namespace cuteref

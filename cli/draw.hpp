@@ -82,4 +82,7 @@ std::string to_latex(const Picture& p);
 std::string to_svg(const Picture& p);
 std::string to_html(const Picture& p, const std::string& expr);
 
+// `s` with & < > " written as XML entities: text for SVG and HTML elements and attributes.
+std::string xml_escape(const std::string& s);
+
 }  // namespace cuteref

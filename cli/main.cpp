@@ -71,7 +71,7 @@ void print_help(std::ostream& out) {
          "  cuteref verify [--html FILE]\n"
          "                             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
          "                             and the proof suite's named laws with their times, as a report\n"
-         "  cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n"
+         "  cuteref prove [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n"
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
@@ -511,14 +511,29 @@ int run_command(int argc, char** argv) {
   if (cmd == "prove") {
     namespace pf = cuteref::proofs;
     const char* usage =
-        "error: usage: cuteref prove 'CLAIM' [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE]\n";
+        "error: usage: cuteref prove [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n";
     pf::ProveRequest req;
     req.leak_solver_context = true;  // the process ends right after (see ProveRequest)
     std::string draw_path;
     bool have_claim = false;
+    // `--` ends the options: a claim that starts with '-' (`--x == x`) follows it.
+    bool options_ended = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       const bool has_value = i + 1 < args.size();
+      if (!options_ended && a == "--") {
+        options_ended = true;
+        continue;
+      }
+      if (options_ended) {
+        if (have_claim) {
+          std::cerr << "error: more than one claim\n" << usage;
+          return kExitUsage;
+        }
+        req.claim = a;
+        have_claim = true;
+        continue;
+      }
       if ((a == "--where" || a == "--timeout" || a == "--smt2" || a == "--draw") && !has_value) {
         std::cerr << "error: " << a << " needs a value\n" << usage;
         return kExitUsage;

@@ -54,6 +54,8 @@ TEST(CliHardening, ProveUsageErrorsExit64) {
       {"prove", "usage: cuteref prove"},
       {"prove 'x == x' --frob", "unknown option '--frob'"},
       {"prove 'x == x' 'y == y'", "more than one claim"},
+      {"prove -- 'x == x' 'y == y'", "more than one claim"},
+      {"prove --", "usage: cuteref prove"},
       {"prove 'x == x' --timeout", "--timeout needs a value"},
       {"prove 'x == x' --where", "--where needs a value"},
       {"prove 'x == x' --timeout 0", "--timeout '0': out of range"},
@@ -77,6 +79,9 @@ TEST(CliHardening, ProveUsageErrorsExit64) {
   // The verdicts: proved 0 (x == x), refuted 1 (x + 1 overflows at 2^63 - 1), unknown 2
   // (a timeout is unknown: 30,000 sums are not built in 1 ms).
   EXPECT_EQ(run_cli("prove 'x == x' --timeout 0.5").exit_code, 0);
+  // `--` ends the options, so a claim may start with '-': --x is x (two unary minuses).
+  EXPECT_EQ(run_cli("prove --where 'x in [0,4]' -- '--x == x'").exit_code, 0);
+  EXPECT_EQ(run_cli("prove -- '-x == x'").exit_code, 1);  // x = 1: -1 != 1
   EXPECT_EQ(run_cli("prove 'x + 1 == 1 + x'").exit_code, 1);
   std::string sum = "x";
   for (int i = 1; i < 30000; ++i) sum += "+x";

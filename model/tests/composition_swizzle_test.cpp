@@ -12,11 +12,6 @@
 using namespace cuteref;
 using namespace cuteref::test;
 
-namespace {
-std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
-ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
-}  // namespace
-
 TEST(CompositionSwizzle, SwizzleMovedThroughATranspose) {
   // A = (4,256):(256,1): x's bits 0-1 become bits 8-9 of A(x), bits 2-9 become bits 0-7.
   // Sw<2,0,2> XORs x's bits 2-3 into bits 0-1, i.e. A(x)'s bits 0-1 into its bits 8-9:

@@ -11,16 +11,6 @@
 using namespace cuteref;
 using namespace cuteref::test;
 
-namespace {
-
-ComposedLayout CL(const char* text) {
-  Value v = parse_and_evaluate(text, nullptr);
-  return std::get<ComposedLayout>(v.data);
-}
-
-std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
-
-}  // namespace
 
 TEST(RecastComposed, DowncastSplitsEachElement) {
   // 16-bit elements read as bytes: the swizzle XORs element-offset bits [7,10) into [4,7);

@@ -11,11 +11,6 @@
 using namespace cuteref;
 using namespace cuteref::test;
 
-namespace {
-std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
-ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
-}  // namespace
-
 TEST(SliceComposed, ColumnOfASwizzledTile) {
   // Column 1 of Sw<3,4,3> o 0 o (8,64):(64,1): offsets 64 m + 1 for m < 8, swizzled: 1 65 then
   // 129 = bit 7 set -> XOR bit 4 -> 145, 193 -> 209, 257 (bit 8) -> bit 5: 289, 321 -> 353,

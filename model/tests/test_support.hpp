@@ -8,6 +8,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "evaluate.hpp"
 #include "int_tuple.hpp"
 #include "layout.hpp"
 #include "notation.hpp"
@@ -20,6 +21,9 @@ inline IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e)
 inline IntTuple U() { return IntTuple::underscore(); }
 inline Layout L(const char* text) { return parse_layout(text); }
 inline IntTuple C(const char* text) { return parse_int_tuple(text); }
+// A composed layout from its notation (`Sw<3,4,3> o 0 o (8,64):(64,1)`), and its value at index i.
+inline ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
+inline std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
 
 // Runs `f`, expecting an Error whose message contains `needle`.
 template <class F>
