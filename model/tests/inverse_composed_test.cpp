@@ -23,8 +23,6 @@ using namespace cuteref::test;
 
 namespace {
 
-ComposedLayout CL(const std::string& text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
-
 // Swizzle<B,M,S> restated: bits [M + max(0,S), +B) XOR-ed into bits [M - min(0,S), +B).
 std::int64_t swizzle(int b, int m, int s, std::int64_t x) {
   const std::int64_t y = x & (((std::int64_t{1} << b) - 1) << (m + (s > 0 ? s : 0)));
@@ -157,7 +155,7 @@ TEST(InverseComposed, EveryAnswerIsAnInverseByEnumeration) {
           if (b > 0 && (s > -b && s < b)) continue;  // |S| >= B: no overlapping runs
           if (b == 0 && s != 0) continue;            // one identity swizzle per M
           const std::string text = "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + "> o _0 o " + l;
-          const ComposedLayout c = CL(text);
+          const ComposedLayout c = CL(text.c_str());
           const Composed cm = mine(c);
           for (bool right : {true, false}) {
             const bool injective_l = l != "(_4,_4):(_1,_0)";
