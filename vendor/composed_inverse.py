@@ -42,6 +42,7 @@ sys.path.insert(0, HERE)
 
 import cute_programs  # noqa: E402
 import layouts as L  # noqa: E402
+from differential import run_lines  # noqa: E402
 from pycute_cases import fnv  # noqa: E402
 
 SWIZZLES = [(b, m, s) for b in range(4) for m in range(6) for s in range(-6, 7)
@@ -80,13 +81,6 @@ def swizzle(b, m, s, x):
 
 def composed_text(sw, t):
     return f"Sw<{sw[0]},{sw[1]},{sw[2]}> o _0 o {L.model(t)}"
-
-
-def run_lines(cmd, lines):
-    out = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, check=True).stdout.splitlines()
-    if len(out) != len(lines):
-        raise RuntimeError(f"{cmd[0]} answered {len(out)} lines for {len(lines)}")
-    return out
 
 
 def values_of(text):

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""The CuTe DSL's tiled copies against the model's (model/atoms/tiled_copy).
+"""The CuTe DSL's copy atoms and tiled copies against the model's (model/atoms/copy_atom, tiled_copy).
 
     dsl_copies.py --cuteref build/cli/cuteref --dsl .vendor/dsl [--seed 1] [--cases 320]
 
-The DSL (nvidia-cutlass-dsl, ./run installs it) builds tiled copies on the host inside one
-traced @cute.jit call (nothing is compiled): make_tiled_copy_tv(atom, thr, val) over
+The DSL (nvidia-cutlass-dsl, ./run installs it) builds copy atoms and tiled copies on the host
+inside traced @cute.jit calls (nothing is compiled; worker processes, a case that crashes the DSL
+is recorded and a new worker takes the rest): every copy atom below for every element width of
+8 to 64 bits (thr_id, layout_src_tv, layout_dst_tv), and make_tiled_copy_tv(atom, thr, val) over
 UniversalCopy (8 to 128 bits), cp.async (CopyG2SOp), ldmatrix and stmatrix atoms with 8- to
 64-bit elements and seeded thread/value layouts, and make_tiled_copy_A/B/C of tiled MMAs (SM80
 mma.sync and SM90 wgmma, several atom layouts). Every static property it prints is compared
@@ -47,6 +49,8 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+
+from dsl_atoms import batch  # noqa: E402  (`cuteref batch`, one answer line per expression)
 
 # Element widths and the DSL type the atom is made for (Copy_Atom<Op, T>).
 TYPE_NAMES = {8: "Int8", 16: "Float16", 32: "Float32", 64: "Float64"}
@@ -483,17 +487,6 @@ def explain_model_refusal(case, got, model_error):
                 return "dsl-tiled-copy-values-not-the-tv-layouts"
         return None
     return None
-
-
-def batch(cuteref, lines):
-    """`cuteref batch`: one answer line per expression."""
-    if not lines:
-        return []
-    out = subprocess.run([cuteref, "batch"], input="\n".join(lines) + "\n", capture_output=True,
-                         text=True, check=True).stdout.splitlines()
-    if len(out) != len(lines):
-        raise RuntimeError(f"cuteref batch answered {len(out)} lines for {len(lines)}")
-    return out
 
 
 def plain(x):
