@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "function_table.hpp"
 #include "inverse.hpp"
+#include "inverse_composed.hpp"
 #include "layout_tv.hpp"
 #include "max_common.hpp"
 #include "nullspace.hpp"
@@ -47,10 +48,12 @@ void register_algebra_functions(FunctionTable& t) {
          }});
   t.add("composition", {2, 2, "composition(A, B | tiler | swizzle | composed layout)", composition_call});
   t.add("complement", {1, 2, "complement(L | composed layout [, cotarget])", complement_call});
-  t.add("right_inverse", {1, 1, "right_inverse(L)", [](const Args& a) {
+  t.add("right_inverse", {1, 1, "right_inverse(L | Sw o 0 o L)", [](const Args& a) {
+           if (a.at(0).is_composed()) return Value(right_inverse(std::get<ComposedLayout>(a[0].data)));
            return Value(right_inverse(layout_arg(a, 0, "right_inverse")));
          }});
-  t.add("left_inverse", {1, 1, "left_inverse(L)", [](const Args& a) {
+  t.add("left_inverse", {1, 1, "left_inverse(L | Sw o 0 o L)", [](const Args& a) {
+           if (a.at(0).is_composed()) return Value(left_inverse(std::get<ComposedLayout>(a[0].data)));
            return Value(left_inverse(layout_arg(a, 0, "left_inverse")));
          }});
   t.add("max_common_vector", {2, 2, "max_common_vector(A, B)", [](const Args& a) {

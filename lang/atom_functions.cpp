@@ -134,6 +134,14 @@ CopyAtom copy_atom_arg(const Args& a, std::size_t i, const std::string& fn) {
 Value copy_layout_call(const Args& a) {
   const CopyAtom atom = copy_atom_arg(a, 0, "copy_layout");
   const std::string& which = symbol_arg(a, 1, "copy_layout", "Src, Dst or Ref");
+  if (a.size() > 2) {  // Copy_Atom<ATOM, T>'s layouts in BITS-bit elements (copy_atom_values)
+    const std::int64_t bits = integer_arg(a, 2, "copy_layout");
+    if (bits < 1 || bits > 1024) throw Error("copy_layout: element width " + std::to_string(bits) + " is out of range [1, 1024]");
+    const CopyAtomValues v = copy_atom_values(atom, static_cast<int>(bits));
+    if (which == "Src") return Value(v.src);
+    if (which == "Dst") return Value(v.dst);
+    if (which == "Ref") return Value(v.ref);
+  }
   if (which == "Src") return Value(atom.src_layout);
   if (which == "Dst") return Value(atom.dst_layout);
   if (which == "Ref") return Value(atom.ref_layout);
@@ -222,9 +230,10 @@ void register_atom_functions(FunctionTable& table) {
                                   const TiledMma t = tiled_arg(a, 0, "make_fragment_A");
                                   return Value(make_fragment_A(t, fragment_source_arg(a, t, true, "make_fragment_A")));
                                 }});
-  table.add("copy_layout", {2, 2,
-                            "copy_layout(ATOM, Src|Dst|Ref)  a copy atom's (thread, bit) -> bit layout, e.g. "
-                            "copy_layout(SM75_U16x8_LDSM_T, Dst); recast(..., 1, 16) counts 16-bit values",
+  table.add("copy_layout", {2, 3,
+                            "copy_layout(ATOM, Src|Dst|Ref [, BITS])  a copy atom's (thread, bit) -> bit layout, e.g. "
+                            "copy_layout(SM75_U16x8_LDSM_T, Dst); with BITS, Copy_Atom<ATOM, T>'s layout in BITS-bit "
+                            "elements (T's width must divide the bits one thread copies)",
                             copy_layout_call});
   table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
                            [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});

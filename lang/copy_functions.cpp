@@ -71,7 +71,22 @@ Value partition_call(const Args& a) {
     return Value(Source ? partition_S(tc, thread, c) : partition_D(tc, thread, c));
   }
   const Layout& l = layout_arg(a, 2, fn);
+  // A coordinate tensor's offset is a coordinate (CuTe keeps it in the iterator): the layout alone.
+  if (l.has_basis_strides())
+    return Value((Source ? partition_and_offset_S(tc, thread, l) : partition_and_offset_D(tc, thread, l)).first);
   return Value((Source ? partition_S(tc, thread, l) : partition_D(tc, thread, l)).layout);
+}
+
+// partition_and_offset_S / _D: (layout, offset) as slice_and_offset's pair; the offset is an
+// integer, or a coordinate for a tensor with scaled-basis strides (an identity layout).
+template <bool Source>
+Value partition_and_offset_call(const Args& a) {
+  const std::string fn = Source ? "partition_and_offset_S" : "partition_and_offset_D";
+  const TiledCopy tc = tiled_copy_arg(a, 0, fn);
+  const std::int64_t thread = integer_arg(a, 1, fn);
+  const Layout& l = layout_arg(a, 2, fn);
+  auto [layout, offset] = Source ? partition_and_offset_S(tc, thread, l) : partition_and_offset_D(tc, thread, l);
+  return make_tuple_value({Value(std::move(layout)), Value(std::move(offset))});
 }
 
 CopySide side_of(const Args& a, std::size_t i, const std::string& fn) {
@@ -139,6 +154,13 @@ void register_copy_functions(FunctionTable& table) {
                             partition_call<true>});
   table.add("partition_D", {3, 3, "partition_D(TILED_COPY, tid, TENSOR)  as partition_S for the destination",
                             partition_call<false>});
+  table.add("partition_and_offset_S", {3, 3,
+                                       "partition_and_offset_S(TILED_COPY, tid, TENSOR)  (partition_S, the offset CuTe moves into the "
+                                       "pointer); for a coordinate TENSOR such as (M,N):(1@0,1@1) the offset is thread tid's first "
+                                       "coordinate",
+                                       partition_and_offset_call<true>});
+  table.add("partition_and_offset_D", {3, 3, "partition_and_offset_D(TILED_COPY, tid, TENSOR)  as partition_and_offset_S for the destination",
+                                       partition_and_offset_call<false>});
   table.add("smem_wavefronts", {3, 3,
                                 "smem_wavefronts(INSTR, ADDR, BITS)  shared-memory wavefronts of one warp-wide INSTR (ld.shared.b32, "
                                 "ld.shared.v4.b32, st.shared..., ldmatrix.x4[.trans], stmatrix.x4...) when thread t's value v is the "

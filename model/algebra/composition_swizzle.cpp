@@ -53,6 +53,8 @@ void check_size(std::int64_t n, const Layout& a, const std::string& b) {
 
 }  // namespace
 
+Swizzle swizzle_moved_through(const Layout& a, const Swizzle& b) { return pushed_swizzle(a, b, b.to_string()); }
+
 ComposedLayout composition(const Layout& a, const Swizzle& b) {
   const std::string bt = b.to_string();
   const Swizzle moved = pushed_swizzle(a, b, bt);

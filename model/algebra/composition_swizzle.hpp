@@ -16,6 +16,12 @@ namespace cuteref {
 //      enumerates the domain); the definition holds on the whole domain.
 ComposedLayout composition(const Layout& a, const Swizzle& b);
 
+// CuTe's Sw' alone: the swizzle whose masks are A(yyy_mask) and A(zzz_mask), with CuTe's
+// make_swizzle conditions, not checked against A o Sw (composition does that; the inverses of a
+// composed layout check their own definition instead, inverse_composed.hpp).
+// @pre A's strides are integers; the images of the masks are runs of equally many contiguous bits.
+Swizzle swizzle_moved_through(const Layout& a, const Swizzle& b);
+
 // composition(A, Sw o 0 o B): Sw' o 0 o (A o B) with Sw' as above (CuTe: composition(
 // composition(A, Sw), B)); checked as A(Sw(B(x))) == Sw'((A o B)(x)) for every x < size(B).
 // @pre B's offset is the integer 0 (CuTe: "Require offset == 0"); the preconditions above,

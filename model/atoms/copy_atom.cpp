@@ -1,5 +1,7 @@
 #include "atoms/copy_atom.hpp"
 
+#include <utility>
+
 #include "error.hpp"
 #include "recast.hpp"
 
@@ -105,7 +107,7 @@ CopyAtom cp_async_atom(int bits, bool cache_global) {
   // PTX ISA, cp.async: cp-size 4, 8 or 16 bytes; .cg only with 16.
   if (cache_global ? bits != 128 : (bits != 32 && bits != 64 && bits != 128))
     throw Error(std::string("cp.async") + (cache_global ? ".cg copies 16 bytes (128 bits)" : ".ca copies 4, 8 or 16 bytes (32, 64, 128 bits)") +
-                ", got " + std::to_string(bits) + " bits");
+                ", got " + std::to_string(bits) + " bits (CuTe's SM80_CP_ASYNC_CACHE* static-assert the width)");
   CopyAtom a = universal_copy_atom(bits);
   a.kind = CopyKind::CpAsync;
   a.arch = 80;
@@ -131,6 +133,11 @@ CopyAtom copy_atom(std::string_view name_in) {
       if (CopyAtom a = cp_async_atom(bits, false); a.name == name) return a;
   }
   if (CopyAtom a = cp_async_atom(128, true); a.name == name) return a;
+  // A cp.async width PTX does not allow: cp_async_atom says which (CuTe's operation static-asserts it).
+  for (int bits : {8, 16, 32, 64})
+    for (bool cache_global : {false, true})
+      if (name == std::string(cache_global ? "SM80_CP_ASYNC_CACHEGLOBAL<" : "SM80_CP_ASYNC_CACHEALWAYS<") + uint_name(bits) + ">")
+        cp_async_atom(bits, cache_global);
   throw Error("copy atom `" + std::string(name_in) +
               "`: not a supported copy atom; the supported ones are SM75_U32x1_LDSM_N, SM75_U32x2_LDSM_N, "
               "SM75_U32x4_LDSM_N, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM90_U32x1_STSM_N, "
@@ -143,9 +150,22 @@ CopyAtomValues copy_atom_values(const CopyAtom& atom, int value_bits) {
   const std::int64_t per_thread = size_value(mode(atom.src_layout, 1));
   if (value_bits < 1 || per_thread % value_bits != 0 || size_value(mode(atom.dst_layout, 1)) % value_bits != 0)
     throw Error("Copy_Atom<" + atom.name + ", " + std::to_string(value_bits) + "-bit values>: the value width must divide the " +
-                std::to_string(per_thread) + " bits one thread copies");
-  return {atom.thr_id, recast(atom.src_layout, 1, value_bits), recast(atom.dst_layout, 1, value_bits),
-          recast(atom.ref_layout, 1, value_bits)};
+                std::to_string(per_thread) + " bits one thread copies (a narrower atom copies part of an element: "
+                "CuTe's recast rounds it up to a whole element the instruction does not copy)");
+  const CopyAtomValues v{atom.thr_id, recast(atom.src_layout, 1, value_bits), recast(atom.dst_layout, 1, value_bits),
+                         recast(atom.ref_layout, 1, value_bits)};
+  // CuTe's Copy_Atom static-asserts that each recast layout keeps one row per thread of ThrID. A
+  // transposing ldmatrix / stmatrix moves 16-bit elements between threads, so a wider element
+  // would be split: SM75_U16x2_LDSM_T's destination in 32-bit elements covers 16 of its 32 lanes.
+  const std::int64_t threads = size_value(atom.thr_id);
+  for (const auto& [which, l] : {std::pair<const char*, const Layout*>{"Src", &v.src}, {"Dst", &v.dst}, {"Ref", &v.ref}})
+    if (size_value(mode(*l, 0)) != threads)
+      throw Error("Copy_Atom<" + atom.name + ", " + std::to_string(value_bits) + "-bit values>: its " + which + " layout in " +
+                  std::to_string(value_bits) + "-bit elements, " + l->to_string() + ", has " +
+                  std::to_string(size_value(mode(*l, 0))) + " threads, not the atom's " + std::to_string(threads) +
+                  " (CuTe: \"CopyOperation is not valid for " + which + " of ValType\")" +
+                  (atom.transpose ? "; a transposing ldmatrix/stmatrix moves 16-bit elements between threads" : ""));
+  return v;
 }
 
 }  // namespace cuteref

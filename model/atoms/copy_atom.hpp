@@ -71,7 +71,9 @@ CopyAtom cp_async_atom(int bits, bool cache_global);
 // The element layouts of Copy_Atom<Traits, T> for a T of `value_bits` bits: the atom's
 // layouts recast from bits (CuTe's recast_layout<uint1_t, T>).
 // Precondition (checked): value_bits divides the bits one thread copies (otherwise CuTe's
-// copy cannot vectorize the atom's registers), and is at least 1.
+// copy cannot vectorize the atom's registers), and is at least 1; each recast layout has as many
+// threads as ThrID (CuTe's static assertion; a transposing ldmatrix / stmatrix of elements wider
+// than 16 bits fails it).
 struct CopyAtomValues {
   Layout thr_id, src, dst, ref;
 };

@@ -73,7 +73,8 @@ Layout tidfrg(const TiledCopy& tc, const Layout& tensor, bool source) {
   return tile2thrfrg(tc, zipped_divide(tensor, Value(tc.tiler)), ref_to_target(tc, source));
 }
 
-Partition partition(const TiledCopy& tc, std::int64_t thread, const Layout& tensor, bool source) {
+// Thread t's slice of tidfrg and its offset (an integer, or a coordinate for scaled-basis strides).
+std::pair<Layout, IntTuple> partition_and_offset(const TiledCopy& tc, std::int64_t thread, const Layout& tensor, bool source) {
   const std::string fn = source ? "partition_S" : "partition_D";
   const Layout frg = tidfrg(tc, tensor, source);
   const std::int64_t threads = size_value(mode(frg, 0));
@@ -81,8 +82,16 @@ Partition partition(const TiledCopy& tc, std::int64_t thread, const Layout& tens
     throw Error(fn + ": thread " + std::to_string(thread) + " is out of range [0, " + std::to_string(threads) + ")");
   // thr_tensor(thr_idx, _, repeat<rank(tensor)>(_))
   std::vector<IntTuple> rest(rank(tensor), IntTuple::underscore());
-  const auto [layout, offset] = slice_and_offset(
-      IntTuple::tuple({IntTuple::integer(thread), IntTuple::underscore(), IntTuple::tuple(std::move(rest))}), frg);
+  return slice_and_offset(IntTuple::tuple({IntTuple::integer(thread), IntTuple::underscore(), IntTuple::tuple(std::move(rest))}),
+                          frg);
+}
+
+Partition partition(const TiledCopy& tc, std::int64_t thread, const Layout& tensor, bool source) {
+  if (tensor.has_basis_strides())
+    throw Error(std::string(source ? "partition_S" : "partition_D") + ": the tensor " + tensor.to_string() +
+                " has scaled-basis strides (a coordinate tensor): its offset is a coordinate, not an element offset "
+                "(partition_and_offset_S/D give both)");
+  const auto [layout, offset] = partition_and_offset(tc, thread, tensor, source);
   return {layout, offset.value()};
 }
 
@@ -218,6 +227,12 @@ Layout tidfrg_D(const TiledCopy& tc, const Layout& tensor) { return tidfrg(tc, t
 
 Partition partition_S(const TiledCopy& tc, std::int64_t t, const Layout& l) { return partition(tc, t, l, true); }
 Partition partition_D(const TiledCopy& tc, std::int64_t t, const Layout& l) { return partition(tc, t, l, false); }
+std::pair<Layout, IntTuple> partition_and_offset_S(const TiledCopy& tc, std::int64_t t, const Layout& l) {
+  return partition_and_offset(tc, t, l, true);
+}
+std::pair<Layout, IntTuple> partition_and_offset_D(const TiledCopy& tc, std::int64_t t, const Layout& l) {
+  return partition_and_offset(tc, t, l, false);
+}
 ComposedLayout partition_S(const TiledCopy& tc, std::int64_t t, const ComposedLayout& l) {
   return partition_composed(tc, t, l, true);
 }

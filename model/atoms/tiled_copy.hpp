@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "atoms/copy_atom.hpp"
 #include "atoms/tiled_mma.hpp"
@@ -73,6 +74,14 @@ Layout tidfrg_D(const TiledCopy& tc, const Layout& tensor);
 // Precondition (checked): 0 <= thread < tiled_copy_size(tc).
 Partition partition_S(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
 Partition partition_D(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
+
+// The same as (layout, offset) for any tensor layout, the offset as slice_and_offset gives it: an
+// integer for integer strides, a coordinate (a tuple) where the strides are scaled bases, e.g.
+// thread t's partition of make_identity_layout((M, N)) and the coordinate of its first value
+// (CuTe moves it into the identity tensor's iterator, the DSL prints `tensor<(0,24) o ...>`).
+// Preconditions (checked): as partition_S / partition_D.
+std::pair<Layout, IntTuple> partition_and_offset_S(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
+std::pair<Layout, IntTuple> partition_and_offset_D(const TiledCopy& tc, std::int64_t thread, const Layout& tensor);
 
 // The same for a swizzled tensor S o O o L: the partition of L, with the swizzle and the
 // accumulated offset kept inside (CuTe keeps a composed layout's offset in the layout), by

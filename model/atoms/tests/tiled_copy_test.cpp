@@ -24,6 +24,12 @@ TiledCopy tiled(const std::string& text) { return tiled_copy_arg({eval(text)}, 0
 // Element offset of value v of thread t's partition.
 std::int64_t element(const Partition& p, std::int64_t v) { return p.offset + apply_index(p.layout, v); }
 
+// Mode i of a coordinate (a sum of scaled bases prints only the modes up to its last non-zero one).
+std::int64_t coordinate(const IntTuple& c, std::size_t i) {
+  if (!c.is_tuple()) return i == 0 ? c.value() : 0;
+  return i < c.elements().size() ? c.elements()[i].value() : 0;
+}
+
 }  // namespace
 
 // make_tiled_copy(UniversalCopy<uint128_t>, half, thr (16,8):(8,1), val (1,8)): the thread layout
@@ -103,6 +109,42 @@ TEST(TiledCopy, BankConflictsOfAnLdmatrixCopy) {
             "(32,1024,128)");
 }
 
+// The same copy over an identity (coordinate) tensor, make_identity_layout((32,64)) =
+// (32,64):(1@0,1@1): thread 3 is (m, n) = (0, 3) of the row-major thread layout, so its 8 values
+// are the coordinates (0, 24 + v), and the 16 x 64 tile repeats twice along M (at m + 16). The
+// partition is therefore ((8,1),2,1):((1@1,0),16@0,0) (the value mode along n, the repeat along m;
+// the size-1 atom-value and N-repeat modes have stride 0) starting at the coordinate (0,24), which
+// CuTe moves into the identity tensor's iterator; a plain element offset does not exist.
+TEST(TiledCopy, PartitionOfAnIdentityTensor) {
+  const TiledCopy tc = tiled("make_tiled_copy(UniversalCopy<uint128_t>, 16, (16,8):(8,1), (1,8))");
+  const Layout identity = L("(32,64):(1@0,1@1)");
+  const auto [layout, origin] = partition_and_offset_S(tc, 3, identity);
+  EXPECT_TRUE(origin.same_values(test::C("(0,24)"))) << origin.to_string();
+  ASSERT_EQ(size_value(layout), 16);
+  for (std::int64_t v = 0; v < 8; ++v)
+    for (std::int64_t r = 0; r < 2; ++r) {
+      const IntTuple c = apply(layout, IntTuple::integer(v + 8 * r));
+      ASSERT_EQ(coordinate(c, 0), 16 * r) << "value " << v << " repeat " << r << ": " << c.to_string();
+      ASSERT_EQ(coordinate(c, 1), v) << "value " << v << " repeat " << r << ": " << c.to_string();
+    }
+  // The same function as the hand-written one (the model's `==` enumerates coordinates).
+  EXPECT_EQ(eval("partition_S(make_tiled_copy(UniversalCopy<uint128_t>, 16, (16,8):(8,1), (1,8)), 3, (32,64):(1@0,1@1)) == "
+                 "((8,1),2,1):((1@1,0),16@0,0)")
+                .to_string(),
+            "true");
+  // The destination side of UniversalCopy is the source's; thread 127 = (15, 7) starts at (15, 56).
+  EXPECT_EQ(eval("mode(partition_and_offset_D(make_tiled_copy(UniversalCopy<uint128_t>, 16, (16,8):(8,1), (1,8)), 127, "
+                 "(32,64):(1@0,1@1)), 1)")
+                .to_string(),
+            "(15,56)");
+  // On an integer tensor the offset is the element's: (32,64):(1,32) puts (0,24) at 24 * 32 = 768.
+  const auto [plain, offset] = partition_and_offset_S(tc, 3, L("(32,64):(1,32)"));
+  EXPECT_EQ(offset.value(), 768);
+  EXPECT_EQ(partition_S(tc, 3, L("(32,64):(1,32)")).offset, 768);
+  // partition_S of the model's Partition needs an element offset: a coordinate tensor is refused there.
+  expect_error([&] { partition_S(tc, 3, identity); }, "scaled-basis strides (a coordinate tensor)");
+}
+
 TEST(TiledCopy, Diagnostics) {
   // B of 2 x 2 m16n8k16 atoms has 4 values per thread; ldmatrix.x4.trans moves 8.
   expect_error([] { tiled("make_tiled_copy_B(SM75_U16x8_LDSM_T, 16, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_2,_1,_0)))"); },
@@ -119,4 +161,9 @@ TEST(TiledCopy, Diagnostics) {
   expect_error([] { copy_atom("UniversalCopy<uint24_t>"); }, "not a supported copy atom");
   expect_error([] { cp_async_atom(64, true); }, ".cg copies 16 bytes");
   expect_error([] { copy_atom_values(universal_copy_atom(16), 32); }, "must divide the 16 bits");
+  // ldmatrix.trans moves 16-bit elements: a 32-bit element of SM75_U16x2_LDSM_T's destination would
+  // be split between two lanes; recast to 32 bits, its 32-lane thread mode (4,8) keeps 16 lanes,
+  // which CuTe's Copy_Atom static-asserts against ("CopyOperation is not valid for Dst of ValType").
+  expect_error([] { copy_atom_values(copy_atom("SM75_U16x2_LDSM_T"), 32); }, "has 16 threads, not the atom's 32");
+  expect_error([] { copy_atom_values(copy_atom("SM90_U16x8_STSM_T"), 32); }, "not valid for Src of ValType");
 }
