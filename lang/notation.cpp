@@ -8,6 +8,7 @@
 
 #include "checked_math.hpp"
 #include "descriptor.hpp"
+#include "enumeration_budget.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 
@@ -518,6 +519,7 @@ Value parse_and_evaluate(std::string_view text, const FunctionTable* functions) 
     throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
                                                   " bytes, longer than the limit of " +
                                                   std::to_string(kMaxExpressionBytes) + " bytes");
+  const EnumerationBudgetScope budget;
   return Parser(text, functions).parse_complete();
 }
 

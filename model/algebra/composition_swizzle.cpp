@@ -6,6 +6,7 @@
 
 #include "composition.hpp"
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 
 namespace cuteref {
@@ -49,6 +50,7 @@ void check_size(std::int64_t n, const Layout& a, const std::string& b) {
   if (n > kMaxChecked)
     throw Error("composition: the domain has " + std::to_string(n) + " elements; the model checks a swizzle moved through A "
                 "on every element and does so up to 2^22" + what(a, b));
+  charge_enumeration(n, "composition");
 }
 
 }  // namespace

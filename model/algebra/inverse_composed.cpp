@@ -5,6 +5,7 @@
 
 #include "composition_swizzle.hpp"
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "inverse.hpp"
@@ -57,6 +58,7 @@ ComposedLayout right_inverse(const ComposedLayout& c) {
   const ComposedLayout r = moved(right_inverse(l), c.swizzle, fn, c);
   const std::int64_t n = size_value(r.layout), domain = size_value(l);
   check_size(n, fn, c);
+  charge_enumeration(n, "right_inverse");
   for (std::int64_t y = 0; y < n; ++y) {
     const std::int64_t x = apply_composed(r, y);
     if (x < 0 || x >= domain)
@@ -77,6 +79,7 @@ ComposedLayout left_inverse(const ComposedLayout& c) {
   const std::int64_t n = size_value(l), domain = size_value(r.layout);
   check_size(n, fn, c);
   check_size(domain, fn, c);
+  charge_enumeration(n, "left_inverse");
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t y = apply_composed(c, i);
     if (y < 0 || y >= domain)

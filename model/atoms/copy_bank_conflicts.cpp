@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 
@@ -66,10 +67,12 @@ CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySid
         const ComposedLayout c = out.source ? partition_S(tc, t, std::get<ComposedLayout>(smem.data))
                                             : partition_D(tc, t, std::get<ComposedLayout>(smem.data));
         part = c.layout;
+        charge_enumeration(size_value(c.layout), "bank_conflicts");
         for (std::int64_t i = 0; i < size_value(c.layout); ++i) all.push_back(apply_composed(c, i));
       } else {
         const Partition p = out.source ? partition_S(tc, t, std::get<Layout>(smem.data)) : partition_D(tc, t, std::get<Layout>(smem.data));
         part = p.layout;
+        charge_enumeration(size_value(p.layout), "bank_conflicts");
         for (std::int64_t i = 0; i < size_value(p.layout); ++i) all.push_back(p.offset + apply_index(p.layout, i));
       }
       frg_v = size_value(mode(mode(part, 0), 0));

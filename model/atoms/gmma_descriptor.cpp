@@ -3,6 +3,7 @@
 #include "checked_math.hpp"
 #include "coalesce.hpp"
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 #include "mode_comparison.hpp"
@@ -192,6 +193,7 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
       not_canonical(smem, "its modes do not line up with the canonical form " + form + "'s, and its " +
                               std::to_string(mn * k) + " elements are more than the " +
                               std::to_string(kMaxEnumeratedEquality) + " compared one by one");
+    charge_enumeration(mn * k, "gmma_desc");
     for (std::int64_t x = 0; x < mn * k && !first; ++x)
       if (apply_index(*layout, x) != apply_index(canonical, x)) first = x;
   }

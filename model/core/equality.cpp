@@ -5,6 +5,7 @@
 
 #include "coalesce.hpp"
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "layout_value_stream.hpp"
@@ -91,6 +92,7 @@ Verdict functional_equal(const Value& a, const Value& b) {
       throw Error("==: size " + std::to_string(na) + " is more than the " + std::to_string(kMaxEnumeratedEquality) +
                   " indices compared one by one (composed layouts, scaled-basis strides, or modes that do not line "
                   "up, e.g. 2 against 3); use `cuteref prove`");
+    charge_enumeration(na, "==");
     auto sa = streamed(a), sb = streamed(b);
     if (sa && sb) {
       for (std::int64_t i = 0; i < na; ++i) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "coalesce.hpp"
+#include "composition_swizzle.hpp"
 #include "coordinates.hpp"
 #include "descriptor.hpp"
 #include "function_table.hpp"
@@ -333,4 +334,27 @@ TEST(Hardening, SmemPointerIsTheVendorsFlag) {
   expect_eval_error(prefix + "unset o (8,64):(64,1)", "column 32: expected ')'");
   expect_eval_error(prefix + "unse", "column 26: unbalanced '(' in smem_ptr token");
   EXPECT_EQ(eval(prefix + "unset) o (8,64):(64,1)"), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+}
+
+// One line could call element-by-element operations (each bounded at 2^22 elements) thousands
+// of times: 100 calls of composition(2^22:1, Sw<3,4,3>) in a 4 KB line took 5.7 s. One
+// expression may enumerate 2^24 elements in all: four such checks, and the fifth call, at its
+// column, is refused.
+TEST(Hardening, EnumerationIsBoundedPerExpression) {
+  const std::string call = "size(composition(4194304:1, Sw<3,4,3>))";
+  EXPECT_EQ(eval("(" + call + "," + call + "," + call + "," + call + ")"), "(4194304,4194304,4194304,4194304)");
+  const std::string five = "(" + call + "," + call + "," + call + "," + call + "," + call + ")";
+  // The fifth call (39 characters and a comma each) starts at column 2 + 4 * 40 = 162, its
+  // composition at 162 + 5 = 167.
+  expect_eval_error(five, "column 167: composition: enumerating 4194304 more elements would pass the 16777216");
+  // The budget belongs to one evaluation: the next one starts afresh.
+  EXPECT_EQ(eval(call), "4194304");
+  // == is charged too: after four checks, a comparison of 2^22 elements that cannot be decided
+  // by modes (a swizzle against none) finds nothing left.
+  expect_eval_error("(" + call + "," + call + "," + call + "," + call + ", Sw<1,4,5> o 0 o 4194304:1 == 4194304:1)",
+                    "==: enumerating 4194304 more elements would pass the 16777216 elements one expression may "
+                    "enumerate in all (16777216 used by its earlier operations)");
+  // Used directly (no evaluation open), the model's C++ API has only each operation's own bound.
+  const Layout a = cuteref::test::L("4194304:1");
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(size_value(composition(a, Swizzle(3, 4, 3)).layout), 4194304);
 }
