@@ -8,6 +8,8 @@
 #include "claim.hpp"
 #include "corpus_runner.hpp"
 #include "error.hpp"
+#include "function_table.hpp"
+#include "notation.hpp"
 
 namespace cuteref {
 namespace {
@@ -78,6 +80,27 @@ TEST(FuzzFindings, ClaimRefusesInternalFunctions) {
   const ProveRun r = prove("__apply__(8:1, 3) + x == 3 + x");
   EXPECT_EQ(r.rc, proofs::kProveUsage);
   EXPECT_NE(r.err.find("column 1: unknown name '__apply__'"), std::string::npos) << r.err << r.out;
+}
+
+}  // namespace
+}  // namespace cuteref
+
+namespace cuteref {
+namespace {
+
+// gmma_desc's diagnostic printed a row distance of (2^63 - 1) / 8 16-byte units as bytes,
+// multiplying by 16 past int64 (UBSan: signed overflow), for a claim whose variable stood in a
+// stride at its upper bound. The distance too large for bytes is given in 16-byte units:
+// 16-bit elements are 8 to a unit, floor((2^63 - 1) / 8) = 1152921504606846975.
+TEST(FuzzFindings, GmmaDescDiagnosticDoesNotOverflow) {
+  try {
+    parse_and_evaluate("gmma_desc(((8,8),(8,2)):((9223372036854775807,641),(1,512512)), 16)", &standard_functions());
+    ADD_FAILURE() << "gmma_desc accepted a row 2^63 - 1 elements apart";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("consecutive rows of a core matrix are 1152921504606846975 16-byte units apart"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -14,6 +14,14 @@ namespace {
 
 constexpr std::uint32_t kField14 = (1u << 14) - 1;
 
+// A distance of `units` 16-byte units, for a diagnostic: in bytes, or in units where the bytes
+// do not fit in int64 (a layout's strides may be anything up to that bound).
+std::string bytes_text(std::int64_t units) {
+  std::int64_t bytes;
+  if (__builtin_mul_overflow(units, 16, &bytes)) return std::to_string(units) + " 16-byte units";
+  return std::to_string(bytes) + " bytes";
+}
+
 [[noreturn]] void not_canonical(const Value& smem, const std::string& what) {
   throw Error("gmma_desc: " + smem.to_string() + " is not a canonical GMMA layout: " + what);
 }
@@ -134,13 +142,13 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
     const std::int64_t n = mn / 8;
     const std::int64_t row = u(1, 0);
     if (row != wu)
-      not_canonical(smem, "consecutive rows of a core matrix are " + std::to_string(row * 16) + " bytes apart; layout type " +
-                              to_string(type) + " needs " + std::to_string(wu * 16));
+      not_canonical(smem, "consecutive rows of a core matrix are " + bytes_text(row) + " apart; layout type " +
+                              to_string(type) + " needs " + bytes_text(wu));
     const std::int64_t sbo = n > 1 ? u(8, 0) : 0;
     const std::int64_t lbo = u(0, 1);
     if (!inter && lbo != 1)
-      not_canonical(smem, "the two 16-byte K units of a row are " + std::to_string(lbo * 16) +
-                              " bytes apart; a swizzled K-major layout keeps them adjacent");
+      not_canonical(smem, "the two 16-byte K units of a row are " + bytes_text(lbo) +
+                              " apart; a swizzled K-major layout keeps them adjacent");
     // Unit (a, b) at (a % 8) * W + (a / 8) * SBO + b * LBO; element (i, j) at unit (i, j / t),
     // element j % t of it: ((8,n),(t,2)) : ((W*t, SBO*t), (1, LBO*t)).
     form = "((8,n),2):((" + std::to_string(wu) + ",SBO=" + std::to_string(sbo) + ")," + std::to_string(lbo) + ")";
@@ -159,12 +167,12 @@ GmmaDescriptorResult make_gmma_desc(const Value& smem, int bits, std::int64_t ba
                               std::to_string(wu * t) + " elements)");
     const std::int64_t n = umn / wu, kg = k / 8;
     if (wu > 1 && u(1, 0) != 1)
-      not_canonical(smem, "the 16-byte units of a swizzled MN-major row are " + std::to_string(u(1, 0) * 16) +
-                              " bytes apart; they must be adjacent");
+      not_canonical(smem, "the 16-byte units of a swizzled MN-major row are " + bytes_text(u(1, 0)) +
+                              " apart; they must be adjacent");
     const std::int64_t row = u(0, 1);
     if (row != wu)
-      not_canonical(smem, "consecutive K rows of a core matrix are " + std::to_string(row * 16) + " bytes apart; layout type " +
-                              to_string(type) + " needs " + std::to_string(wu * 16));
+      not_canonical(smem, "consecutive K rows of a core matrix are " + bytes_text(row) + " apart; layout type " +
+                              to_string(type) + " needs " + bytes_text(wu));
     const std::int64_t s01 = n > 1 ? u(wu, 0) : 0;
     const std::int64_t s11 = kg > 1 ? u(0, 8) : 0;
     const std::int64_t s00 = wu > 1 ? 1 : 0;
