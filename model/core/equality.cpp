@@ -25,8 +25,10 @@ bool integer_layout(const Layout& l) { return !l.has_basis_strides(); }
 
 // The inner layouts whose functions decide a == b without enumerating: a and b themselves when
 // both are integer layouts, or their inner layouts when both are composed layouts with the same
-// swizzle and offset (x -> Sw(off + L(x)) with Sw a bijection: the composed layouts differ exactly
-// where the inner layouts do, at the same indices).
+// swizzle and integer offset (x -> Sw(off + L(x)) with Sw a bijection: the composed layouts differ
+// exactly where the inner layouts do, at the same indices). Not behind an smem_ptr token, where
+// the model refuses some elements (before the pointer, or a swizzle inside an element), nor
+// where off + L(x) can overflow: enumeration reports those at their index.
 std::optional<std::pair<Layout, Layout>> decided_by_inner_layouts(const Value& a, const Value& b) {
   if (a.is_layout() && b.is_layout()) return std::pair{std::get<Layout>(a.data), std::get<Layout>(b.data)};
   if (!a.is_composed() || !b.is_composed()) return std::nullopt;
@@ -37,11 +39,16 @@ std::optional<std::pair<Layout, Layout>> decided_by_inner_layouts(const Value& a
     if (c.offset->value && c.offset->value->is_integer()) return c.offset->value->value();
     return std::nullopt;
   };
-  const bool same_offset =
-      (ca.offset && !ca.offset->value && cb.offset && !cb.offset->value)
-          ? ca.offset->pointer_token == cb.offset->pointer_token
-          : offset_value(ca) && offset_value(cb) && *offset_value(ca) == *offset_value(cb);
-  if (!(ca.swizzle == cb.swizzle) || !same_offset) return std::nullopt;
+  const auto oa = offset_value(ca), ob = offset_value(cb);
+  if (!(ca.swizzle == cb.swizzle) || !oa || !ob || *oa != *ob) return std::nullopt;
+  if (!integer_layout(ca.layout) || !integer_layout(cb.layout)) return std::nullopt;
+  try {
+    // Every value off + L(x) of both fits in int64 (the stream's precondition, checked).
+    LayoutValueStream(ca.layout, *oa);
+    LayoutValueStream(cb.layout, *ob);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
   return std::pair{ca.layout, cb.layout};
 }
 

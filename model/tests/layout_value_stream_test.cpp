@@ -71,6 +71,13 @@ TEST(ComposedEquality, SameSwizzleAndOffsetDecideByTheInnerLayouts) {
   // Different offsets: enumerated; 0 + i against 1 + i differ at index 0.
   const Verdict w = functional_equal(Value(CL("Sw<3,4,3> o 0 o 8:1")), Value(CL("Sw<3,4,3> o 1 o 8:1")));
   EXPECT_EQ(w.reason, "at index 0: left gives 0, right gives 1");
+  // Where the model cannot evaluate the elements, == says why rather than answer by the inner
+  // layouts: Sw<3,0,3> XORs bits 3-5 into bits 0-2 of the byte address, inside a 64-bit element;
+  // 2^63 - 1 + 1 overflows at index 1.
+  const Value inside = Value(CL("Sw<3,0,3> o smem_ptr[64b](unset) o 8:1"));
+  expect_error([&] { functional_equal(inside, inside); }, "so it is not a permutation of elements");
+  const Value big = Value(CL("Sw<1,0,1> o 9223372036854775807 o 2:1"));
+  expect_error([&] { functional_equal(big, big); }, "arithmetic overflow: 9223372036854775807 + 1");
   // Sw<0,4,3> moves no bit: the identity on 2^22 indices, enumerated against the plain layout.
   EXPECT_TRUE(functional_equal(Value(CL("Sw<0,4,3> o 0 o 4194304:1")), Value(L("4194304:1"))).holds);
   // Sw<1,4,5> XORs bit 9 into bit 4: index 512 (bit 9) goes to 528.
