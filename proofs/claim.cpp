@@ -22,6 +22,7 @@
 #include "layout_eval.hpp"
 #include "notation.hpp"
 #include "prover.hpp"
+#include "swizzle.hpp"
 #include "swizzle_eval.hpp"
 #include "symbolic_algebra.hpp"
 #include "symbolic_layout.hpp"
@@ -323,8 +324,9 @@ class Evaluator {
   }
   V postfix() {
     V v = primary();
-    // `S:D(x)` applies the layout: a tuple leaves its '(' to layout_level.
-    while (peek() == '(' && v.kind != K::Tuple) {
+    // `S:D(x)` applies the layout: a tuple or an integer (a stride) leaves its '(' to
+    // layout_level; an integer cannot be applied.
+    while (peek() == '(' && v.kind != K::Tuple && v.kind != K::Int) {
       ++pos_;
       std::vector<V> args = arguments();
       if (args.size() != 1 || args[0].kind != K::Int)
@@ -449,10 +451,17 @@ class Evaluator {
     expect(',', "between swizzle parameters");
     v.s = param("S");
     expect('>', "closing the swizzle parameters");
-    // Bounds that keep the generic code's shifts meaningful; legality (|S| >= B) is not
-    // required here, so that illegal swizzles can be refuted.
+    // Bounds that keep the generic code's shifts meaningful, and the model's own legality
+    // check (Swizzle's constructor: |S| >= B), so that a claim accepts what the model accepts
+    // whether or not its arguments are symbolic. (Illegal swizzles are refuted by the law
+    // swizzle_illegal_refuted, on the generic swizzle function.)
     if (v.b < 0 || v.m < 0 || v.b > 63 || v.m > 63 || v.s < -63 || v.s > 63 || v.m + std::abs(v.s) + v.b > 63)
       fail("swizzle parameters out of range (0 <= B, M and fields within 63 bits)");
+    try {
+      (void)Swizzle(v.b, v.m, v.s);
+    } catch (const Error& e) {
+      fail(e.what());
+    }
     if (peek() == 'o') throw Unsupported("a composed layout with symbolic parts (write it without variables)");
     return v;
   }
@@ -535,16 +544,47 @@ class Evaluator {
         }
         if (name == "composition" && two_layouts)
           return layout_of(sym_composition({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
-        if (name == "logical_divide" && two_layouts)
-          return layout_of(sym_logical_divide({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
+        // An integer tiler n stands for the layout n:_1 (tiler.cpp).
+        auto tiler_of = [&](const V& t) -> std::optional<SymLayout> {
+          if (t.kind == K::Layout) return SymLayout{t.t, t.stride};
+          if (t.kind == K::Int) {
+            Ops::require(*t.i >= Ops::constant(1), [] { return std::string("an integer tiler must be >= 1"); });
+            return SymLayout{ScalarTuple<SymInt>::of(*t.i), ScalarTuple<SymInt>::of(Ops::constant(1))};
+          }
+          return std::nullopt;
+        };
+        const bool layout_and_tiler = args.size() == 2 && args[0].kind == K::Layout && tiler_of(args[1]);
+        const SymLayout first{args[0].t, args[0].stride};
+        for (const char* form : {"logical", "zipped", "tiled", "flat"}) {
+          if (!layout_and_tiler) break;
+          if (name == std::string(form) + "_divide") {
+            const SymLayout d = sym_logical_divide(first, *tiler_of(args[1]));
+            return layout_of(std::string(form) == "logical" ? d : sym_regroup(d, form));
+          }
+          if (name == std::string(form) + "_product") {
+            const SymLayout p = sym_logical_product(first, *tiler_of(args[1]));
+            return layout_of(std::string(form) == "logical" ? p : sym_regroup(p, form));
+          }
+        }
+        if ((name == "blocked_product" || name == "raked_product") && two_layouts)
+          return layout_of(sym_blocked_product(first, {args[1].t, args[1].stride}, name == "blocked_product"));
+        if (name == "right_inverse" && args.size() == 1 && args[0].kind == K::Layout)
+          return layout_of(sym_right_inverse(first));
+        if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
+          return layout_of(sym_left_inverse(first));
+        if (name == "tile_to_shape" && args.size() == 2 && args[0].kind == K::Layout &&
+            (args[1].kind == K::Tuple || args[1].kind == K::Int))
+          return layout_of(sym_tile_to_shape(
+              first, args[1].kind == K::Tuple ? args[1].t : ScalarTuple<SymInt>::of(*args[1].i)));
       } catch (const Unsupported&) {
         throw;
       } catch (const Error& e) {
         throw Unsupported(e.what());
       }
     }
-    throw Unsupported("`" + name + "` on symbolic arguments (coalesce(L), size(L), complement(L, M), and "
-                      "composition(A, B) and logical_divide(A, B) of layouts with A a leaf layout run symbolically)");
+    throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
+                      "composition(A, B), the divides and products of a layout by a layout or an integer, "
+                      "blocked_product, raked_product, right_inverse, left_inverse, tile_to_shape(L, SHAPE))");
   }
 };
 
@@ -563,6 +603,30 @@ template <class Scalar>
 Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   if (v.kind == Val<Scalar>::Kind::Layout) return crd2idx_index(i, v.t, v.stride);
   return composed_value(std::get<ComposedLayout>(v.model->data), i);
+}
+
+// Two layouts with the same flat modes once the modes of size 1 are dropped (each is a
+// case split) are the same function: a mode of size 1 contributes only its coordinate 0.
+// A sufficient condition for `==` (SymbolicScope::set_sufficient_goal), false when the
+// numbers of modes differ.
+z3::expr same_modes(const Val<SymInt>& a, const Val<SymInt>& b) {
+  auto modes = [](const Val<SymInt>& v) {
+    std::vector<ScalarTuple<SymInt>> shapes, strides;
+    flatten_leaves(v.t, shapes);
+    flatten_leaves(v.stride, strides);
+    std::vector<std::pair<SymInt, SymInt>> kept;
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+      if (!ScalarOps<SymInt>::decide(*shapes[k].leaf == ScalarOps<SymInt>::constant(1)))
+        kept.emplace_back(*shapes[k].leaf, *strides[k].leaf);
+    return kept;
+  };
+  const auto ma = modes(a), mb = modes(b);
+  z3::context& ctx = current_scope().ctx();
+  if (ma.size() != mb.size()) return ctx.bool_val(false);
+  z3::expr all = ctx.bool_val(true);
+  for (std::size_t k = 0; k < ma.size(); ++k)
+    all = all && ma[k].first == mb[k].first && ma[k].second == mb[k].second;
+  return all;
 }
 
 std::string describe(const Val<CheckedInt>& v) {
@@ -701,10 +765,21 @@ std::map<std::string, VariableRange> parse_where(const std::vector<std::string>&
   return out;
 }
 
+// A side without variables is the model's EXPR; one that the EXPR language does not parse
+// may still be the claim language's (integer arithmetic such as `1 + 1`), evaluated the
+// claim's way. Otherwise the model's diagnostic stands.
 template <class Scalar>
 Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>& vars) {
-  if (!side.has_variables) return lift<Scalar>(parse_and_evaluate(side.text, &standard_functions()));
-  return Evaluator<Scalar>(side.text, vars).parse_side();
+  if (side.has_variables) return Evaluator<Scalar>(side.text, vars).parse_side();
+  try {
+    return lift<Scalar>(parse_and_evaluate(side.text, &standard_functions()));
+  } catch (const ParseError&) {
+    try {
+      return Evaluator<Scalar>(side.text, vars).parse_side();
+    } catch (const Error&) {
+    }
+    throw;
+  }
 }
 
 // A request's claim and --where texts parsed (prove and evaluate_claim_concretely): the two
@@ -776,6 +851,24 @@ namespace {
 
 int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out);
 
+// What a proof quantified over, said after `proved`: each variable's range, the index of
+// layout equality, the fixed structure of the claim, and the model's branch cases.
+std::string quantification(const std::set<std::string>& names, const std::map<std::string, VariableRange>& ranges,
+                           bool layouts, std::size_t cases) {
+  std::string q;
+  for (const auto& n : names) {
+    const auto it = ranges.find(n);
+    q += (q.empty() ? "every " : ", ") + n + " in ";
+    if (it == ranges.end()) q += "[0, 2^63-1] (every non-negative int64)";
+    else q += "[" + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
+  }
+  if (q.empty()) q = "no variable (a concrete claim)";
+  if (layouts) q += "; every index 0 <= i < size";
+  q += "; ranks and nesting as written in the claim; " + std::to_string(cases) +
+       " case(s) of the model's branches, each proved";
+  return q;
+}
+
 // Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
 struct ScopeHolder {
   std::unique_ptr<SymbolicScope> scope;
@@ -842,6 +935,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
       const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
       if (function_like(a) && function_like(b)) {
         layouts = true;
+        if (a.kind == K::Layout && b.kind == K::Layout) scope.set_sufficient_goal(same_modes(a, b));
         const SymInt na = size_of(a), nb = size_of(b);
         const z3::expr in_domain = index < na;
         scope.push_guard(in_domain);
@@ -875,7 +969,8 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     }
   }
   if (outcome.status == ProofStatus::Proved) {
-    out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n";
+    out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n"
+        << "  for: " << quantification(names, ranges, layouts, outcome.paths) << "\n";
     return kProveProved;
   }
   if (outcome.status == ProofStatus::Unknown) {

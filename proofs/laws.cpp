@@ -498,7 +498,8 @@ void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std:
 
 // Three facts the integer encoding states for Z3 (SymbolicScope::division): for x >= 0 and
 // a, b > 0, (x / a) / b == x / (a * b); equal divisors of one dividend give one quotient
-// and remainder; and (b * c) / b == c, (b * c) % b == 0 for b >= 1 (exact division). Proved here over all integers with Z3's own integer division (which is
+// and remainder; (b * c) / b == c, (b * c) % b == 0 for b >= 1 (exact division); and
+// b / (b * c) is 1 for c == 1 and 0 (remainder b) for c >= 2, for b, c >= 1. Proved here over all integers with Z3's own integer division (which is
 // C++'s on these signs), so the coalesce proofs rest on proved lemmas only.
 LawResult division_lemmas(const ProofOptions&) {
   LawResult r;
@@ -509,12 +510,15 @@ LawResult division_lemmas(const ProofOptions&) {
   const z3::expr c = ctx.int_const("c");
   prove_lemmas(r,
                {x >= 0 && a >= 1 && b >= 1 && (x / a) / b != x / (a * b), !division_unique(b, x, q1, r1, q2, r2),
-                b >= 1 && b * c == b * q1 + r1 && r1 >= 0 && r1 < b && !(q1 == c && r1 == 0)},
+                b >= 1 && b * c == b * q1 + r1 && r1 >= 0 && r1 < b && !(q1 == c && r1 == 0),
+                b >= 1 && c >= 1 && b == (b * c) * q1 + r1 && r1 >= 0 && r1 < b * c &&
+                    !(q1 == z3::ite(c == 1, ctx.int_val(1), ctx.int_val(0)) && r1 == z3::ite(c == 1, ctx.int_val(0), b))},
                [&] { return z3::solver(ctx); });
   for (std::int64_t xv = 0; xv < 300; ++xv)
     for (std::int64_t av = 1; av <= 12; ++av)
       for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
-        if (((xv / av) / bv != xv / (av * bv) || (xv * av) / av != xv || (xv * av) % av != 0) &&
+        if (((xv / av) / bv != xv / (av * bv) || (xv * av) / av != xv || (xv * av) % av != 0 ||
+             (xv >= 1 && (xv / (xv * bv) != (bv == 1 ? 1 : 0) || xv % (xv * bv) != (bv == 1 ? 0 : xv)))) &&
             r.corner_failure.empty())
           r.corner_failure = std::to_string(xv);
   return r;

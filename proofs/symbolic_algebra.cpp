@@ -3,6 +3,8 @@
 #include "complement_generic.hpp"
 #include "composition_generic.hpp"
 #include "divide_generic.hpp"
+#include "inverse_generic.hpp"
+#include "product_generic.hpp"
 
 namespace cuteref::proofs {
 
@@ -16,7 +18,11 @@ SymInt zero() { return Ops::constant(0); }
 // be positive, and the quotient rounds up.
 SymInt ceil_div_leaf(const SymInt& a, const SymInt& b) {
   Ops::require(b >= Ops::constant(1), [] { return std::string("ceil_div: the divisor must be positive"); });
-  return a / b + Ops::select(a % b == zero(), zero(), Ops::constant(1));
+  SymInt q = a / b + Ops::select(a % b == zero(), zero(), Ops::constant(1));
+  // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
+  // by it use the natural-number division facts.
+  if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
+  return q;
 }
 
 std::vector<SymInt> leaves_of(const SymTuple& t) {
@@ -125,9 +131,87 @@ struct SymDivideOps {
   SymLayout composition(const SymLayout& a, const SymLayout& b) const { return sym_composition(a, b); }
 };
 
+// cosize(L) = 1 + sum (s - 1) * |d| over the leaves (layout.cpp's cosize).
+SymInt sym_cosize(const SymLayout& l) {
+  std::vector<SymInt> s = leaves_of(l.shape), d = leaves_of(l.stride);
+  SymInt sum = Ops::constant(1);
+  for (std::size_t k = 0; k < s.size(); ++k)
+    sum = sum + (s[k] - Ops::constant(1)) * Ops::select(d[k] < zero(), zero() - d[k], d[k]);
+  return sum;
+}
+
+SymLayout pair_of(const SymLayout& a, const SymLayout& b) {
+  return {SymTuple::tuple({a.shape, b.shape}), SymTuple::tuple({a.stride, b.stride})};
+}
+
+struct SymProductOps {
+  SymLayout free_offsets(const SymLayout& a, const SymLayout& tiler) const {
+    return sym_complement(a, {sym_size(a) * sym_cosize(tiler)});
+  }
+  SymLayout composition(const SymLayout& r, const SymLayout& tiler) const { return sym_composition(r, tiler); }
+  SymLayout pair(const SymLayout& a, const SymLayout& c) const { return pair_of(a, c); }
+};
+
+// Mode i of a layout (a leaf layout is its own mode 0), as layout.cpp's mode().
+SymLayout mode_of(const SymLayout& l, std::size_t i) {
+  if (!l.shape.is_tuple()) return l;
+  return {l.shape[i], l.stride[i]};
+}
+std::size_t rank_of(const SymLayout& l) { return l.shape.rank(); }
+SymLayout from_modes(const std::vector<SymLayout>& modes) {
+  std::vector<SymTuple> sh, st;
+  for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
+  return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
+}
+// product.cpp's append_to_rank: _1:_0 modes up to rank r.
+SymLayout append_to_rank(const SymLayout& l, std::size_t r) {
+  if (rank_of(l) >= r) return l;
+  std::vector<SymLayout> modes;
+  for (std::size_t i = 0; i < rank_of(l); ++i) modes.push_back(mode_of(l, i));
+  while (modes.size() < r) modes.push_back({SymTuple::of(Ops::constant(1)), SymTuple::of(zero())});
+  return from_modes(modes);
+}
+
+// The flat modes of coalesce(L) with the exclusive prefix products of their shapes
+// (inverse.cpp's coalesced_modes).
+struct SymInverseOps {
+  bool less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
+  bool equal(const SymInt& a, const SymInt& b) const { return Ops::decide(a == b); }
+  bool is_zero(const SymInt& a) const { return Ops::decide(a == zero()); }
+  const std::vector<SymInt>* strides;
+  void check_nonnegative(std::size_t k) const {
+    Ops::require((*strides)[k] >= zero(), [] { return std::string("left_inverse: the strides must be >= 0"); });
+  }
+  void check_divisible(std::size_t k, const SymInt& covered) const {
+    Ops::require((*strides)[k] % covered == zero(),
+                 [] { return std::string("left_inverse: divisibility (L injective, modes not interleaved)"); });
+  }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
+  SymInt one() const { return Ops::constant(1); }
+  SymInt zero() const { return Ops::constant(0); }
+};
+
+template <class Select>
+SymLayout sym_inverse(const SymLayout& l, Select select) {
+  const SymLayout c = sym_coalesce(l);
+  const std::vector<SymInt> s = leaves_of(c.shape), d = leaves_of(c.stride);
+  std::vector<SymInt> prefix;
+  SymInt p = Ops::constant(1);
+  for (const auto& x : s) {
+    prefix.push_back(p);
+    p = p * x;
+  }
+  std::vector<SymInt> out_s, out_d;
+  select(s, d, prefix, SymInverseOps{&d}, out_s, out_d);
+  return sym_coalesce({tuple_of(out_s), tuple_of(out_d)});
+}
+
 }  // namespace
 
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget) {
+  for (const SymInt& c : cotarget)  // complement.cpp checks them first, whatever A is
+    Ops::require(c >= Ops::constant(1), [] { return std::string("complement: the cotarget's leaves must be >= 1"); });
   // filter(A) = coalesce(filter_zeros(A)): a stride-0 mode becomes size 1 (coalesce.cpp's
   // filter_zeros), then the model's coalesce; complement.cpp takes the same modes through
   // filtered_flat_modes (flat_coalesce.hpp: equal to flat_modes of filter(A)).
@@ -138,9 +222,18 @@ SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget
     shapes[k] = SymTuple::of(Ops::select(*strides[k].leaf == zero(), Ops::constant(1), *shapes[k].leaf));
   const SymLayout filtered = sym_coalesce({SymTuple::tuple(shapes), SymTuple::tuple(strides)});
   std::vector<SymInt> fs = leaves_of(filtered.shape), fd = leaves_of(filtered.stride);
-  if (fs.size() == 1 && Ops::decide(fd[0] == zero()))
-    throw Error("symbolic complement: A without a mode of size > 1 and non-zero stride is not covered");
   ComplementModes<std::vector<SymInt>> m;
+  if (fs.size() == 1 && Ops::decide(fd[0] == zero())) {
+    // filter(A) is _1:_0 (no mode of size > 1 and non-zero stride): R is the cotarget's
+    // compact column-major layout, coalesced (complement.cpp's complement_flat).
+    SymInt running = Ops::constant(1);
+    for (const SymInt& c : cotarget) {
+      m.shapes.push_back(c);
+      m.strides.push_back(running);
+      running = running * c;
+    }
+    return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
+  }
   complement_modes(fs, fd, cotarget, SymComplementOps{}, m);
   // complement.cpp coalesces the flat modes with coalesce_flat, equal to coalesce of the
   // flat layout (flat_coalesce.hpp's post-condition): here the model's coalesce_tree.
@@ -158,6 +251,73 @@ SymLayout sym_composition(const SymLayout& a, const SymLayout& b) {
 
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler) {
   return logical_divide_layout(a, tiler, SymDivideOps{});
+}
+
+}  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler) {
+  return logical_product_layout(a, tiler, SymProductOps{});
+}
+
+SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first) {
+  // product.cpp's zip_block_and_copies.
+  const std::size_t r = std::max(rank_of(a), rank_of(b));
+  const SymLayout block = append_to_rank(a, r), tiler = append_to_rank(b, r);
+  const SymLayout copies = mode_of(sym_logical_product(block, tiler), 1);
+  std::vector<SymLayout> modes;
+  for (std::size_t i = 0; i < r; ++i) {
+    const SymLayout c = tiler.shape.is_tuple() ? mode_of(copies, i) : copies;
+    const SymLayout m = mode_of(block, i);
+    modes.push_back(block_first ? from_modes({m, c}) : from_modes({c, m}));
+  }
+  return from_modes(modes);
+}
+
+SymLayout sym_regroup(const SymLayout& divided, const std::string& form) {
+  // tiler.cpp: tile_unzip leaves a (tile, rest) pair as it is; unpack_rest_mode and
+  // unpack_both_modes splice the modes of the rest (and the tile).
+  if (form == "zipped") return divided;
+  const SymLayout tile = mode_of(divided, 0), rest = mode_of(divided, 1);
+  std::vector<SymLayout> modes;
+  if (form == "tiled") modes.push_back(tile);
+  else
+    for (std::size_t i = 0; i < rank_of(tile); ++i) modes.push_back(mode_of(tile, i));
+  for (std::size_t i = 0; i < rank_of(rest); ++i) modes.push_back(mode_of(rest, i));
+  return from_modes(modes);
+}
+
+SymLayout sym_right_inverse(const SymLayout& l) {
+  return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
+    right_inverse_modes(s, d, p, ops, os, od);
+  });
+}
+
+SymLayout sym_left_inverse(const SymLayout& l) {
+  return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
+    left_inverse_modes(s, d, p, ops, os, od);
+  });
+}
+
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in) {
+  const SymTuple target = target_in.is_tuple() ? target_in : SymTuple::tuple({target_in});
+  const std::size_t r = target.rank();
+  if (rank_of(block) > r) throw Error("tile_to_shape: rank of layout must be <= rank of target shape");
+  for (const SymInt& leaf : leaves_of(target))
+    Ops::require(leaf >= Ops::constant(1), [] { return std::string("tile_to_shape: the target's leaves must be >= 1"); });
+  const SymLayout padded = append_to_rank(block, r);
+  std::vector<SymTuple> copies, strides;
+  SymInt running = Ops::constant(1);
+  for (std::size_t i = 0; i < r; ++i) {
+    const SymInt t = tuple_product<SymInt>(target[i]);
+    const SymInt b = tuple_product<SymInt>(mode_of(padded, i).shape);
+    const SymInt n = (t + b - Ops::constant(1)) / b;  // rounded up, as for a dynamic target
+    copies.push_back(SymTuple::of(n));
+    strides.push_back(SymTuple::of(running));  // make_layout: compact column-major
+    running = running * n;
+  }
+  return sym_blocked_product(padded, {SymTuple::tuple(std::move(copies)), SymTuple::tuple(std::move(strides))}, true);
 }
 
 }  // namespace cuteref::proofs

@@ -4,11 +4,13 @@
 // branch a case split (ScalarOps::decide) and every precondition a proof obligation
 // (ScalarOps::require), as for coalesce.
 //
-// Covered: integer strides; complement(A, M) for any A (filter(A) must keep a mode: A with
-// no mode of size > 1 and non-zero stride is refused with an Error); composition(A, B) for
-// any A but () (A read through the model's coalesce_x); logical_divide(A, T) by the layout form.
+// Covered: integer strides; complement(A, M) for any A; composition(A, B) for any A but ()
+// (A read through the model's coalesce_x); logical_divide and logical_product by a layout
+// and their zipped / tiled / flat forms; blocked and raked products; both inverses;
+// tile_to_shape in column-major order.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "symbolic_layout.hpp"
@@ -23,5 +25,24 @@ SymLayout sym_composition(const SymLayout& a, const SymLayout& b);
 
 // logical_divide(A, T): divide.cpp's layout form.
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler);
+
+// logical_product(A, B): product.cpp's layout form (product_generic.hpp).
+SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler);
+
+// blocked_product(A, B) / raked_product(A, B): product.cpp's zip of A's modes with their
+// copies (a structural regrouping of logical_product of the rank-padded operands).
+SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first);
+
+// The zipped / tiled / flat forms of a divide or product by one layout (tiler.cpp's
+// tile_unzip is the identity on a layout tiler): `form` is "zipped", "tiled" or "flat".
+SymLayout sym_regroup(const SymLayout& divided, const std::string& form);
+
+// right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
+SymLayout sym_right_inverse(const SymLayout& l);
+SymLayout sym_left_inverse(const SymLayout& l);
+
+// tile_to_shape(block, target) in column-major copy order (tile_to_shape.cpp), for a
+// target of dynamic leaves (the copies are rounded up, as CuTe does).
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target);
 
 }  // namespace cuteref::proofs

@@ -78,19 +78,27 @@ z3::solver SymbolicScope::make_solver() {
 }
 
 namespace {
-// A product term with its factors flattened and ordered by term id, so that equal products
-// built in different association orders ((a*b)*c, a*(b*c)) become the same term.
+bool is_one(const z3::expr& e) {
+  std::int64_t v = 0;
+  return e.is_int() && e.is_numeral_i64(v) && v == 1;
+}
+// Factors 1 are dropped: x and 1*x are one divisor (a quotient by 1*b must find the
+// record of the quotient by b).
 void collect_factors(const z3::expr& e, std::vector<z3::expr>& out) {
   if (e.is_app() && e.decl().decl_kind() == Z3_OP_MUL) {
     for (unsigned k = 0; k < e.num_args(); ++k) collect_factors(e.arg(k), out);
     return;
   }
+  if (is_one(e)) return;
   out.push_back(e);
 }
+// A product term with its factors flattened and ordered by term id, so that equal products
+// built in different association orders ((a*b)*c, a*(b*c)) become the same term.
 z3::expr normalized_product(const z3::expr& e) {
   std::vector<z3::expr> f;
   collect_factors(e, f);
-  if (f.size() == 1) return e;
+  if (f.empty()) return e.ctx().int_val(1);
+  if (f.size() == 1) return f[0];
   std::sort(f.begin(), f.end(), [](const z3::expr& x, const z3::expr& y) { return x.id() < y.id(); });
   z3::expr p = f[0];
   for (std::size_t k = 1; k < f.size(); ++k) p = p * f[k];
@@ -104,7 +112,6 @@ std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
   collect_factors(big, rest);
   collect_factors(b, fb);
   for (const auto& f : fb) {
-    if (f.is_numeral() && f.get_numeral_int64() == 1) continue;
     auto it = std::find_if(rest.begin(), rest.end(), [&](const z3::expr& g) { return z3::eq(f, g); });
     if (it == rest.end()) return std::nullopt;
     rest.erase(it);
@@ -117,7 +124,12 @@ std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
 }  // namespace
 
 std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
+  check_deadline();  // the lemmas below recurse
   const z3::expr b = natural ? normalized_product(b_in) : b_in;
+  // x / 1 is x and x % 1 is 0, for every x. Not recorded: a record whose quotient is its
+  // own dividend would make the nesting lemma below find it again for every later division
+  // of that dividend, without end.
+  if (is_one(b)) return {a, ctx_.int_val(0)};
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
   if (natural) {
@@ -129,6 +141,16 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
       divisions_.push_back({a, b, *c, zero, true});
       exact_used_ = true;
       return {*c, zero};
+    }
+    // a / (a * c) is 1 (remainder 0) for c == 1 and 0 (remainder a) for c >= 2, for a >= 1
+    // (b = a * c > 0 and a >= 0 give a >= 1 and c >= 1; the law division_lemmas proves it
+    // over all integers). Complement divides its extent by a cotarget that is a multiple of it.
+    if (const std::optional<z3::expr> c = cofactor(b, a); c && !is_one(*c)) {
+      const z3::expr zero = ctx_.int_val(0), one = ctx_.int_val(1);
+      const z3::expr q = z3::ite(*c == one, one, zero), r = z3::ite(*c == one, zero, a);
+      divisions_.push_back({a, b, q, r, true});
+      exact_used_ = true;
+      return {q, r};
     }
     // (x % (b * c)) / b is (x / b) % c, and (x % (b * c)) % b is x % b, for x >= 0 and
     // b, c >= 1 (the law division_remainder_split proves it over all integers): the digits

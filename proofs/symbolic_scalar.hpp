@@ -143,6 +143,13 @@ class SymbolicScope {
   void pop_guard() { guards_.pop_back(); }
 
   PathExplorer& explorer() { return explorer_; }
+  // A stronger goal that implies the claim's (e.g. two layouts with the same modes), set by
+  // the claim while it runs: the prover tries it first on each path (a cheap polynomial
+  // identity where the claim's own goal needs division facts); if Z3 does not show it, the
+  // claim's goal decides the path. Cleared before each run.
+  void set_sufficient_goal(const z3::expr& g) { sufficient_.clear(); sufficient_.push_back(g); }
+  const std::vector<z3::expr>& sufficient_goal() const { return sufficient_; }
+  void clear_sufficient_goal() { sufficient_.clear(); }
   // A solver suited to the encoding: for Int64Range, Z3's preprocessing (equations solved
   // and substituted, polynomials normalized) before its SMT core; measured: the queries of
   // crd2idx on symbolic shapes go from "no answer in minutes" to milliseconds.
@@ -171,6 +178,7 @@ class SymbolicScope {
   std::vector<z3::expr> guards_;
   std::vector<z3::expr> ranges_;
   std::vector<z3::expr> definitions_;
+  std::vector<z3::expr> sufficient_;  // at most one
   struct Division {
     z3::expr a, b, q, r;
     bool natural;

@@ -6,6 +6,7 @@
 #include "checked_math.hpp"
 #include "coalesce.hpp"
 #include "error.hpp"
+#include "inverse_generic.hpp"
 #include "leaf_arith.hpp"
 
 namespace cuteref {
@@ -32,58 +33,45 @@ Coalesced coalesced_modes(const Layout& l, const char* fn) {
   return c;
 }
 
-// Mode indices in increasing stride order, ordered among equal strides as CuTe's
-// compile-time exchange sort orders them (it is not stable: for each position in turn,
-// every later smaller element is swapped into it).
-std::vector<std::size_t> stride_order(const Leaves& strides) {
-  std::vector<std::size_t> idx(strides.size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  for (std::size_t i = 0; i < idx.size(); ++i)
-    for (std::size_t j = i + 1; j < idx.size(); ++j)
-      if (strides[idx[j]].value() < strides[idx[i]].value()) std::swap(idx[i], idx[j]);
-  return idx;
-}
-
-}  // namespace
-
-Layout right_inverse(const Layout& l) {
-  const Coalesced c = coalesced_modes(l, "right_inverse");
-  std::vector<IntTuple> shapes{IntTuple::static_int(1)}, strides{IntTuple::static_int(0)};
-  IntTuple next = IntTuple::static_int(1);  // the offset the inverse must reach next
-  for (std::size_t k : stride_order(c.modes.strides)) {
-    const IntTuple& s = c.modes.shapes[k];
-    const IntTuple& d = c.modes.strides[k];
-    if (d.value() != next.value()) continue;
-    shapes.push_back(s);
-    strides.push_back(c.prefix[k]);
-    next = leaf_mul(s, d);
-  }
-  return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
-}
-
-Layout left_inverse(const Layout& l) {
-  const Coalesced c = coalesced_modes(l, "left_inverse");
-  for (std::size_t k = 0; k < c.modes.strides.size(); ++k)
+// inverse_generic.hpp's steps on the model's leaves. Diagnostics name the mode and L.
+struct LeafInverseOps {
+  const Layout& l;
+  const Coalesced& c;
+  bool less(const IntTuple& a, const IntTuple& b) const { return a.value() < b.value(); }
+  bool equal(const IntTuple& a, const IntTuple& b) const { return a.value() == b.value(); }
+  bool is_zero(const IntTuple& a) const { return a.value() == 0; }
+  void check_nonnegative(std::size_t k) const {
     if (c.modes.strides[k].value() < 0)
       throw Error("left_inverse: precondition violated: the strides must be >= 0 (mode " +
                   c.modes.shapes[k].to_string() + ":" + c.modes.strides[k].to_string() + "); L = " + l.to_string());
-  const std::vector<std::size_t> order = stride_order(c.modes.strides);
-  std::vector<IntTuple> shapes, strides{IntTuple::static_int(0)};
-  IntTuple covered = IntTuple::static_int(1);  // product of the shapes emitted so far
-  for (std::size_t k : order) {
+  }
+  void check_divisible(std::size_t k, const IntTuple& covered) const {
     const IntTuple& d = c.modes.strides[k];
-    if (d.value() == 0) continue;
     if (d.value() % covered.value() != 0)
       throw Error("left_inverse: precondition violated: stride " + d.to_string() + " of mode " +
                   c.modes.shapes[k].to_string() + ":" + d.to_string() + " is not divisible by " + covered.to_string() +
                   ", the offsets already covered (CuTe's \"Left inverse divisibility condition\"; L is not "
                   "injective or its modes interleave); L = " + l.to_string());
-    const IntTuple g = leaf_div(d, covered);
-    shapes.push_back(g);
-    strides.push_back(c.prefix[k]);
-    covered = leaf_mul(covered, g);
   }
-  shapes.push_back(c.modes.shapes[order.back()]);
+  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
+  IntTuple div(const IntTuple& a, const IntTuple& b) const { return leaf_div(a, b); }
+  IntTuple one() const { return IntTuple::static_int(1); }
+  IntTuple zero() const { return IntTuple::static_int(0); }
+};
+
+}  // namespace
+
+Layout right_inverse(const Layout& l) {
+  const Coalesced c = coalesced_modes(l, "right_inverse");
+  std::vector<IntTuple> shapes, strides;
+  right_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, LeafInverseOps{l, c}, shapes, strides);
+  return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
+}
+
+Layout left_inverse(const Layout& l) {
+  const Coalesced c = coalesced_modes(l, "left_inverse");
+  std::vector<IntTuple> shapes, strides;
+  left_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, LeafInverseOps{l, c}, shapes, strides);
   return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
 }
 

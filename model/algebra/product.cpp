@@ -6,29 +6,39 @@
 #include "complement.hpp"
 #include "composition.hpp"
 #include "error.hpp"
+#include "product_generic.hpp"
 #include "tiler.hpp"
 
 namespace cuteref {
 
 namespace {
 
+// logical_product_layout's steps on the model's layouts. A is flattened once, for its size
+// and for complement; the free offsets are held as their flat modes and composed without
+// being rebuilt.
+struct LayoutProductOps {
+  FlatModesOfInts free_offsets(const Layout& a, const Layout& tiler) const {
+    FlatModesOfInts a_modes, free;
+    if (!flat_int_modes(a, a_modes)) {
+      complement_flat(a, leaf_mul(size(a), cosize(tiler)), free);  // its diagnostic
+    } else {
+      FlatInt size_a{1, true};
+      for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
+      complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free);
+    }
+    return free;
+  }
+  Layout composition(FlatModesOfInts&& free, const Layout& tiler) const {
+    return composition_of_flat(std::move(free), tiler);
+  }
+  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(Layout(a), std::move(copies)); }
+};
+
 // The layout form, with diagnostics that name the calling operation and the operands.
 // `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
 Layout product_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
-    // The copies of A are placed among the offsets A leaves free, up to size(A)*cosize(B):
-    // enough room for B's largest offset scaled by A's extent.
-    // A is flattened once, for its size and for complement; the free offsets are held as
-    // their flat modes and composed without being rebuilt.
-    FlatModesOfInts a_modes, free_offsets;
-    if (!flat_int_modes(a, a_modes)) {
-      complement_flat(a, leaf_mul(size(a), cosize(tiler)), free_offsets);  // its diagnostic
-    } else {
-      FlatInt size_a{1, true};
-      for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
-      complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free_offsets);
-    }
-    return make_layout_from_modes(Layout(a), composition_of_flat(std::move(free_offsets), tiler));
+    return logical_product_layout(a, tiler, LayoutProductOps{});
   } catch (const Error& e) {
     throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }

@@ -129,8 +129,9 @@ def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, 
     text = out.rstrip("\n")
     if rc == 0:
         ms = None
-        if "(" in text and text.endswith(" ms)"):
-            ms = int(text[text.rindex("(") + 1:-len(" ms)")])
+        first = text.splitlines()[0] if text else ""
+        if "(" in first and first.endswith(" ms)"):
+            ms = int(first[first.rindex("(") + 1:-len(" ms)")])
         return ProofResult("proved", text, {}, ms)
     if rc == 1:
         values = {}

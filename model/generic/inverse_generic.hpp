@@ -1,0 +1,74 @@
+// The one definition of right_inverse's and left_inverse's mode selection, generic over the
+// leaf (as complement_generic.hpp): the model runs it on IntTuple leaves (inverse.cpp), the
+// proofs on symbolic leaves (proofs/symbolic_algebra.*).
+//
+// Input: the flat modes of coalesce(L), shapes[k]:strides[k], and the exclusive prefix
+// products of the shapes (prefix[k] = shapes[0] * ... * shapes[k-1]). Output: the modes of
+// the inverse before coalescing (the caller coalesces them).
+//
+// Data-dependent steps are asked of `ops`:
+//   bool less(a, b), bool equal(a, b), bool is_zero(a)   (case splits when symbolic);
+//   void check_nonnegative(k)        left_inverse's precondition strides[k] >= 0;
+//   void check_divisible(k, covered) left_inverse's precondition covered | strides[k];
+//   Leaf mul(a, b), div(a, b), one(), zero().
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace cuteref {
+
+// Mode indices in increasing stride order, ordered among equal strides as CuTe's
+// compile-time exchange sort orders them (it is not stable: for each position in turn,
+// every later smaller element is swapped into it).
+template <class Vec, class Ops>
+std::vector<std::size_t> inverse_stride_order(const Vec& strides, const Ops& ops) {
+  std::vector<std::size_t> idx(strides.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  for (std::size_t i = 0; i < idx.size(); ++i)
+    for (std::size_t j = i + 1; j < idx.size(); ++j)
+      if (ops.less(strides[idx[j]], strides[idx[i]])) std::swap(idx[i], idx[j]);
+  return idx;
+}
+
+// right_inverse: R(L(R(i))) = i; the modes whose strides continue the compact run 1, s0*d0, ...
+// in stride order, each at its position's prefix product in L's domain.
+// @pre shapes, strides, prefix have one size.
+// In, Prefix, Out: random-access containers of leaves (Out with push_back).
+template <class In, class Prefix, class Ops, class Out>
+void right_inverse_modes(const In& shapes, const In& strides, const Prefix& prefix, const Ops& ops, Out& out_shapes,
+                         Out& out_strides) {
+  out_shapes.push_back(ops.one());
+  out_strides.push_back(ops.zero());
+  auto next = ops.one();  // the offset the inverse must reach next
+  for (std::size_t k : inverse_stride_order(strides, ops)) {
+    if (!ops.equal(strides[k], next)) continue;
+    out_shapes.push_back(shapes[k]);
+    out_strides.push_back(prefix[k]);
+    next = ops.mul(shapes[k], strides[k]);
+  }
+}
+
+// left_inverse: Li(L(i)) = i for an injective L; the gaps between L's modes in stride order
+// become modes of stride 0.
+// @pre shapes, strides, prefix have one size >= 1.
+template <class In, class Prefix, class Ops, class Out>
+void left_inverse_modes(const In& shapes, const In& strides, const Prefix& prefix, const Ops& ops, Out& out_shapes,
+                        Out& out_strides) {
+  for (std::size_t k = 0; k < strides.size(); ++k) ops.check_nonnegative(k);
+  const std::vector<std::size_t> order = inverse_stride_order(strides, ops);
+  out_strides.push_back(ops.zero());
+  auto covered = ops.one();  // product of the shapes emitted so far
+  for (std::size_t k : order) {
+    if (ops.is_zero(strides[k])) continue;
+    ops.check_divisible(k, covered);
+    auto g = ops.div(strides[k], covered);
+    out_shapes.push_back(g);
+    out_strides.push_back(prefix[k]);
+    covered = ops.mul(covered, g);
+  }
+  out_shapes.push_back(shapes[order.back()]);
+}
+
+}  // namespace cuteref
