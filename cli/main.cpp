@@ -232,7 +232,8 @@ int verify_proofs() {
     if (!ok) rc = 1;
     std::cout << "  " << (ok ? "PASS " : "FAIL ") << law.name << ": " << status_name(r.status) << " ("
               << static_cast<long long>(r.ms + 0.5) << " ms, " << r.proofs << " proofs, " << r.corner_cases
-              << " concrete corner cases)\n";
+              << " concrete corner cases)\n"
+              << "      for: " << law.statement << "\n";  // what it quantified over
   }
   return rc;
 }

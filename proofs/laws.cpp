@@ -871,7 +871,8 @@ const std::vector<Law>& named_laws() {
                  ProofStatus::Refuted, seed000_swizzle_refuted});
     v.push_back({"division_lemmas",
                  "(x/a)/b == x/(a*b) for x >= 0, a, b >= 1; x = b*q + r with 0 <= r < b determines q and r; "
-                 "(b*c)/b == c, (b*c) % b == 0 (the facts the integer encoding gives Z3)",
+                 "(b*c)/b == c, (b*c) % b == 0; b/(b*c) == [c == 1], b % (b*c) == [c != 1]*b for b, c >= 1 (the facts the "
+                 "integer encoding gives Z3), over all integers",
                  ProofStatus::Proved, division_lemmas});
     v.push_back({"division_remainder_split",
                  "(x % (a*b)) / a == (x/a) % b and (x % (a*b)) % a == x % a for x >= 0, a, b >= 1 "
