@@ -355,6 +355,97 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
   return r;
 }
 
+// coalesce keeps the function for every flat rank: induction over coalesce_modes' walk,
+// whose step (coalesce_generic.hpp's coalesce_step) reads only the last kept mode.
+//
+// After k input modes P (size N) the kept modes O are, by the induction hypothesis, the
+// same function on [0, N). Summary of O: no mode kept (then N = 1 and O is 0: every mode so
+// far had shape 1), or O = O' ++ (sl:dl) with size(O') = Np, N = Np * sl and
+//   O(j) = g(j mod Np) + (j div Np) * dl,   g = O' as a function, uninterpreted.
+// Appending the input mode (s:d) makes P's function P(i mod N) + (i div N) * d, which is
+// O(i mod N) + (i div N) * d by the hypothesis (i mod N < N). The step lemma, for every
+// i < N * s and every outcome of coalesce_step run on the symbolic summary:
+//   Dropped (s == 1): O is unchanged and O(i) == O(i mod N) + (i div N) * d;
+//   Merged (sl * dl == d): O_new(i) = g(i mod Np) + (i div Np) * dl equals it;
+//   Kept: O_new = O ++ (s:d), whose function is that sum by definition (colexicographic).
+// Base: no mode walked, N = 1, nothing kept. coalesce_tree then writes no mode as 1:0, one
+// as a leaf, several as a tuple: the same function. Overflow: the step's checked products
+// are hypotheses (where the model returns, the function is kept); shapes >= 1 (a layout
+// invariant), strides and Np any integers.
+LawResult coalesce_every_rank_law(const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  ProofOptions o = opt;
+  o.side_conditions_as_hypotheses = true;
+  z3::context& ctx = s.ctx();
+  const z3::sort z = ctx.int_sort();
+  const z3::func_decl g = z3::function("g", z, z);
+  using T = ScalarTuple<SymInt>;
+  for (const bool has_last : {true, false}) {
+    std::vector<z3::expr> domain;
+    const SymInt np = has_last ? s.ranged_variable("Np", 1, INT64_MAX, domain) : s.constant(1);
+    const SymInt sl = has_last ? s.ranged_variable("sl", 1, INT64_MAX, domain) : s.constant(1);
+    const SymInt dl = s.ranged_variable("dl", INT64_MIN, INT64_MAX, domain);
+    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain);
+    const SymInt d = s.ranged_variable("d", INT64_MIN, INT64_MAX, domain);
+    const SymInt i = s.ranged_variable("i", 0, INT64_MAX, domain);
+    // O's function on [0, N) from the summary (0 when nothing is kept).
+    auto o_of = [&](const SymInt& j) {
+      if (!has_last) return s.constant(0);
+      return SymInt(g(SymInt(j % np).e)) + (j / np) * dl;
+    };
+    const auto out = run_one(r, s, domain, {{"Np", np.e}, {"sl", sl.e}, {"dl", dl.e}, {"s", sh.e}, {"d", d.e}, {"i", i.e}},
+                             [&]() -> z3::expr {
+      const SymInt n = np * sl;
+      T last_shape = T::of(sl);
+      const T last_stride = T::of(dl);
+      const CoalesceStep step = coalesce_step(has_last, &last_shape, &last_stride, T::of(sh), T::of(d),
+                                              ScalarCoalesceOps<SymInt>{});
+      const SymInt size_new = n * sh;
+      const z3::expr in_domain = i < size_new;
+      s.push_guard(in_domain);
+      const SymInt expected = o_of(i % n) + (i / n) * d;
+      SymInt value = expected;
+      z3::expr size_ok = ctx.bool_val(true);
+      if (step == CoalesceStep::Dropped) {
+        value = o_of(i);  // O unchanged: its size N must be N * s
+        size_ok = (n == size_new);
+      } else if (step == CoalesceStep::Merged) {
+        value = SymInt(g(SymInt(i % np).e)) + (i / np) * dl;  // last mode (sl * s):dl
+        size_ok = (np * *last_shape.leaf == size_new);
+      } else if (!has_last) {
+        value = i * d;  // O = (s:d)
+      }
+      s.pop_guard();
+      return size_ok && z3::implies(in_domain, value == expected);
+    }, o);
+    fold_status(r, out, ProofStatus::Proved, has_last ? "step after a kept mode" : "step with no mode kept");
+  }
+  // The corner: coalesce of flat layouts of rank 1 to 6 with shapes in [1,3] and strides in
+  // [-2,4] (all of them up to rank 3, the first 20000 in odometer order above) equals the
+  // layout at every index, on the concrete model.
+  for (std::size_t rank = 1; rank <= 6; ++rank) {
+    std::vector<std::int64_t> digits(2 * rank, 0);
+    for (std::size_t count = 0; count < 20000; ++count) {
+      std::vector<IntTuple> sh, st;
+      for (std::size_t k = 0; k < rank; ++k) {
+        sh.push_back(IntTuple::integer(1 + digits[k]));
+        st.push_back(IntTuple::integer(digits[rank + k] - 2));
+      }
+      const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
+      const Layout c = coalesce(l);
+      ++r.corner_cases;
+      for (std::int64_t x = 0; x < size_value(l); ++x)
+        if (apply_index(l, x) != apply_index(c, x) && r.corner_failure.empty()) r.corner_failure = l.to_string();
+      std::size_t k = 0;
+      while (k < digits.size() && ++digits[k] == (k < rank ? 3 : 7)) digits[k++] = 0;
+      if (k == digits.size()) break;
+    }
+  }
+  return r;
+}
+
 // ---- composition, complement, right_inverse on concrete layouts too large to enumerate
 
 // (A o B)(i) == A(B(i)) for every i < size(B), by the model's composition (run concretely)
@@ -892,6 +983,11 @@ const std::vector<Law>& named_laws() {
     v.push_back({"coalesce_idempotent_flat",
                  "coalesce(coalesce(L)) is coalesce(L) (same shape and stride): flat L of rank <= 4, same ranges",
                  ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(false, true, 4, o); }});
+    v.push_back({"coalesce_preserves_every_rank",
+                 "coalesce(L)(i) == L(i), equal sizes, for flat L of every rank: induction over coalesce_modes' walk, "
+                 "coalesce_step run on a symbolic last mode and an uninterpreted summary of the modes before it; "
+                 "shapes >= 1, strides and extents any integers where the model's checked products do not overflow",
+                 ProofStatus::Proved, coalesce_every_rank_law});
     v.push_back({"coalesce_idempotent_nested",
                  "coalesce(coalesce(L)) is coalesce(L): depth-2 L with <= 4 leaves, same ranges",
                  ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, true, 4, o); }});

@@ -113,10 +113,18 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
     scope.clear_obligations();
     scope.clear_definitions();
     scope.clear_sufficient_goal();
+    scope.clear_hypotheses();
     z3::expr goal = claim();
     z3::expr side_conditions = ctx.bool_val(true);
     for (const auto& o : scope.obligations()) side_conditions = side_conditions && z3::implies(o.guard, o.condition);
-    goal = goal && side_conditions;
+    // The claim's hypotheses (prove --assume) and, when asked, the side conditions.
+    z3::expr hypotheses = ctx.bool_val(true);
+    for (const auto& h : scope.hypotheses()) hypotheses = hypotheses && h;
+    if (options.side_conditions_as_hypotheses) {
+      hypotheses = hypotheses && side_conditions;
+      side_conditions = ctx.bool_val(true);
+    }
+    goal = z3::implies(hypotheses, goal && side_conditions);
     // A solver for this path's assumptions, limited to `resources` of Z3's resource count
     // (0: none; a count, not a time, so that the verdict does not depend on the machine's
     // load) and to the proof's deadline.
@@ -138,7 +146,7 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
     if (!scope.sufficient_goal().empty()) {
       // unsat here proves the path; any other answer leaves it to the claim's own goal.
       z3::solver quick = path_solver(kSufficientGoalResources);
-      quick.add((!(scope.sufficient_goal().front() && side_conditions)).simplify());
+      quick.add((!z3::implies(hypotheses, scope.sufficient_goal().front() && side_conditions)).simplify());
       if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
         std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + "-sufficient.smt2") << quick.to_smt2();
       phase = Phase::Solving;

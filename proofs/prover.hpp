@@ -28,6 +28,10 @@ struct ProofVariable {
 struct ProofOptions {
   unsigned timeout_ms = 0;     // 0: none; otherwise for the whole proof
   bool keep_smt2 = false;      // keep each path's query in SMT-LIB 2
+  // The model's side conditions (no overflow, its preconditions) as hypotheses instead of
+  // goals: "wherever the model's checks pass, the claim holds" (a law about what the model
+  // returns, not a proof that it returns).
+  bool side_conditions_as_hypotheses = false;
 };
 
 struct ProofOutcome {

@@ -150,6 +150,11 @@ class SymbolicScope {
   void set_sufficient_goal(const z3::expr& g) { sufficient_.clear(); sufficient_.push_back(g); }
   const std::vector<z3::expr>& sufficient_goal() const { return sufficient_; }
   void clear_sufficient_goal() { sufficient_.clear(); }
+  // Hypotheses the claim states while it runs (prove --assume): the goal is proved where
+  // they hold. Cleared before each run.
+  void add_hypothesis(const z3::expr& h) { hypotheses_.push_back(h); }
+  const std::vector<z3::expr>& hypotheses() const { return hypotheses_; }
+  void clear_hypotheses() { hypotheses_.clear(); }
   // A solver suited to the encoding: for Int64Range, Z3's preprocessing (equations solved
   // and substituted, polynomials normalized) before its SMT core; measured: the queries of
   // crd2idx on symbolic shapes go from "no answer in minutes" to milliseconds.
@@ -179,6 +184,7 @@ class SymbolicScope {
   std::vector<z3::expr> ranges_;
   std::vector<z3::expr> definitions_;
   std::vector<z3::expr> sufficient_;  // at most one
+  std::vector<z3::expr> hypotheses_;
   struct Division {
     z3::expr a, b, q, r;
     bool natural;

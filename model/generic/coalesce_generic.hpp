@@ -21,19 +21,38 @@
 
 namespace cuteref {
 
-// The algorithm in place on flat modes (any vector-like container of leaves): on return
-// `shapes` and `strides` hold the kept modes (none when every mode has shape 1).
+// What one step of the walk did with a mode.
+enum class CoalesceStep { Dropped, Merged, Kept };
+
+// One step of the walk: mode (shape, stride) against the last kept mode (`last_shape`,
+// `last_stride`, absent when `has_last` is false). The step reads nothing else of the
+// modes already walked: the law coalesce_preserves_every_rank proves, by induction over
+// the walk, that it keeps the function for every rank, running this function on a symbolic
+// last mode and a symbolic summary of the modes before it.
+// Merged: last_shape becomes the merged shape. Kept: the caller appends the mode.
 // Ops: bool is_unit(shape leaf); bool continues(prev shape, prev stride, stride);
 //      Tree merge(prev shape, shape).
+template <class Leaf, class Ops>
+CoalesceStep coalesce_step(bool has_last, Leaf* last_shape, const Leaf* last_stride, const Leaf& shape,
+                           const Leaf& stride, const Ops& ops) {
+  if (ops.is_unit(shape)) return CoalesceStep::Dropped;
+  if (has_last && ops.continues(*last_shape, *last_stride, stride)) {
+    *last_shape = ops.merge(*last_shape, shape);
+    return CoalesceStep::Merged;
+  }
+  return CoalesceStep::Kept;
+}
+
+// The algorithm in place on flat modes (any vector-like container of leaves): on return
+// `shapes` and `strides` hold the kept modes (none when every mode has shape 1).
 template <class Vec, class Ops>
 void coalesce_modes(Vec& shapes, Vec& strides, const Ops& ops) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    if (ops.is_unit(shapes[i])) continue;
-    if (kept > 0 && ops.continues(shapes[kept - 1], strides[kept - 1], strides[i])) {
-      shapes[kept - 1] = ops.merge(shapes[kept - 1], shapes[i]);
-      continue;
-    }
+    const bool has_last = kept > 0;
+    const CoalesceStep step = coalesce_step(has_last, has_last ? &shapes[kept - 1] : nullptr,
+                                            has_last ? &strides[kept - 1] : nullptr, shapes[i], strides[i], ops);
+    if (step != CoalesceStep::Kept) continue;
     if (kept != i) {
       shapes[kept] = std::move(shapes[i]);
       strides[kept] = std::move(strides[i]);
