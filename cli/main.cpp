@@ -71,11 +71,13 @@ void print_help(std::ostream& out) {
          "  cuteref verify [--html FILE]\n"
          "                             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
          "                             and the proof suite's named laws with their times, as a report\n"
-         "  cuteref prove [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n"
+         "  cuteref prove [--where 'v in [lo,hi]']... [--assume 'PRED']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n"
          "                             prove CLAIM (EXPR == EXPR, with integer arithmetic + - * / % & | ^ << >> and\n"
          "                             free lower-case variables) for all values with Z3, or refute it with a\n"
          "                             counterexample replayed on the model; a variable without --where ranges over\n"
-         "                             [0, 2^63-1] (one --where per variable); --timeout bounds the whole proof, s a\n"
+         "                             [0, 2^63-1] (one --where per variable); --assume PRED: a hypothesis, PRED one of\n"
+         "                             EXPR OP EXPR (== != < <= > >=), divides(A, B), admissible(A, B), defined(EXPR);\n"
+         "                             --timeout bounds the whole proof, s a\n"
          "                             decimal number of seconds in [0.001, 86400], default 60; --smt2 writes the\n"
          "                             queries; exit 0 proved, 1 refuted, 2 unknown (timeout included), 64 a\n"
          "                             malformed request (the claim, --where, --timeout), 70 the prover failed (out of\n"
@@ -512,7 +514,7 @@ int run_command(int argc, char** argv) {
   if (cmd == "prove") {
     namespace pf = cuteref::proofs;
     const char* usage =
-        "error: usage: cuteref prove [--where 'v in [lo,hi]']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n";
+        "error: usage: cuteref prove [--where 'v in [lo,hi]']... [--assume 'PRED']... [--timeout s] [--smt2 FILE] [--draw FILE] [--] 'CLAIM'\n";
     pf::ProveRequest req;
     req.leak_solver_context = true;  // the process ends right after (see ProveRequest)
     std::string draw_path;
@@ -535,11 +537,12 @@ int run_command(int argc, char** argv) {
         have_claim = true;
         continue;
       }
-      if ((a == "--where" || a == "--timeout" || a == "--smt2" || a == "--draw") && !has_value) {
+      if ((a == "--where" || a == "--assume" || a == "--timeout" || a == "--smt2" || a == "--draw") && !has_value) {
         std::cerr << "error: " << a << " needs a value\n" << usage;
         return kExitUsage;
       }
       if (a == "--where") req.where.push_back(args[++i]);
+      else if (a == "--assume") req.assume.push_back(args[++i]);
       else if (a == "--timeout") {
         try {
           req.timeout_s = pf::parse_timeout_seconds(args[++i]);

@@ -653,6 +653,60 @@ std::pair<std::string, std::string> split_claim(const std::string& claim) {
   throw Error("the claim must have the form EXPR == EXPR");
 }
 
+// An --assume text split at its top-level comparison: {lhs, op, rhs}, or op empty for a
+// predicate call (divides, admissible, defined). `<<`, `>>` and Sw<...> are not comparisons.
+struct Assumption {
+  std::string lhs, op, rhs;
+};
+Assumption split_assumption(const std::string& text) {
+  int depth = 0;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth != 0) continue;
+    if (text.compare(k, 3, "Sw<") == 0) {  // skip the swizzle's parameters
+      const std::size_t close = text.find('>', k);
+      if (close == std::string::npos) break;
+      k = close;
+      continue;
+    }
+    if ((c == '<' || c == '>') && k + 1 < text.size() && text[k + 1] == c) {
+      ++k;
+      continue;
+    }
+    for (const char* op : {"==", "!=", "<=", ">=", "<", ">"}) {
+      const std::size_t n = std::char_traits<char>::length(op);
+      if (text.compare(k, n, op) == 0) return {text.substr(0, k), op, text.substr(k + n)};
+    }
+  }
+  for (const char* fn : {"divides", "admissible", "defined"}) {
+    std::size_t k = 0;
+    while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+    const std::size_t n = std::char_traits<char>::length(fn);
+    if (text.compare(k, n, fn) != 0) continue;
+    std::size_t open = k + n;
+    while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+    const std::size_t close = text.find_last_of(')');
+    if (open < text.size() && text[open] == '(' && close != std::string::npos && close > open &&
+        text.find_first_not_of(" \t", close + 1) == std::string::npos)
+      return {fn, "", text.substr(open + 1, close - open - 1)};
+  }
+  throw Error("--assume '" + text + "': expected EXPR OP EXPR (OP one of == != < <= > >=), divides(A, B), "
+              "admissible(A, B) or defined(EXPR)");
+}
+
+// "A, B" split at its top-level comma.
+std::pair<std::string, std::string> split_claim_arguments(const std::string& args, const std::string& text) {
+  int depth = 0;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (args[k] == '(' || args[k] == '<') ++depth;
+    if (args[k] == ')' || args[k] == '>') --depth;
+    if (depth == 0 && args[k] == ',') return {args.substr(0, k), args.substr(k + 1)};
+  }
+  throw Error("--assume '" + text + "': expected two arguments");
+}
+
 // The free variables: lower-case names that are not functions, `o`, or `Sw`, and are not
 // followed by '('.
 std::set<std::string> free_variables(const std::string& text) {
@@ -790,7 +844,8 @@ struct ParsedClaim {
   std::map<std::string, VariableRange> ranges;
 };
 
-ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where) {
+ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where,
+                        const std::vector<std::string>& assume = {}) {
   if (claim.size() > kMaxExpressionBytes)
     throw Error("the claim is " + std::to_string(claim.size()) + " bytes, longer than the limit of " +
                 std::to_string(kMaxExpressionBytes) + " bytes");
@@ -800,6 +855,11 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
   p.lhs = {l, !free_variables(l).empty()};
   p.rhs = {r, !free_variables(r).empty()};
   p.ranges = parse_where(where);
+  for (const auto& a : assume) {
+    const Assumption parts = split_assumption(a);
+    for (const auto& n : free_variables(parts.op.empty() ? parts.rhs : parts.lhs + " " + parts.rhs))
+      if (!p.names.count(n)) throw Error("--assume '" + a + "' names '" + n + "', which is not a variable of the claim");
+  }
   for (const auto& [n, _] : p.ranges)
     if (!p.names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
   return p;
@@ -869,6 +929,38 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
   return q;
 }
 
+// States one --assume text as hypotheses of the proof: its comparison, and every side
+// condition its evaluation records (the model accepts the expressions it names).
+void assume(const std::string& text, const std::map<std::string, SymInt>& vars, SymbolicScope& scope) {
+  using K = Val<SymInt>::Kind;
+  using Ops = ScalarOps<SymInt>;
+  const Assumption a = split_assumption(text);
+  const std::size_t before = scope.obligations().size();
+  auto side = [&](const std::string& t) { return evaluate_side(Side{t, !free_variables(t).empty()}, vars); };
+  auto integer = [&](const Val<SymInt>& v) -> SymInt {
+    if (v.kind != K::Int) throw Unsupported("--assume '" + text + "': only integers are compared");
+    return *v.i;
+  };
+  z3::expr h = scope.ctx().bool_val(true);
+  if (!a.op.empty()) {
+    const SymInt l = integer(side(a.lhs)), r = integer(side(a.rhs));
+    h = a.op == "==" ? (l == r) : a.op == "!=" ? !(l == r) : a.op == "<" ? (l < r) : a.op == "<=" ? !(r < l)
+        : a.op == ">" ? (r < l) : (l >= r);
+  } else if (a.lhs == "defined") {
+    (void)side(a.rhs);
+  } else {
+    const auto [x, y] = split_claim_arguments(a.rhs, text);
+    if (a.lhs == "divides") {
+      const SymInt d = integer(side(x)), n = integer(side(y));
+      h = d >= Ops::constant(1) && (n % d == Ops::constant(0));
+    } else {  // admissible
+      (void)side("composition(" + x + ", " + y + ")");
+    }
+  }
+  for (const Obligation& o : scope.take_obligations_after(before)) scope.add_hypothesis(z3::implies(o.guard, o.condition));
+  scope.add_hypothesis(h);
+}
+
 // Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
 struct ScopeHolder {
   std::unique_ptr<SymbolicScope> scope;
@@ -902,7 +994,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     if (!(req.timeout_s >= 0.001) || req.timeout_s > kMaxProveTimeoutSeconds)
       throw Error("the time limit must be in [0.001, " +
                   std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "] seconds");
-    ParsedClaim parsed = parse_claim(req.claim, req.where);
+    ParsedClaim parsed = parse_claim(req.claim, req.where, req.assume);
     lhs = std::move(parsed.lhs);
     rhs = std::move(parsed.rhs);
     names = std::move(parsed.names);
@@ -932,6 +1024,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
     outcome = prove(scope, domain, reported, [&]() -> z3::expr {
       using K = Val<SymInt>::Kind;
+      for (const auto& text : req.assume) assume(text, vars, scope);
       const Val<SymInt> a = evaluate_side(lhs, vars), b = evaluate_side(rhs, vars);
       if (function_like(a) && function_like(b)) {
         layouts = true;
@@ -971,6 +1064,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   if (outcome.status == ProofStatus::Proved) {
     out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n"
         << "  for: " << quantification(names, ranges, layouts, outcome.paths) << "\n";
+    for (const auto& a : req.assume) out << "  assuming: " << a << "\n";
     return kProveProved;
   }
   if (outcome.status == ProofStatus::Unknown) {

@@ -55,6 +55,11 @@ inline constexpr double kMaxProveTimeoutSeconds = 86400;  // one day
 struct ProveRequest {
   std::string claim;
   std::vector<std::string> where;  // "v in [lo,hi]", at most one per variable
+  // Hypotheses (--assume): `EXPR OP EXPR` with OP one of == != < <= > >= on integers,
+  // `divides(A, B)` (B % A == 0, A >= 1), `admissible(A, B)` (the model composes A and B:
+  // every precondition and check of composition(A, B) holds) or `defined(EXPR)` (the model
+  // evaluates EXPR). The claim is proved where they all hold.
+  std::vector<std::string> assume;
   double timeout_s = kDefaultProveTimeoutSeconds;
   std::string smt2_file;           // empty: none
   // Leave Z3's context allocated when the command ends (for a process that exits right

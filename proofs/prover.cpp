@@ -60,7 +60,7 @@ class Watchdog {
 // How much of Z3's resource count a path's sufficient goal may use before the claim's own
 // goal is tried (measured: the polynomial identities of the algebra claims take under 10^5;
 // 2 * 10^6 is about a second on the development machine).
-constexpr unsigned kSufficientGoalResources = 2000000;
+constexpr unsigned kSufficientGoalResources = 20000000;
 
 // What the proof was doing, for the timeout's diagnostic.
 enum class Phase { Building, Solving };
@@ -154,7 +154,8 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
       const z3::check_result r = quick.check();
       if (std::getenv("CUTEREF_PROOF_TRACE"))
         std::cerr << "    path " << out.paths << ": sufficient goal " << answer_name(r) << " in "
-                  << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms\n";
+                  << std::chrono::duration<double, std::milli>(clock::now() - t0).count() << " ms, "
+                  << quick.statistics() << "\n";
       if (r == z3::unsat) {
         ++out.paths;
         if (options.keep_smt2) out.smt2.emplace_back(quick.to_smt2(), "unsat");

@@ -136,6 +136,12 @@ class SymbolicScope {
 
   void add_obligation(const z3::expr& condition, std::string what);
   const std::vector<Obligation>& obligations() const { return obligations_; }
+  // The obligations recorded after the first `n`, removed (to state them as hypotheses).
+  std::vector<Obligation> take_obligations_after(std::size_t n) {
+    std::vector<Obligation> out(obligations_.begin() + static_cast<std::ptrdiff_t>(n), obligations_.end());
+    obligations_.erase(obligations_.begin() + static_cast<std::ptrdiff_t>(n), obligations_.end());
+    return out;
+  }
   void clear_obligations() { obligations_.clear(); }
   // Obligations recorded inside a guard hold only where the guard does (e.g. evaluation
   // at an index i is only required to be defined for i < size).

@@ -5,6 +5,8 @@
 // these tests the claims answered `unknown`, ran past their time limit or crashed.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,6 +158,44 @@ TEST(ProveAlgebra, ConcreteArithmeticAndApplication) {
   r = prove("(8,2):(1,8)(x+1) == x+1", {"x in [0,14]"});
   ++g_cases;
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
+}
+
+// --assume states hypotheses: the claim is proved where they hold, a counterexample
+// satisfies them, and a malformed one is a usage error.
+TEST(ProveAlgebra, Assumptions) {
+  auto run = [](const std::string& claim, std::vector<std::string> where, std::vector<std::string> assume) {
+    cuteref::proofs::ProveRequest r;
+    r.claim = claim;
+    r.where = std::move(where);
+    r.assume = std::move(assume);
+    std::ostringstream out, err;
+    const int rc = cuteref::proofs::prove_command(r, out, err);
+    return ProveRun{rc, out.str(), err.str()};
+  };
+  // size((a,b):(1,a)) is a*b; under a*b <= 4096 no product overflows either way.
+  ProveRun r = run("size((a,b):(1,a)) == a*b", kAB, {"a*b <= 4096"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("assuming: a*b <= 4096"), std::string::npos) << r.out;
+  // a:1 is the identity on [0, a): composed with b:1 it is b:1 (b <= a when b divides a).
+  r = run("composition(a:1, b:1) == b:1", {"a in [1,64]", "b in [1,64]"}, {"divides(b, a)"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  // b:2 differs from b:1 at index 1 when b >= 2: the counterexample must satisfy b | a.
+  r = run("composition(a:1, b:1) == b:2", {"a in [1,64]", "b in [1,64]"}, {"divides(b, a)", "b >= 2"});
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "a") % value_of(r.out, "b"), 0) << r.out;
+  EXPECT_GE(value_of(r.out, "b"), 2) << r.out;
+  // (a,b):(1,a) is the identity on [0, a*b): composed with b:a it is b:a.
+  r = run("composition((a,b):(1,a), b:a) == b:a", {"a in [1,64]", "b in [1,64]"}, {"admissible((a,b):(1,a), b:a)"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  for (const char* bad : {"a << 2", "divides(a)", "c == 1"}) {
+    r = run("a == a", {"a in [1,4]"}, {bad});
+    ++g_cases;
+    EXPECT_EQ(r.rc, 64) << bad << "\n" << r.out << r.err;
+  }
 }
 
 TEST(ProveAlgebra, CountsCases) {

@@ -22,7 +22,7 @@ Submodules: `cuteref.pycute` (pycute's API, backed by the model), `cuteref.strat
 (Hypothesis strategies; needs hypothesis).
 """
 
-from typing import Dict, Iterable, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 
 class Error(Exception):
@@ -105,18 +105,19 @@ def _where_clauses(where: WhereSpec):
     return [str(w) for w in where]
 
 
-def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, smt2: Optional[str] = None) -> ProofResult:
+def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, smt2: Optional[str] = None,
+          assume: Optional[List[str]] = None) -> ProofResult:
     """`cuteref prove`: prove CLAIM (`EXPR == EXPR` with integer arithmetic and free lower-case
     variables) with Z3 for all values, or refute it with a counterexample replayed on the model.
     `where` bounds variables: {"a": (1, 4096)} or ["a in [1,4096]"]; a variable without a bound
     ranges over [0, 2^63-1]. `timeout` bounds the whole proof, in seconds: None is the CLI's
     default (60 s), otherwise in [0.001, 86400]; a proof that runs out of time is "unknown".
-    `smt2` a file for the queries. A malformed claim (exit 64 of `cuteref prove`) or a prover
+    `smt2` a file for the queries; `assume` hypotheses as `cuteref prove --assume` takes them. A malformed claim (exit 64 of `cuteref prove`) or a prover
     failure (70, 74) raises cuteref.Error."""
     seconds = 60.0 if timeout is None else float(timeout)
     if not 0.001 <= seconds <= 86400:
         raise Error(f"prove: timeout {timeout!r} is outside [0.001, 86400] seconds")
-    rc, out, err = _cuteref.prove_command(claim, _where_clauses(where), seconds, smt2 or "")
+    rc, out, err = _cuteref.prove_command(claim, _where_clauses(where), seconds, smt2 or "", list(assume or []))
     if rc in (64, 70, 74) or (rc == 2 and not out.startswith("unknown")):
         message = err.strip()
         if message.startswith("error: "):

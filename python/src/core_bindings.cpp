@@ -209,8 +209,13 @@ void bind_core(nb::module_& m) {
     return out;
   }, "(name, signature) of every function of the EXPR language.");
   m.def("prove_command", [](const std::string& claim, const std::vector<std::string>& where, double timeout_s,
-                            const std::string& smt2_file) {
-    proofs::ProveRequest request{claim, where, timeout_s, smt2_file};
+                            const std::string& smt2_file, const std::vector<std::string>& assume) {
+    proofs::ProveRequest request;
+    request.claim = claim;
+    request.where = where;
+    request.assume = assume;
+    request.timeout_s = timeout_s;
+    request.smt2_file = smt2_file;
     std::ostringstream out, err;
     int rc;
     {
@@ -218,7 +223,7 @@ void bind_core(nb::module_& m) {
       rc = proofs::prove_command(request, out, err);
     }
     return std::make_tuple(rc, out.str(), err.str());
-  }, nb::arg("claim"), nb::arg("where"), nb::arg("timeout_s"), nb::arg("smt2_file"),
+  }, nb::arg("claim"), nb::arg("where"), nb::arg("timeout_s"), nb::arg("smt2_file"), nb::arg("assume"),
         "`cuteref prove`: (exit status 0 proved / 1 refuted / 2 unknown / 64 malformed / 70 failure, stdout, stderr).");
 }
 
