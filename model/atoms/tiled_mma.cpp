@@ -373,10 +373,15 @@ Layout partition_fragment_C(const TiledMma& t, const Layout& c) {
 }
 
 Layout make_fragment_A(const TiledMma& t, const Layout& p) {
+  if (t.atom.arch == 100)
+    throw Error("make_fragment_A: the operands of " + t.atom.name +
+                " are UMMA descriptors or tensor-memory tensors, which are not modelled");
   return make_fragment(p, mma_element_bits(t.atom.type_a), t.atom.arch == 90 && !t.atom.a_in_registers, "make_fragment_A");
 }
 
 Layout make_fragment_B(const TiledMma& t, const Layout& p) {
+  if (t.atom.arch == 100)
+    throw Error("make_fragment_B: the operands of " + t.atom.name + " are UMMA descriptors, which are not modelled");
   return make_fragment(p, mma_element_bits(t.atom.type_b), t.atom.arch == 90, "make_fragment_B");
 }
 
