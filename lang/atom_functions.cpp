@@ -317,6 +317,14 @@ void register_atom_functions(FunctionTable& table) {
                             "copy_layout(SM75_U16x8_LDSM_T, Dst); with BITS, Copy_Atom<ATOM, T>'s layout in BITS-bit "
                             "elements (T's width must divide the bits one thread copies)",
                             copy_layout_call});
+  table.add("tmem_valid", {1, 1,
+                           "tmem_valid(ATOM)  a tcgen05.ld/st atom's ValID: logical bit -> TMEM bit address (2^21 per lane)",
+                           [](const Args& a) {
+                             const CopyAtom atom = copy_atom_arg(a, 0, "tmem_valid");
+                             if (atom.kind != CopyKind::TmemLoad && atom.kind != CopyKind::TmemStore)
+                               throw Error("tmem_valid: " + atom.name + " is not a tensor-memory copy atom (SM100_TMEM_LOAD_/STORE_)");
+                             return Value(atom.tmem_val_id);
+                           }});
   table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
                            [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",

@@ -5,6 +5,8 @@
 //                   the fields, and the 64-bit word as its halves (lo, hi)
 //   umma_mma        MMA_Traits of tcgen05.mma atoms: Shape_MNK, ThrID, A/B/C layouts, the
 //                   element types, and make_runtime_instr_desc of the traits' descriptor
+//   tmem_copy       Copy_Traits of every tcgen05.ld/st atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*):
+//                   ThrID, Src, Dst, Ref layouts and ValID
 // On the host CuTe cannot convert a shared-memory pointer to an address (it prints an error line,
 // ignored by compare_atoms, and uses 0), so the descriptors are for base address 0.
 #include <cute/tensor.hpp>
@@ -117,7 +119,29 @@ void mma(const char* name) {
               static_cast<unsigned long long>(UMMA::make_runtime_instr_desc<>(traits.idesc_)));
 }
 
+template <class Op>
+void tmem(const char* name) {
+  using T = Copy_Traits<Op>;
+  std::printf("tmem_copy\tcopy_thrid(%s)\t", name);
+  print(typename T::ThrID{});
+  std::printf("\ntmem_copy\tcopy_layout(%s, Src)\t", name);
+  print(typename T::SrcLayout{});
+  std::printf("\ntmem_copy\tcopy_layout(%s, Dst)\t", name);
+  print(typename T::DstLayout{});
+  std::printf("\ntmem_copy\tcopy_layout(%s, Ref)\t", name);
+  print(typename T::RefLayout{});
+  std::printf("\ntmem_copy\ttmem_valid(%s)\t", name);
+  print(typename T::ValID{});
+  std::printf("\n");
+}
+
 }  // namespace
+
+#define CUTEREF_TMEM_ONE(OP) tmem<SM100_TMEM_LOAD_##OP>("SM100_TMEM_LOAD_" #OP); tmem<SM100_TMEM_STORE_##OP>("SM100_TMEM_STORE_" #OP);
+#define CUTEREF_TMEM(OP) CUTEREF_TMEM_ONE(OP) CUTEREF_TMEM_ONE(OP##_16b)
+#define CUTEREF_TMEM_UP_TO_32(S) \
+  CUTEREF_TMEM(S##1x) CUTEREF_TMEM(S##2x) CUTEREF_TMEM(S##4x) CUTEREF_TMEM(S##8x) CUTEREF_TMEM(S##16x) CUTEREF_TMEM(S##32x)
+#define CUTEREF_TMEM_UP_TO_128(S) CUTEREF_TMEM_UP_TO_32(S) CUTEREF_TMEM(S##64x) CUTEREF_TMEM(S##128x)
 
 // A templated Operation: its name and arguments as written (the model reads CuTe's spelling).
 #define CUTEREF_UMMA(OP, ...) mma<MMA_Traits<OP<__VA_ARGS__>>>(#OP "<" #__VA_ARGS__ ">");
@@ -164,5 +188,11 @@ int main() {
   CUTEREF_F8(SM100_MMA_F8F6F4_SS, float_e5m2_t, float_e4m3_t, float, 128, 16, MN, MN, Neg, One)
   CUTEREF_F8(SM100_MMA_F8F6F4_2x1SM_SS, float_e4m3_t, float_e4m3_t, float, 256, 256, K, K, One, One)
   CUTEREF_F8(SM100_MMA_F8F6F4_2x1SM_SS, float_e4m3_t, float_e2m3_t, half_t, 128, 32, K, MN, One, Neg)
+
+  CUTEREF_TMEM_UP_TO_32(16dp256b)
+  CUTEREF_TMEM_UP_TO_32(16dp128b) CUTEREF_TMEM(16dp128b64x)
+  CUTEREF_TMEM_UP_TO_128(16dp64b)
+  CUTEREF_TMEM_UP_TO_128(16dp32b)
+  CUTEREF_TMEM_UP_TO_128(32dp32b)
   return 0;
 }
