@@ -5,6 +5,8 @@
 //                   the fields, and the 64-bit word as its halves (lo, hi)
 //   umma_mma        MMA_Traits of tcgen05.mma atoms: Shape_MNK, ThrID, A/B/C layouts, the
 //                   element types, and make_runtime_instr_desc of the traits' descriptor
+//   partition       ThrMMA::partition_A/B/C of tiled MMAs over tcgen05.mma atoms, every "thread"
+//                   (CTA of the pair) of the tiled MMA, on plain (MN, K) / (M, N) tensors
 //   tmem_copy       Copy_Traits of every tcgen05.ld/st atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*):
 //                   ThrID, Src, Dst, Ref layouts and ValID
 // On the host CuTe cannot convert a shared-memory pointer to an address (it prints an error line,
@@ -119,6 +121,35 @@ void mma(const char* name) {
               static_cast<unsigned long long>(UMMA::make_runtime_instr_desc<>(traits.idesc_)));
 }
 
+alignas(1024) float gmem_buffer[1 << 20];
+
+// Every thread of make_tiled_mma(Op{}, atom_layout) partitions A (M, K), B (N, K) and C (M, N);
+// the lines compare_atoms reads as `partition` (its dump_tiled_mma format).
+template <class Op, class AtomLayout, class LA, class LB, class LC>
+void tiled(const char* atom, AtomLayout const& atom_layout, LA const& la, LB const& lb, LC const& lc) {
+  auto mma = make_tiled_mma(Op{}, atom_layout);
+  auto thr_layout = mma.get_thr_layout_vmnk();
+  auto a = make_tensor(&gmem_buffer[0], la);
+  auto b = make_tensor(&gmem_buffer[0], lb);
+  auto c = make_tensor(&gmem_buffer[0], lc);
+  for (int i = 0; i < int(size(mma)); ++i) {
+    const int t = int(thr_layout(i));
+    auto slice = mma.get_thread_slice(t);
+    const auto show = [&](const char* which, auto const& p, auto const& whole) {
+      std::printf("partition\t%s\t%s\t", which, atom);
+      print(atom_layout);
+      std::printf("\t%d\t", t);
+      print(whole.layout());
+      std::printf("\t");
+      print(p.layout());
+      std::printf("\t%ld\t(_,_,_)\n", long(p.data() - whole.data()));
+    };
+    show("A", slice.partition_A(a), a);
+    show("B", slice.partition_B(b), b);
+    show("C", slice.partition_C(c), c);
+  }
+}
+
 template <class Op>
 void tmem(const char* name) {
   using T = Copy_Traits<Op>;
@@ -188,6 +219,19 @@ int main() {
   CUTEREF_F8(SM100_MMA_F8F6F4_SS, float_e5m2_t, float_e4m3_t, float, 128, 16, MN, MN, Neg, One)
   CUTEREF_F8(SM100_MMA_F8F6F4_2x1SM_SS, float_e4m3_t, float_e4m3_t, float, 256, 256, K, K, One, One)
   CUTEREF_F8(SM100_MMA_F8F6F4_2x1SM_SS, float_e4m3_t, float_e2m3_t, half_t, 128, 32, K, MN, One, Neg)
+
+  using Half16SS = SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>;
+  tiled<Half16SS>("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>", Layout<Shape<_1, _1, _1>>{},
+                  Layout<Shape<_256, _32>, Stride<_32, _1>>{}, Layout<Shape<_512, _32>, Stride<_1, _512>>{},
+                  Layout<Shape<_256, _512>, Stride<_512, _1>>{});
+  using Half2SM = SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 256, UMMA::Major::K, UMMA::Major::K>;
+  tiled<Half2SM>("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>", Layout<Shape<_1, _1, _1>>{},
+                 Layout<Shape<_512, _32>, Stride<_32, _1>>{}, Layout<Shape<_256, _32>, Stride<_32, _1>>{},
+                 Layout<Shape<_512, _256>, Stride<_1, _512>>{});
+  using Tf2SM = SM100_MMA_TF32_2x1SM_SS<tfloat32_t, tfloat32_t, float, 128, 64, UMMA::Major::K, UMMA::Major::MN>;
+  tiled<Tf2SM>("SM100_MMA_TF32_2x1SM_SS<tfloat32_t,tfloat32_t,float,128,64,K,MN>", Layout<Shape<_2, _2, _1>>{},
+               Layout<Shape<_512, _16>, Stride<_16, _1>>{}, Layout<Shape<_256, _16>, Stride<_1, _256>>{},
+               Layout<Shape<_512, _256>, Stride<_256, _1>>{});
 
   CUTEREF_TMEM_UP_TO_32(16dp256b)
   CUTEREF_TMEM_UP_TO_32(16dp128b) CUTEREF_TMEM(16dp128b64x)
