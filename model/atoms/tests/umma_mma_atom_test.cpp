@@ -139,3 +139,44 @@ TEST(UmmaMmaAtom, LayoutsAreBijectionsOntoTheirTiles) {
   // 1 CTA: 32 N x 2 M for tf32/f16, (1 + 16) x 2 for s8; 2 CTAs: 16 x 2, 8 x 2 for s8.
   EXPECT_EQ(atoms, 2 * 64 + 34 + 2 * 32 + 16);
 }
+
+// Every value of every instruction-descriptor field round-trips, with the other fields all zero
+// and all at their maximum; the fields' bit ranges are disjoint and leave exactly the reserved
+// bits 6, 23 and 29 uncovered, which decode ignores; a value too wide for its field is refused.
+TEST(UmmaInstrDescriptor, EncodeDecodeEveryFieldValue) {
+  struct FieldRange {
+    std::uint32_t UmmaInstrDescriptor::*member;
+    std::uint32_t max;
+  };
+  using D = UmmaInstrDescriptor;
+  const FieldRange fields[] = {{&D::sparse_id2, 3}, {&D::sparse, 1},   {&D::saturate, 1}, {&D::d_format, 3}, {&D::a_format, 7},
+                               {&D::b_format, 7},   {&D::negate_a, 1}, {&D::negate_b, 1}, {&D::a_major, 1},  {&D::b_major, 1},
+                               {&D::n_dim, 63},     {&D::m_dim, 31},   {&D::max_shift, 3}};
+  D all_max;
+  for (const auto& f : fields) all_max.*f.member = f.max;
+  long checked = 0;
+  std::uint32_t covered = 0;
+  for (const auto& f : fields) {
+    for (const D& background : {D{}, all_max}) {
+      for (std::uint32_t v = 0; v <= f.max; ++v) {
+        D d = background;
+        d.*f.member = v;
+        ASSERT_EQ(D::decode(d.encode()), d);
+        EXPECT_EQ(d.runtime(), std::uint64_t{d.encode()} << 32);
+        ++checked;
+      }
+      D wide = background;
+      wide.*f.member = f.max + 1;
+      EXPECT_THROW(wide.encode(), Error);
+    }
+    D only;
+    only.*f.member = f.max;
+    EXPECT_EQ(only.encode() & covered, 0u) << "fields overlap";
+    covered |= only.encode();
+  }
+  const std::uint32_t reserved = (1u << 6) | (1u << 23) | (1u << 29);
+  EXPECT_EQ(covered, ~reserved);
+  EXPECT_EQ(D::decode(all_max.encode() | reserved), all_max);
+  std::printf("umma instruction descriptor round trip: %ld descriptors\n", checked);
+  EXPECT_EQ(checked, 2 * (4 + 2 + 2 + 4 + 8 + 8 + 2 + 2 + 2 + 2 + 64 + 32 + 4));
+}
