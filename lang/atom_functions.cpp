@@ -38,13 +38,17 @@ Value mma_types_call(const Args& a) {
                            Value(Symbol{atom.type_c})}});
 }
 
+// Argument i of an SMEM-atom function: the operand's major mode, MN or K.
+GmmaMajor major_arg(const Args& a, std::size_t i, const std::string& fn) {
+  const std::string& word = symbol_arg(a, i, fn, "MN or K");
+  if (word == "MN") return GmmaMajor::MN;
+  if (word == "K") return GmmaMajor::K;
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be MN or K, got `" + word + "`");
+}
+
 Value gmma_atom_call(const Args& a) {
-  const std::string& major_word = symbol_arg(a, 0, "gmma_atom", "MN or K");
+  const GmmaMajor major = major_arg(a, 0, "gmma_atom");
   const std::string& swizzle_word = symbol_arg(a, 1, "gmma_atom", "INTER, SW32, SW64 or SW128");
-  GmmaMajor major;
-  if (major_word == "MN") major = GmmaMajor::MN;
-  else if (major_word == "K") major = GmmaMajor::K;
-  else throw Error("gmma_atom: argument 1 must be MN or K, got `" + major_word + "`");
   GmmaSwizzle sw;
   if (swizzle_word == "INTER") sw = GmmaSwizzle::Inter;
   else if (swizzle_word == "SW32") sw = GmmaSwizzle::SW32;
@@ -67,12 +71,8 @@ Value gmma_desc_call(const Args& a) {
 }
 
 Value umma_atom_call(const Args& a) {
-  const std::string& major_word = symbol_arg(a, 0, "umma_atom", "MN or K");
+  const GmmaMajor major = major_arg(a, 0, "umma_atom");
   const std::string& swizzle_word = symbol_arg(a, 1, "umma_atom", "INTER, SW32, SW64, SW128 or SW128_32B");
-  GmmaMajor major;
-  if (major_word == "MN") major = GmmaMajor::MN;
-  else if (major_word == "K") major = GmmaMajor::K;
-  else throw Error("umma_atom: argument 1 must be MN or K, got `" + major_word + "`");
   UmmaSwizzle sw;
   if (swizzle_word == "INTER") sw = UmmaSwizzle::Inter;
   else if (swizzle_word == "SW32") sw = UmmaSwizzle::SW32;
