@@ -54,7 +54,8 @@ std::optional<CopyAtom> tmem_copy_atom(std::string_view name_view) {
   rest = rest.substr(std::string(shape->name).size());
   std::size_t digits = 0;
   while (digits < rest.size() && digits < 4 && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
-  if (digits == 0 || rest.size() <= digits || rest[digits] != 'x') throw bad("expected the repeat count <R>x after the shape");
+  if (digits == 0 || rest[0] == '0' || rest.size() <= digits || rest[digits] != 'x')
+    throw bad("expected the repeat count <R>x after the shape (R without leading zeros)");
   const std::int64_t r = std::stoll(rest.substr(0, digits));
   const std::string suffix = rest.substr(digits + 1);
   if (suffix != "" && suffix != "_16b") throw bad("unexpected suffix `" + suffix + "` (only _16b)");

@@ -49,6 +49,7 @@ TEST(TmemCopyAtom, Refusals) {
       {"copy_layout(SM100_TMEM_LOAD_8dp32b1x, Dst)", "the shape must be"},
       {"copy_layout(SM100_TMEM_LOAD_32dp32b1x_8b, Dst)", "suffix"},
       {"copy_layout(SM100_TMEM_STORE_32dp32b, Dst)", "repeat count"},
+      {"copy_layout(SM100_TMEM_STORE_32dp32b01x, Dst)", "leading zeros"},
       {"tmem_valid(SM75_U32x4_LDSM_N)", "not a tensor-memory copy atom"},
       {"bank_conflicts(make_tiled_copy(SM100_TMEM_LOAD_32dp32b1x, 32, (32,1):(1,0), (1,32)), (32,32):(32,1))", "not shared memory"},
   };
