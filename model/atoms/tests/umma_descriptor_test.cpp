@@ -48,6 +48,10 @@ TEST(UmmaDescriptor, HandDerivedWord) {
   EXPECT_EQ(eval("umma_desc_word(Sw<3,4,3> o smem_ptr[16b](unset) o (64,16):(64,1), 16, 1024)").to_string(),
             "(65600,1073758272)");
   EXPECT_EQ(eval("umma_desc_decode((65600,1073758272))").to_string(), "(64,1,64,1,0,0,2)");
+  // SW32 (type 6 = 0b110) sets bit 63: hi = 16 | 1 << 14 | 6 << 29 = 3221241872, beyond int64 as
+  // one word, which is why the language prints the halves.
+  EXPECT_EQ(eval("umma_desc_word(Sw<1,4,3> o smem_ptr[16b](unset) o (64,16):(16,1), 16)").to_string(), "(65536,3221241872)");
+  EXPECT_EQ(eval("umma_desc_decode((65536,3221241872))").to_string(), "(0,1,16,1,0,0,6)");
   UmmaDescriptor d;
   d.start_address = 64;
   d.leading_byte_offset = 1;
