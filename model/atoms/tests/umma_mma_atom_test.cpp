@@ -67,6 +67,12 @@ TEST(UmmaMmaAtom, InstructionDescriptorByHand) {
   EXPECT_EQ(d.negate_a + d.negate_b, 2u);
   EXPECT_EQ(d.b_major, 1u);
   EXPECT_THROW(eval("umma_instr_desc(SM90_64x128x16_F32F16F16_SS)"), Error);
+  // The operands and the accumulator of a tiled SM100 MMA are descriptors and tensor memory: the
+  // register-fragment functions refuse them rather than answer with a register layout.
+  const std::string tiled = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>)";
+  EXPECT_THROW(eval("partition_fragment_C(" + tiled + ", (_128,_256):(_1,_128))"), Error);
+  EXPECT_THROW(eval("make_fragment_A(" + tiled + ", partition_A(" + tiled + ", 0, (_128,_16):(_16,_1)))"), Error);
+  EXPECT_THROW(eval("make_fragment_B(" + tiled + ", partition_B(" + tiled + ", 0, (_256,_16):(_16,_1)))"), Error);
 }
 
 TEST(UmmaMmaAtom, Refusals) {
