@@ -150,6 +150,20 @@ void tiled(const char* atom, AtomLayout const& atom_layout, LA const& la, LB con
   }
 }
 
+// partition_fragment_C of make_tiled_mma(Op{}) on an (M, N) tile: the TMEM accumulator
+// (UMMA::tmem_frg), as `fragment` lines.
+template <class Op, class LC>
+void accumulator(const char* atom, LC const& lc) {
+  auto mma = make_tiled_mma(Op{});
+  auto c = make_tensor(&gmem_buffer[0], lc);
+  auto frg = mma.get_thread_slice(0).partition_fragment_C(c);
+  std::printf("fragment\tpartition_fragment_C(make_tiled_mma(%s), ", atom);
+  print(lc);
+  std::printf(")\t");
+  print(frg.layout());
+  std::printf("\n");
+}
+
 template <class Op>
 void tmem(const char* name) {
   using T = Copy_Traits<Op>;
@@ -232,6 +246,16 @@ int main() {
   tiled<Tf2SM>("SM100_MMA_TF32_2x1SM_SS<tfloat32_t,tfloat32_t,float,128,64,K,MN>", Layout<Shape<_2, _2, _1>>{},
                Layout<Shape<_512, _16>, Stride<_16, _1>>{}, Layout<Shape<_256, _16>, Stride<_1, _256>>{},
                Layout<Shape<_512, _256>, Stride<_256, _1>>{});
+  accumulator<Half16SS>("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>", Layout<Shape<_128, _512>, Stride<_1, _128>>{});
+  accumulator<SM100_MMA_F16BF16_SS<half_t, half_t, half_t, 64, 128, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,128,K,K>", Layout<Shape<_128, _256>, Stride<_256, _1>>{});
+  accumulator<SM100_MMA_F16BF16_TS<half_t, half_t, float, 64, 64, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_F16BF16_TS<half_t,half_t,float,64,64,K,K>", Layout<Shape<_128, _128>, Stride<_1, _128>>{});
+  accumulator<SM100_MMA_S8_SS<int8_t, int8_t, int32_t, 64, 32, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_S8_SS<int8_t,int8_t,int32_t,64,32,K,K>", Layout<Shape<_128, _96>, Stride<_1, _128>>{});
+  accumulator<Half2SM>("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>", Layout<Shape<_256, _256>, Stride<_1, _256>>{});
+  accumulator<SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,128,256,K,K>", Layout<Shape<_128, _512>, Stride<_1, _128>>{});
 
   CUTEREF_TMEM_UP_TO_32(16dp256b)
   CUTEREF_TMEM_UP_TO_32(16dp128b) CUTEREF_TMEM(16dp128b64x)

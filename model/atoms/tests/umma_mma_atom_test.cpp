@@ -67,10 +67,9 @@ TEST(UmmaMmaAtom, InstructionDescriptorByHand) {
   EXPECT_EQ(d.negate_a + d.negate_b, 2u);
   EXPECT_EQ(d.b_major, 1u);
   EXPECT_THROW(eval("umma_instr_desc(SM90_64x128x16_F32F16F16_SS)"), Error);
-  // The operands and the accumulator of a tiled SM100 MMA are descriptors and tensor memory: the
-  // register-fragment functions refuse them rather than answer with a register layout.
+  // The operands of a tiled SM100 MMA are descriptors (or tensor memory): the register-fragment
+  // functions refuse them rather than answer with a register layout.
   const std::string tiled = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>)";
-  EXPECT_THROW(eval("partition_fragment_C(" + tiled + ", (_128,_256):(_1,_128))"), Error);
   EXPECT_THROW(eval("make_fragment_A(" + tiled + ", partition_A(" + tiled + ", 0, (_128,_16):(_16,_1)))"), Error);
   EXPECT_THROW(eval("make_fragment_B(" + tiled + ", partition_B(" + tiled + ", 0, (_256,_16):(_16,_1)))"), Error);
 }
@@ -185,4 +184,27 @@ TEST(UmmaInstrDescriptor, EncodeDecodeEveryFieldValue) {
   EXPECT_EQ(D::decode(all_max.encode() | reserved), all_max);
   std::printf("umma instruction descriptor round trip: %ld descriptors\n", checked);
   EXPECT_EQ(checked, 2 * (4 + 2 + 2 + 4 + 8 + 8 + 2 + 2 + 2 + 2 + 64 + 32 + 4));
+}
+
+// The accumulator in tensor memory (umma_tmem_fragment.hpp), by hand: a lane is 2^16 in CuTe's
+// logical TMEM address, one f32 per 32-bit column.
+TEST(UmmaTmemFragment, HandDerivedAllocations) {
+  // One CTA, M 128, N 256, a 128 x 512 tile: row m in lane m, column n; the second N tile at
+  // column 256.
+  EXPECT_EQ(ev("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>), (_128,_512):(_1,_128))"),
+            "((_128,_256),_1,_2):((_65536,_1),_0,_256)");
+  // A CTA pair, M 128: each CTA holds 64 rows; the second half of N goes to lanes 64.. (64 * 2^16)
+  // of the same columns, so a 256-wide N takes 128 columns.
+  EXPECT_EQ(ev("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,128,256,K,K>), "
+               "(_128,_512):(_1,_128))"),
+            "((_64,(_128,_2)),_1,_2):((_65536,(_1,_4194304)),_0,_128)");
+  // f16 accumulators: two per 32-bit column, so a lane is 2^17 and a column 2.
+  EXPECT_EQ(ev("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,half_t,256,16,K,K>), "
+               "(_256,_16):(_1,_256))"),
+            "((_128,_16),_1,_1):((_131072,_2),_0,_0)");
+  // More than 128 lanes x 512 columns of 32 bits is refused (CuTe: "Requesting more TMEM than is
+  // available").
+  EXPECT_THROW(eval("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>), "
+                    "(_256,_512):(_1,_256))"),
+               Error);
 }
