@@ -7,6 +7,8 @@
 #include "atoms/mma_atom.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/tma.hpp"
+#include "atoms/umma_descriptor.hpp"
+#include "atoms/umma_smem_atom.hpp"
 #include "make_layout.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -36,13 +38,17 @@ Value mma_types_call(const Args& a) {
                            Value(Symbol{atom.type_c})}});
 }
 
+// Argument i of an SMEM-atom function: the operand's major mode, MN or K.
+GmmaMajor major_arg(const Args& a, std::size_t i, const std::string& fn) {
+  const std::string& word = symbol_arg(a, i, fn, "MN or K");
+  if (word == "MN") return GmmaMajor::MN;
+  if (word == "K") return GmmaMajor::K;
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be MN or K, got `" + word + "`");
+}
+
 Value gmma_atom_call(const Args& a) {
-  const std::string& major_word = symbol_arg(a, 0, "gmma_atom", "MN or K");
+  const GmmaMajor major = major_arg(a, 0, "gmma_atom");
   const std::string& swizzle_word = symbol_arg(a, 1, "gmma_atom", "INTER, SW32, SW64 or SW128");
-  GmmaMajor major;
-  if (major_word == "MN") major = GmmaMajor::MN;
-  else if (major_word == "K") major = GmmaMajor::K;
-  else throw Error("gmma_atom: argument 1 must be MN or K, got `" + major_word + "`");
   GmmaSwizzle sw;
   if (swizzle_word == "INTER") sw = GmmaSwizzle::Inter;
   else if (swizzle_word == "SW32") sw = GmmaSwizzle::SW32;
@@ -62,6 +68,63 @@ Value gmma_desc_call(const Args& a) {
   auto i = [](std::uint32_t v) { return IntTuple::integer(v); };
   return Value(IntTuple::tuple({i(d.start_address), i(d.leading_byte_offset), i(d.stride_byte_offset), i(d.base_offset),
                                 i(static_cast<std::uint32_t>(d.layout_type))}));
+}
+
+Value umma_atom_call(const Args& a) {
+  const GmmaMajor major = major_arg(a, 0, "umma_atom");
+  const std::string& swizzle_word = symbol_arg(a, 1, "umma_atom", "INTER, SW32, SW64, SW128 or SW128_32B");
+  UmmaSwizzle sw;
+  if (swizzle_word == "INTER") sw = UmmaSwizzle::Inter;
+  else if (swizzle_word == "SW32") sw = UmmaSwizzle::SW32;
+  else if (swizzle_word == "SW64") sw = UmmaSwizzle::SW64;
+  else if (swizzle_word == "SW128") sw = UmmaSwizzle::SW128;
+  else if (swizzle_word == "SW128_32B") sw = UmmaSwizzle::SW128_32B;
+  else throw Error("umma_atom: argument 2 must be INTER, SW32, SW64, SW128 or SW128_32B, got `" + swizzle_word + "`");
+  const std::int64_t bits = integer_arg(a, 2, "umma_atom");
+  if (bits < 1 || bits > 1024) throw Error("umma_atom: element width " + std::to_string(bits) + " is out of range");
+  return Value(umma_smem_atom(major, sw, static_cast<int>(bits)));
+}
+
+UmmaDescriptor umma_desc_arg(const Args& a, const std::string& fn) {
+  const std::int64_t bits = integer_arg(a, 1, fn);
+  if (bits < 1 || bits > 1024) throw Error(fn + ": element width " + std::to_string(bits) + " is out of range");
+  const std::int64_t base = a.size() > 2 ? integer_arg(a, 2, fn) : 0;
+  return make_umma_desc(a[0], static_cast<int>(bits), base).descriptor;
+}
+
+// The fields in the order of the bits: (start>>4, LBO>>4, SBO>>4, version, base_offset,
+// lbo_mode, layout_type).
+Value umma_fields_value(const UmmaDescriptor& d) {
+  auto i = [](std::uint32_t v) { return IntTuple::integer(v); };
+  return Value(IntTuple::tuple({i(d.start_address), i(d.leading_byte_offset), i(d.stride_byte_offset), i(d.version),
+                                i(d.base_offset), i(d.lbo_mode), i(static_cast<std::uint32_t>(d.layout_type))}));
+}
+
+// A 64-bit descriptor as its two 32-bit halves (lo, hi), CuTe's SmemDescriptor::lo / hi: the
+// layout types 2, 4, 6 set bit 63, beyond the expression language's int64.
+Value umma_word_value(std::uint64_t w) {
+  return Value(IntTuple::tuple({IntTuple::integer(static_cast<std::int64_t>(w & 0xffffffffu)),
+                                IntTuple::integer(static_cast<std::int64_t>(w >> 32))}));
+}
+
+Value umma_desc_decode_call(const Args& a) {
+  const Value& v = a.at(0);
+  if (!v.is_int_tuple() || std::get<IntTuple>(v.data).is_integer() || std::get<IntTuple>(v.data).rank() != 2)
+    throw Error("umma_desc_decode: argument 1 must be the pair (lo, hi) of 32-bit halves, got " + v.to_string());
+  const IntTuple& t = std::get<IntTuple>(v.data);
+  std::uint64_t halves[2];
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!t[i].is_integer() || t[i].value() < 0 || t[i].value() > 0xffffffffLL)
+      throw Error("umma_desc_decode: " + std::string(i ? "hi" : "lo") + " = " + t[i].to_string() +
+                  " is not a 32-bit unsigned integer");
+    halves[i] = static_cast<std::uint64_t>(t[i].value());
+  }
+  return umma_fields_value(UmmaDescriptor::decode(halves[0] | (halves[1] << 32)));
+}
+
+const UmmaInstrDescriptor& umma_idesc_of(const MmaAtom& atom, const std::string& fn) {
+  if (!atom.umma_idesc) throw Error(fn + ": " + atom.name + " is not an SM100 tcgen05.mma atom (no instruction descriptor)");
+  return *atom.umma_idesc;
 }
 
 // A tiled MMA value: the atom's name alone (one atom) or (ATOM, AtomLayoutMNK) as
@@ -194,6 +257,25 @@ void register_atom_functions(FunctionTable& table) {
                           "gmma_desc(LAYOUT, BITS [, base])  GMMA descriptor fields (start>>4, LBO>>4, SBO>>4, "
                           "base_offset, layout_type) of an (MN,K) SMEM tile",
                           gmma_desc_call});
+  table.add("umma_atom", {3, 3,
+                          "umma_atom(MN|K, INTER|SW32|SW64|SW128|SW128_32B, BITS)  CuTe's UMMA SMEM layout atom for BITS-bit "
+                          "elements (SW128_32B: MN only)",
+                          umma_atom_call});
+  table.add("umma_desc", {2, 3,
+                          "umma_desc(LAYOUT, BITS [, base])  UMMA SMEM descriptor fields (start>>4, LBO>>4, SBO>>4, version, "
+                          "base_offset, lbo_mode, layout_type 0 none|1 128B_BASE32B|2 128B|4 64B|6 32B) of an (MN,K) tile",
+                          [](const Args& a) { return umma_fields_value(umma_desc_arg(a, "umma_desc")); }});
+  table.add("umma_desc_word", {2, 3, "umma_desc_word(LAYOUT, BITS [, base])  the 64-bit UMMA SMEM descriptor as (lo, hi) 32-bit halves",
+                               [](const Args& a) { return umma_word_value(umma_desc_arg(a, "umma_desc_word").encode()); }});
+  table.add("umma_desc_decode", {1, 1, "umma_desc_decode((lo, hi))  the fields of a 64-bit UMMA SMEM descriptor, as umma_desc prints them",
+                                 umma_desc_decode_call});
+  table.add("umma_instr_desc", {1, 1,
+                                "umma_instr_desc(ATOM)  an SM100 atom's runtime instruction descriptor (make_runtime_instr_desc: "
+                                "the 32-bit descriptor in the upper half)",
+                                [](const Args& a) {
+                                  const MmaAtom atom = atom_arg(a, 0, "umma_instr_desc");
+                                  return Value(IntTuple::integer(static_cast<std::int64_t>(umma_idesc_of(atom, "umma_instr_desc").runtime())));
+                                }});
   table.add("tma_params", {3, 4,
                            "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, MULTICAST])  cuTensorMapEncodeTiled's arguments (rank, "
                            "globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 "
@@ -235,6 +317,14 @@ void register_atom_functions(FunctionTable& table) {
                             "copy_layout(SM75_U16x8_LDSM_T, Dst); with BITS, Copy_Atom<ATOM, T>'s layout in BITS-bit "
                             "elements (T's width must divide the bits one thread copies)",
                             copy_layout_call});
+  table.add("tmem_valid", {1, 1,
+                           "tmem_valid(ATOM)  a tcgen05.ld/st atom's ValID: logical bit -> TMEM bit address (2^21 per lane)",
+                           [](const Args& a) {
+                             const CopyAtom atom = copy_atom_arg(a, 0, "tmem_valid");
+                             if (atom.kind != CopyKind::TmemLoad && atom.kind != CopyKind::TmemStore)
+                               throw Error("tmem_valid: " + atom.name + " is not a tensor-memory copy atom (SM100_TMEM_LOAD_/STORE_)");
+                             return Value(atom.tmem_val_id);
+                           }});
   table.add("copy_thrid", {1, 1, "copy_thrid(ATOM)  a copy atom's logical thread -> lane layout",
                            [](const Args& a) { return Value(copy_atom_arg(a, 0, "copy_thrid").thr_id); }});
   table.add("make_fragment_B", {2, 2, "make_fragment_B(TILED, PARTITIONED)  as make_fragment_A for B",

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "atoms/tmem_copy_atom.hpp"
 #include "error.hpp"
 #include "recast.hpp"
 
@@ -122,6 +123,7 @@ CopyAtom copy_atom(std::string_view name_in) {
   if (open != std::string::npos && comma != std::string::npos && name.back() == '>' &&
       name.substr(open + 1, comma - open - 1) == name.substr(comma + 1, name.size() - comma - 2))
     name = name.substr(0, comma) + ">";
+  if (std::optional<CopyAtom> tmem = tmem_copy_atom(name)) return *tmem;
   for (bool transpose : {false, true})
     for (int matrices : {1, 2, 4}) {
       if (CopyAtom a = ldmatrix_atom(matrices, transpose); a.name == name) return a;
@@ -143,7 +145,8 @@ CopyAtom copy_atom(std::string_view name_in) {
               "SM75_U32x4_LDSM_N, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM90_U32x1_STSM_N, "
               "SM90_U32x2_STSM_N, SM90_U32x4_STSM_N, SM90_U16x2_STSM_T, SM90_U16x4_STSM_T, SM90_U16x8_STSM_T, "
               "UniversalCopy<uint8_t|uint16_t|uint32_t|uint64_t|uint128_t>, "
-              "SM80_CP_ASYNC_CACHEALWAYS<uint32_t|uint64_t|uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>");
+              "SM80_CP_ASYNC_CACHEALWAYS<uint32_t|uint64_t|uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, "
+              "SM100_TMEM_LOAD_* and SM100_TMEM_STORE_* (32dp32b, 16dp32b, 16dp64b, 16dp128b, 16dp256b; <R>x[_16b])");
 }
 
 CopyAtomValues copy_atom_values(const CopyAtom& atom, int value_bits) {

@@ -23,12 +23,12 @@
 namespace cuteref {
 
 // What the atom executes: the instruction family.
-enum class CopyKind { Universal, CpAsync, Ldmatrix, Stmatrix };
+enum class CopyKind { Universal, CpAsync, Ldmatrix, Stmatrix, TmemLoad, TmemStore };
 
 struct CopyAtom {
   std::string name;  // CuTe's Operation name, e.g. SM75_U16x8_LDSM_T
   CopyKind kind = CopyKind::Ldmatrix;
-  int arch = 0;      // 75 (ldmatrix), 90 (stmatrix), 80 (cp.async), 0 (UniversalCopy)
+  int arch = 0;      // 75 (ldmatrix), 90 (stmatrix), 80 (cp.async), 100 (tcgen05.ld/st), 0 (UniversalCopy)
   int matrices = 0;  // ldmatrix / stmatrix .x1 / .x2 / .x4
   bool transpose = false;  // ldmatrix / stmatrix .trans
   int vector_bits = 0;     // UniversalCopy / cp.async: the bits one thread copies (8..128)
@@ -36,6 +36,8 @@ struct CopyAtom {
   Layout src_layout{IntTuple::static_int(1), IntTuple::static_int(0)};
   Layout dst_layout{IntTuple::static_int(1), IntTuple::static_int(0)};
   Layout ref_layout{IntTuple::static_int(1), IntTuple::static_int(0)};
+  // tcgen05.ld/st only (tmem_copy_atom.hpp): CuTe's ValID, logical bit -> TMEM bit address.
+  Layout tmem_val_id{IntTuple::static_int(1), IntTuple::static_int(0)};
 };
 
 // The atom named by CuTe's Operation struct name: SM75_U32x1_LDSM_N, SM75_U32x2_LDSM_N,
@@ -44,7 +46,8 @@ struct CopyAtom {
 // 16-bit values per thread); SM90_U32x{1,2,4}_STSM_N, SM90_U16x{2,4,8}_STSM_T;
 // UniversalCopy<uint{8,16,32,64,128}_t>; SM80_CP_ASYNC_CACHEALWAYS<uint{32,64,128}_t>,
 // SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> (a second, equal template argument is accepted:
-// CuTe's <TS, TD>).
+// CuTe's <TS, TD>); the SM100 tcgen05.ld/st atoms SM100_TMEM_LOAD_* / SM100_TMEM_STORE_*
+// (tmem_copy_atom.hpp).
 // Precondition (checked, Error naming the name and the atoms that exist): one of those.
 CopyAtom copy_atom(std::string_view name);
 

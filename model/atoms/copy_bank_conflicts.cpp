@@ -38,6 +38,10 @@ SmemInstruction instruction_of(const CopyAtom& atom, bool source) {
                   "counters do not follow the st.shared rule; gpu/RESULTS.md)");
     case CopyKind::Universal:
       return smem_instruction(std::string(source ? "ld" : "st") + ".shared." + vector_type(atom.vector_bits));
+    case CopyKind::TmemLoad:
+    case CopyKind::TmemStore:
+      throw Error("bank_conflicts: " + atom.name + " (tcgen05.ld/st) moves data between tensor memory and registers, "
+                  "not shared memory");
   }
   throw Error("bank_conflicts: unknown copy atom kind");
 }

@@ -8,6 +8,7 @@
 //   bits [49,52) matrix base offset
 //   bits [62,64) layout type: 0 interleave (no swizzle), 1 128B, 2 64B, 3 32B swizzle
 //
+// The reading of the tile is shared with UMMA's descriptor (smem_operand_form.hpp).
 // The tile is an (MN, K) layout of `bits`-bit elements spanning 32 bytes of K. In 16-byte
 // units u (T = 128 / bits elements each) it must be one of CuTe's canonical forms, with W the
 // swizzle width in 16-byte units (1, 2, 4, 8 for INTER, SW32, SW64, SW128):

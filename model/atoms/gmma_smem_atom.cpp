@@ -59,8 +59,11 @@ ComposedLayout gmma_smem_atom(GmmaMajor major, GmmaSwizzle sw, int element_bits)
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
     throw Error("gmma_atom: element width must be 8, 16 or 32 bits (the wgmma operand widths), got " +
                 std::to_string(element_bits));
-  const ComposedLayout bits = gmma_smem_atom_bits(major, sw);
-  return ComposedLayout{bits.swizzle, smem_ptr_flag(element_bits), upcast_rank2(bits.layout, element_bits)};
+  return smem_atom_for_elements(gmma_smem_atom_bits(major, sw), element_bits);
+}
+
+ComposedLayout smem_atom_for_elements(const ComposedLayout& bits_atom, int element_bits) {
+  return ComposedLayout{bits_atom.swizzle, smem_ptr_flag(element_bits), upcast_rank2(bits_atom.layout, element_bits)};
 }
 
 }  // namespace cuteref

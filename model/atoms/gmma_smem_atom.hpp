@@ -30,4 +30,10 @@ ComposedLayout gmma_smem_atom_bits(GmmaMajor major, GmmaSwizzle swizzle);
 // Precondition (checked): element_bits is 8, 16 or 32 (the wgmma operand widths).
 ComposedLayout gmma_smem_atom(GmmaMajor major, GmmaSwizzle swizzle, int element_bits);
 
+// A rank-2 atom given in bits (`Sw o smem_ptr[1b] o L_bits`) for `element_bits`-bit elements,
+// as CuTe's upcast<element_bits> of it: the unit-stride mode's extent and every other stride
+// divided by element_bits, the pointer flag becoming smem_ptr[<element_bits>b].
+// Precondition (checked): element_bits divides that extent and those strides.
+ComposedLayout smem_atom_for_elements(const ComposedLayout& bits_atom, int element_bits);
+
 }  // namespace cuteref

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "atoms/umma_mma_atom.hpp"
 #include "error.hpp"
 
 namespace cuteref {
@@ -302,6 +303,7 @@ int mma_element_bits(const std::string& type) {
   if (type == "f16" || type == "bf16") return 16;
   if (type == "tf32" || type == "f32" || type == "s32") return 32;
   if (type == "e4m3" || type == "e5m2" || type == "s8" || type == "u8") return 8;
+  if (type == "e2m3" || type == "e3m2") return 6;
   throw Error("unknown element type `" + type + "`");
 }
 
@@ -337,8 +339,10 @@ MmaAtom mma_atom(std::string_view name) {
     a.name = std::string(name);
   } else if (parts[0] == "SM90") {
     a = sm90_atom(name, parts, template_args);
+  } else if (parts[0] == "SM100") {
+    a = umma_mma_atom(name);
   } else {
-    bad_name(name, "unknown architecture prefix `" + parts[0] + "` (expected SM70, SM80, SM89 or SM90)");
+    bad_name(name, "unknown architecture prefix `" + parts[0] + "` (expected SM70, SM80, SM89, SM90 or SM100)");
   }
   return a;
 }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "atoms/umma_tmem_fragment.hpp"
 #include "checked_math.hpp"
 #include "composed_advance.hpp"
 #include "coordinates.hpp"
@@ -369,14 +370,22 @@ ComposedLayout partition_B(const TiledMma& t, std::int64_t thread, const Compose
 
 Layout partition_fragment_C(const TiledMma& t, const Layout& c) {
   // The shape does not depend on the thread; CuTe partitions a compact layout of c's shape.
-  return make_layout(partition_C(t, 0, make_layout(c.shape())).layout.shape());
+  const IntTuple shape = partition_C(t, 0, make_layout(c.shape())).layout.shape();
+  // SM100's accumulator is a tensor-memory allocation (CuTe's UMMA::tmem_frg), not registers.
+  if (t.atom.arch == 100) return umma_tmem_fragment_C(t.atom, shape);
+  return make_layout(shape);
 }
 
 Layout make_fragment_A(const TiledMma& t, const Layout& p) {
+  if (t.atom.arch == 100)
+    throw Error("make_fragment_A: the operands of " + t.atom.name +
+                " are UMMA descriptors or tensor-memory tensors, which are not modelled");
   return make_fragment(p, mma_element_bits(t.atom.type_a), t.atom.arch == 90 && !t.atom.a_in_registers, "make_fragment_A");
 }
 
 Layout make_fragment_B(const TiledMma& t, const Layout& p) {
+  if (t.atom.arch == 100)
+    throw Error("make_fragment_B: the operands of " + t.atom.name + " are UMMA descriptors, which are not modelled");
   return make_fragment(p, mma_element_bits(t.atom.type_b), t.atom.arch == 90, "make_fragment_B");
 }
 

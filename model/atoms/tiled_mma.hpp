@@ -63,7 +63,8 @@ ComposedLayout partition_C(const TiledMma& tiled, std::int64_t thread, const Com
 ComposedLayout partition_A(const TiledMma& tiled, std::int64_t thread, const ComposedLayout& a);
 ComposedLayout partition_B(const TiledMma& tiled, std::int64_t thread, const ComposedLayout& b);
 
-// The accumulator fragment: a compact column-major layout of partition_C's shape.
+// The accumulator fragment: a compact column-major layout of partition_C's shape; for an SM100
+// atom the tensor-memory allocation of that shape (umma_tmem_fragment.hpp: logical TMEM addresses).
 Layout partition_fragment_C(const TiledMma& tiled, const Layout& c);
 
 // make_fragment_A/B of an already partitioned (V, RestX, RestK, ...) operand (element width
