@@ -32,14 +32,14 @@ bool law_passed(const Law& law, const LawResult& r) {
 
 namespace {
 
-constexpr std::size_t kSmt2Sample = 2;  // queries kept per law for the second solver
+constexpr std::size_t kSmt2Sample = 2;  // queries kept per law unless all are asked for
 
 // Runs one proof and folds it into the law's result. Returns the outcome.
 ProofOutcome run_one(LawResult& r, SymbolicScope& s, const std::vector<z3::expr>& domain,
                      const std::vector<ProofVariable>& vars, const std::function<z3::expr()>& claim,
                      const ProofOptions& options) {
   ProofOptions o = options;
-  o.keep_smt2 = r.smt2.size() < kSmt2Sample;
+  o.keep_smt2 = options.keep_all_smt2 || r.smt2.size() < kSmt2Sample;
   ProofOutcome out = prove(s, domain, vars, claim, o);
   if (std::getenv("CUTEREF_PROOF_TRACE"))
     std::cerr << "  proof " << r.proofs << ": " << status_name(out.status) << " " << out.ms << " ms, " << out.paths
@@ -48,7 +48,7 @@ ProofOutcome run_one(LawResult& r, SymbolicScope& s, const std::vector<z3::expr>
   r.paths += out.paths;
   ++r.proofs;
   for (auto& q : out.smt2)
-    if (r.smt2.size() < kSmt2Sample) r.smt2.push_back(std::move(q));
+    if (options.keep_all_smt2 || r.smt2.size() < kSmt2Sample) r.smt2.push_back(std::move(q));
   return out;
 }
 
@@ -578,7 +578,7 @@ void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std:
                 << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() << " ms\n";
     ++r.proofs;
     ++r.paths;
-    if (r.smt2.size() < kSmt2Sample) r.smt2.emplace_back(solver.to_smt2(), c == z3::unsat ? "unsat" : c == z3::sat ? "sat" : "unknown");
+    r.smt2.emplace_back(solver.to_smt2(), c == z3::unsat ? "unsat" : c == z3::sat ? "sat" : "unknown");  // every lemma
     if (c != z3::unsat && r.status == ProofStatus::Proved) {
       r.status = c == z3::sat ? ProofStatus::Refuted : ProofStatus::Unknown;
       r.detail = "lemma " + std::to_string(r.proofs);

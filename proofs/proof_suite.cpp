@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
     ++run;
     LawResult r;
     try {
-      r = law.run(ProofOptions{});
+      ProofOptions options;
+      options.keep_all_smt2 = !smt2_dir.empty();  // the second solver re-checks every query
+      r = law.run(options);
     } catch (const cuteref::Error& e) {
       r.detail = std::string("error: ") + e.what();
     }

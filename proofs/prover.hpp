@@ -28,6 +28,8 @@ struct ProofVariable {
 struct ProofOptions {
   unsigned timeout_ms = 0;     // 0: none; otherwise for the whole proof
   bool keep_smt2 = false;      // keep each path's query in SMT-LIB 2
+  // For the named laws: keep every query of the law for a second solver, not a sample.
+  bool keep_all_smt2 = false;
   // The model's side conditions (no overflow, its preconditions) as hypotheses instead of
   // goals: "wherever the model's checks pass, the claim holds" (a law about what the model
   // returns, not a proof that it returns).
