@@ -303,7 +303,13 @@ int banks_command(const BanksRequest& r) {
       return 0;
     }
     const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(r.first, &standard_functions())}, 0, "cuteref banks");
-    std::cout << describe(bank_conflicts(tc, parse_and_evaluate(r.second, &standard_functions()), r.side));
+    // The totals line comes first but is known last: the instruction lines wait as text, which
+    // is smaller than the instructions themselves.
+    std::string lines;
+    const CopyBankConflicts b = bank_conflicts_streamed(
+        tc, parse_and_evaluate(r.second, &standard_functions()), r.side,
+        [&](const SmemInstruction& in, const CopyInstructionBanks& ib) { lines += describe_instruction(in, ib); });
+    std::cout << describe_totals(b) << lines;
     return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
