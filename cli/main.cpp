@@ -303,13 +303,12 @@ int banks_command(const BanksRequest& r) {
       return 0;
     }
     const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(r.first, &standard_functions())}, 0, "cuteref banks");
-    // The totals line comes first but is known last: the instruction lines wait as text, which
-    // is smaller than the instructions themselves.
-    std::string lines;
+    // Each instruction's line as it is counted, the totals last: memory stays bounded by one
+    // instruction however many the copy executes (2^24 elements: 524,288 lines).
     const CopyBankConflicts b = bank_conflicts_streamed(
         tc, parse_and_evaluate(r.second, &standard_functions()), r.side,
-        [&](const SmemInstruction& in, const CopyInstructionBanks& ib) { lines += describe_instruction(in, ib); });
-    std::cout << describe_totals(b) << lines;
+        [&](const SmemInstruction& in, const CopyInstructionBanks& ib) { std::cout << describe_instruction(in, ib); });
+    std::cout << describe_totals(b);
     return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -158,9 +158,9 @@ std::string describe_instruction(const SmemInstruction& instruction, const CopyI
 }
 
 std::string describe(const CopyBankConflicts& b) {
-  std::string out = describe_totals(b);
+  std::string out;
   for (const CopyInstructionBanks& ib : b.instructions) out += describe_instruction(b.instruction, ib);
-  return out;
+  return out + describe_totals(b);
 }
 
 }  // namespace cuteref

@@ -52,8 +52,9 @@ using CopyInstructionVisitor = std::function<void(const SmemInstruction&, const 
 CopyBankConflicts bank_conflicts_streamed(const TiledCopy& tc, const Value& smem, CopySide side,
                                           const CopyInstructionVisitor& visit);
 
-// The readable account: the totals line, then instruction by instruction (conflicting ones in
-// full). describe_totals and describe_instruction are its two parts (for a streamed account).
+// The readable account: instruction by instruction (conflicting ones in full), then the totals
+// line. describe_instruction and describe_totals are its two parts (for a streamed account,
+// which knows the totals last).
 std::string describe(const CopyBankConflicts& b);
 std::string describe_totals(const CopyBankConflicts& b);
 std::string describe_instruction(const SmemInstruction& instruction, const CopyInstructionBanks& ib);
