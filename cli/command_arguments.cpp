@@ -136,6 +136,32 @@ BanksRequest parse_banks_arguments(const std::vector<std::string>& args) {
   return r;
 }
 
+void check_gpu_arguments(const std::vector<std::string>& args) {
+  if (args.empty()) return;  // all
+  const std::string& what = args[0];
+  if (what == "--help" || what == "tma" || what == "tma_tile" || what == "wgmma" || what == "mma" || what == "ldmatrix" ||
+      what == "vendor" || what == "all") {
+    if (args.size() > 1) throw UsageError("gpu " + what + " takes no further argument, got '" + printable(args[1]) + "'");
+    return;
+  }
+  if (what == "banks-kernels") {  // the banks probe's own child, run under ncu
+    if (args.size() != 2) throw UsageError("gpu banks-kernels takes one CASE_FILE");
+    return;
+  }
+  if (what != "banks")
+    throw UsageError("unknown GPU probe '" + printable(what) + "' (tma, tma_tile, wgmma, mma, ldmatrix, vendor, all, banks)");
+  bool out = false, dry_run = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--dry-run" && !dry_run) dry_run = true;
+    else if (args[i] == "--out" && !out) {
+      option_value(args, i);
+      out = true;
+    } else {
+      throw UsageError("gpu banks takes [--out DIR] [--dry-run], got '" + printable(args[i]) + "'");
+    }
+  }
+}
+
 CheckRequest parse_check_arguments(const std::vector<std::string>& args) {
   CheckRequest r;
   bool options_ended = false;

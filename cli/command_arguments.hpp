@@ -59,4 +59,9 @@ struct CheckRequest {
 };
 CheckRequest parse_check_arguments(const std::vector<std::string>& args);
 
+// `cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]` (args
+// after `gpu`): checked here, so that a malformed command line exits 64 whether or not the
+// harness (gpu/main.cu, which checks them again) was built. Throws UsageError.
+void check_gpu_arguments(const std::vector<std::string>& args);
+
 }  // namespace cuteref

@@ -93,7 +93,7 @@ void print_help(std::ostream& out) {
          "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
          "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
          "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
-         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR]]\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -576,7 +576,16 @@ int run_command(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
+  if (cmd == "gpu") {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+      check_gpu_arguments(rest);
+    } catch (const UsageError& e) {
+      std::cerr << "error: " << e.what() << "\nerror: usage: cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n";
+      return kExitUsage;
+    }
+    return gpu_command(argv[0], rest);
+  }
   std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";
   return kExitUsage;
 }

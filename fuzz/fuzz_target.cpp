@@ -154,6 +154,10 @@ void run_arguments(const std::vector<std::string>& lines) {
     parse_check_arguments(lines);
   } catch (const UsageError&) {
   }
+  try {
+    check_gpu_arguments(lines);
+  } catch (const UsageError&) {
+  }
 }
 
 }  // namespace

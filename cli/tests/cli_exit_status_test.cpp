@@ -93,6 +93,11 @@ TEST(CliExitStatus, MalformedCommandLinesExit64) {
       {"batch extra", kUsage, "usage: cuteref batch"},
       {"prove --draw d.txt 'x == x'", kUsage, "--draw 'd.txt': the file name must end in .tex, .svg or .html"},
       {"prove --draw a.svg --draw b.svg 'x == x'", kUsage, "--draw given twice"},
+      // gpu: checked whether or not the harness was built (without it, a valid one exits 77)
+      {"gpu --bogus", kUsage, "unknown GPU probe '--bogus'"},
+      {"gpu tma extra", kUsage, "gpu tma takes no further argument"},
+      {"gpu banks --out", kUsage, "--out needs a value"},
+      {"gpu banks --frob", kUsage, "gpu banks takes [--out DIR] [--dry-run]"},
   });
   std::printf("[cli] %d malformed command lines checked\n", n);
 }
