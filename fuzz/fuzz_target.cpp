@@ -142,22 +142,16 @@ void run_claim(const std::vector<std::string>& lines) {
 
 // A malformed command line is a UsageError; any other exception escapes and is a finding.
 void run_arguments(const std::vector<std::string>& lines) {
-  try {
-    parse_draw_arguments(lines);
-  } catch (const UsageError&) {
-  }
-  try {
-    parse_banks_arguments(lines);
-  } catch (const UsageError&) {
-  }
-  try {
-    parse_check_arguments(lines);
-  } catch (const UsageError&) {
-  }
-  try {
-    check_gpu_arguments(lines);
-  } catch (const UsageError&) {
-  }
+  const auto accepted_or_usage_error = [](auto parse) {
+    try {
+      parse();
+    } catch (const UsageError&) {
+    }
+  };
+  accepted_or_usage_error([&] { parse_draw_arguments(lines); });
+  accepted_or_usage_error([&] { parse_banks_arguments(lines); });
+  accepted_or_usage_error([&] { parse_check_arguments(lines); });
+  accepted_or_usage_error([&] { check_gpu_arguments(lines); });
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // element_swizzle (pointer_swizzle.hpp) and composed layouts behind an smem_ptr token, against a
 // simulation of CuTe's swizzle_ptr: element e of N bits sits at byte address e * N / 8 (for
 // N < 8, byte e * N / 8 holding sub-element e % (8 / N)); the swizzle acts on the byte address
-// (swizzle_ptr::apply_swizzle), bit by bit as CuTe's Swizzle<B,M,S> is defined. Exhaustive over
+// (swizzle_ptr::apply_swizzle), bit by bit as CuTe's Swizzle<B,M,S> is defined (test_support.hpp). Exhaustive over
 // small swizzles and every power-of-two width from 1 to 1024 bits.
 #include <gtest/gtest.h>
 
@@ -14,29 +14,21 @@
 #include "notation.hpp"
 #include "pointer_swizzle.hpp"
 #include "swizzle.hpp"
+#include "test_support.hpp"
 
 using namespace cuteref;
 
 namespace {
-
-// CuTe's Swizzle<B,M,S> on an address, bit by bit: target bit i (from M + max(0,-S)) is XOR-ed
-// with bit i + S.
-std::int64_t swizzle_bits(int b, int m, int s, std::int64_t x) {
-  const int target = m + (s < 0 ? -s : 0);
-  std::int64_t out = x;
-  for (int i = target; i < target + b; ++i) out ^= ((x >> (i + s)) & 1) << i;
-  return out;
-}
 
 // The element the swizzled pointer to element e points at, or -1 when the swizzled byte address
 // is not aligned to the element's width (the swizzle then splits elements).
 std::int64_t swizzled_element(int b, int m, int s, int bits, std::int64_t e) {
   if (bits < 8) {
     const std::int64_t per_byte = 8 / bits;
-    return swizzle_bits(b, m, s, e / per_byte) * per_byte + e % per_byte;
+    return test::reference_swizzle(b, m, s, e / per_byte) * per_byte + e % per_byte;
   }
   const std::int64_t bytes = bits / 8;
-  const std::int64_t address = swizzle_bits(b, m, s, e * bytes);
+  const std::int64_t address = test::reference_swizzle(b, m, s, e * bytes);
   return address % bytes == 0 ? address / bytes : -1;
 }
 
