@@ -8,6 +8,7 @@
 #include <ostream>
 #include <system_error>
 
+#include "command_errors.hpp"
 #include "diagnostic_text.hpp"
 #include "equality.hpp"
 #include "error.hpp"
@@ -223,7 +224,7 @@ namespace {
 
 void run_file(const std::filesystem::path& file, std::ostream& out, bool verbose, CorpusSummary& sum) {
   std::ifstream in(file);
-  if (!in) throw Error("cannot read corpus file " + file.string());
+  if (!in) throw IoError("cannot read corpus file " + file.string());
   run_corpus_stream(in, file.string(), out, verbose, sum);
 }
 
@@ -266,9 +267,9 @@ CorpusSummary run_corpus(const std::vector<std::string>& paths, std::ostream& ou
     } else if (std::filesystem::is_regular_file(path, ec)) {
       files.push_back(path);
     } else if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-      throw Error("corpus path " + p + " is " + kind_of(path) + ", not a corpus file or directory");
+      throw IoError("corpus path " + p + " is " + kind_of(path) + ", not a corpus file or directory");
     } else {
-      throw Error("corpus path " + p + " does not exist");
+      throw IoError("corpus path " + p + " does not exist");
     }
   }
   std::sort(files.begin(), files.end());

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include "checked_math.hpp"
+#include "command_arguments.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
@@ -22,7 +24,7 @@ namespace cuteref {
 
 namespace {
 
-constexpr std::int64_t kMaxCells = 65536;
+constexpr std::int64_t kMaxCells = kMaxPictureCells;
 
 // CuTe's colour maps (cute/util/print_latex.hpp, print_svg.hpp): the values are CuTe's, so
 // that the pictures compare cell for cell.
@@ -94,10 +96,14 @@ DrawPanel layout_panel(const Value& v, int bank_bits) {
     for (std::int64_t n = 0; n < p.cols; ++n) {
       const IntTuple value = evaluate_at(v, m + p.rows * n);
       DrawCell c{m, n, value_label(value), 0, false};
+      if (bank_bits > 0 && (!value.is_integer() || value.value() < 0))
+        throw Error("draw --banks: the value at (" + std::to_string(m) + "," + std::to_string(n) + ") is " +
+                    value.to_string() + ", not an element offset >= 0 (a shared-memory address is a byte count)");
       if (value.is_integer()) {
         if (bank_bits > 0) {
-          const std::int64_t byte = value.value() * bank_bits / 8;
-          c.colour = static_cast<int>(((byte / 4) % 32 + 32) % 32);
+          // bank_bits is a multiple of 8 (check_smem_element_bits): the byte address is exact.
+          const std::int64_t byte = checked_mul(value.value(), bank_bits / 8);
+          c.colour = static_cast<int>((byte / 4) % 32);
         } else {
           c.colour = mod8(value.value());
         }
@@ -107,22 +113,13 @@ DrawPanel layout_panel(const Value& v, int bank_bits) {
   return p;
 }
 
-// The two top-level modes of a tile (M,N), each a product (CuTe's product_each).
-void tile_extents(const IntTuple& tile, std::int64_t& rows, std::int64_t& cols) {
-  if (!tile.is_tuple() || tile.rank() != 2)
-    throw Error("draw: --tile must be a rank-2 tile (M,N), got " + tile.to_string());
-  rows = product(tile[0]).value();
-  cols = product(tile[1]).value();
-  if (rows * cols > kMaxCells) throw Error("draw: the tile " + tile.to_string() + " has too many cells");
-}
-
 DrawPanel tv_panel(const Value& v, const IntTuple& tile) {
   const Layout& l = inner_layout(v);
   if (rank(l) != 2) throw Error("draw: a TV layout has rank 2 (thread, value), got " + v.to_string());
   DrawPanel p;
-  tile_extents(tile, p.rows, p.cols);
+  tile_extents(tile, kMaxCells, p.rows, p.cols);
   const std::int64_t threads = size_value(mode(l, 0)), values = size_value(mode(l, 1));
-  if (threads * values > 16 * kMaxCells) throw Error("draw: the TV layout " + v.to_string() + " is too large");
+  if (checked_mul(threads, values) > 16 * kMaxCells) throw Error("draw: the TV layout " + v.to_string() + " is too large");
   std::vector<bool> filled(static_cast<std::size_t>(p.rows * p.cols), false);
   for (std::int64_t t = 0; t < threads; ++t)
     for (std::int64_t u = 0; u < values; ++u) {
@@ -202,7 +199,7 @@ DrawPanel copy_panel(const TiledCopy& tc, std::int64_t rows, std::int64_t cols, 
   DrawPanel p;
   p.rows = rows;
   p.cols = cols;
-  if (rows * cols > kMaxCells) throw Error("draw: the copy tile has too many cells");
+  if (checked_mul(rows, cols) > kMaxCells) throw Error("draw: the copy tile has too many cells");
   const Layout tile = make_layout(IntTuple::tuple({IntTuple::integer(rows), IntTuple::integer(cols)}));
   const Layout frg = source ? tidfrg_S(tc, tile) : tidfrg_D(tc, tile);
   const std::int64_t threads = size_value(mode(frg, 0)), values = size_value(mode(frg, 1));
@@ -253,7 +250,7 @@ DrawPanel mma_panel(const TiledMma& t, std::int64_t rows, std::int64_t cols, cha
   DrawPanel p;
   p.rows = rows;
   p.cols = cols;
-  if (rows * cols > kMaxCells) throw Error("draw: the MMA tile has too many cells");
+  if (checked_mul(rows, cols) > kMaxCells) throw Error("draw: the MMA tile has too many cells");
   const Layout tile = make_layout(IntTuple::tuple({IntTuple::integer(rows), IntTuple::integer(cols)}));
   std::vector<bool> filled(static_cast<std::size_t>(rows * cols), false);
   const std::int64_t threads = tiled_mma_size(t);

@@ -18,6 +18,7 @@
 #include "atoms/copy_bank_conflicts.hpp"
 #include "atoms/smem_banks.hpp"
 #include "atoms/tiled_copy.hpp"
+#include "command_arguments.hpp"
 #include "corpus_runner.hpp"
 #include "draw.hpp"
 #include "report_html.hpp"
@@ -66,7 +67,8 @@ void print_help(std::ostream& out) {
          "                             SHAPE:DESCRIPTOR; exit 1 with a diagnostic on error. In EXPR the same text\n"
          "                             is the literal descriptor(...), whose value is the stride tree\n"
          "  cuteref check [PATH...] [--html FILE]\n"
-         "                             run corpus cases (default: the project's corpus/); exit 1 on any failure;\n"
+         "                             run corpus cases (default: the project's corpus/); exit 1 on any failure,\n"
+         "                             74 when a PATH cannot be read;\n"
          "                             --html also writes the report as a page with the refuted seed claims pictured\n"
          "  cuteref verify [--html FILE]\n"
          "                             the main job: the corpus (seed claims agreeing and refuted), the property suite\n"
@@ -87,12 +89,13 @@ void print_help(std::ostream& out) {
          "                             a picture of a layout or composed layout (cell (m,n) = L(m,n)), of a TV layout\n"
          "                             over a tile (--tile: cells T/V), of A == B (both, differing cells marked), or of\n"
          "                             shared-memory banks of BITS-bit elements (--banks); LaTeX as CuTe's print_latex\n"
-         "                             (stdout without -o), SVG, or a self-contained HTML page; exit 1 on error\n"
+         "                             (stdout without -o), SVG, or a self-contained HTML page; exit 1 on error;\n"
+         "                             the tile has M, N >= 1; BITS is a multiple of 8 (bank = byte address / 4 % 32)\n"
          "  cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n"
          "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
          "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
          "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
-         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR]]\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -186,7 +189,7 @@ class CoutTee : public std::streambuf {
   std::ostringstream copy_;
 };
 
-// Writes the --html report; false (with a diagnostic) if the file cannot be written.
+// Writes the --html report; false (with a diagnostic) if the file cannot be written (exit 74).
 bool write_report(const std::string& path, const std::string& title, const std::string& text, bool passed,
                   const std::vector<ClaimRefutation>& refutations) {
   std::ofstream f(path);
@@ -207,11 +210,16 @@ int check_command(std::vector<std::string> paths, bool verbose, CorpusSummary* s
       for (const auto& r : s.refuted_claims) std::cout << "  " << r << "\n";  // printable: corpus_runner
     }
     if (s.unreadable > 0) std::cout << "corpus: " << s.unreadable << " path(s) could not be read (see FAIL above)\n";
+    // A path that could not be read is an input failure (74), whatever the cases read said.
+    if (s.unreadable > 0) return kExitIo;
     if (s.cases == 0) {
       std::cout << "corpus: no cases found: nothing was checked\n";
       return 1;
     }
-    return s.failed == 0 && s.unreadable == 0 ? 0 : 1;
+    return s.failed == 0 ? 0 : 1;
+  } catch (const IoError& e) {
+    std::cerr << diagnostic(e.what()) << "\n";
+    return kExitIo;
   } catch (const Error& e) {
     std::cerr << diagnostic(e.what()) << "\n";
     return 1;
@@ -281,50 +289,35 @@ int verify_command(const char* self, const std::string& html) {
     std::cout.flush();
     const std::string text = tee->text();
     tee.reset();
-    if (!write_report(html, "cuteref verify", text, rc == 0, corpus.refutations)) return 1;
+    if (!write_report(html, "cuteref verify", text, rc == 0, corpus.refutations)) return kExitIo;
   }
   return rc;
 }
 
 // `cuteref banks INSTR 'ADDR' BITS` or `cuteref banks 'TILED_COPY' 'SMEM' [S|D]`: the readable
-// bank-conflict report of one instruction or of every instruction of a tiled copy.
-int banks_command(const std::vector<std::string>& args) {
-  const char* usage = "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+// bank-conflict report of one instruction or of every instruction of a tiled copy. The command
+// line was validated (parse_banks_arguments); an EXPR the model refuses exits 1.
+int banks_command(const BanksRequest& r) {
   try {
-    // An instruction is a bare PTX word (ldmatrix.x4); a tiled copy is a call or a tuple.
-    if (args[1].find('(') == std::string::npos) {
-      if (args.size() != 4) {
-        std::cerr << usage;
-        return 2;
-      }
-      const SmemInstruction in = smem_instruction(args[1]);
-      const Value addr = parse_and_evaluate(args[2], &standard_functions());
-      const Value bits = parse_and_evaluate(args[3], &standard_functions());
-      if (!bits.is_int_tuple() || !std::get<IntTuple>(bits.data).is_integer() || std::get<IntTuple>(bits.data).value() < 1 ||
-          std::get<IntTuple>(bits.data).value() > 1024)
-        throw Error("cuteref banks: BITS must be an element width in bits (8, 16, 32, ...), got `" + args[3] + "`");
-      const int b = static_cast<int>(std::get<IntTuple>(bits.data).value());
-      std::cout << describe(in, smem_wavefronts(in, smem_accesses(in, addr, b)));
+    if (r.instruction) {
+      const SmemInstruction in = smem_instruction(r.first);
+      const Value addr = parse_and_evaluate(r.second, &standard_functions());
+      std::cout << describe(in, smem_wavefronts(in, smem_accesses(in, addr, r.bits)));
       return 0;
     }
-    if (args.size() != 3 && args.size() != 4) {
-      std::cerr << usage;
-      return 2;
-    }
-    CopySide side = CopySide::Auto;
-    if (args.size() == 4) {
-      if (args[3] == "S") side = CopySide::Source;
-      else if (args[3] == "D") side = CopySide::Destination;
-      else {
-        std::cerr << usage;
-        return 2;
-      }
-    }
-    const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(args[1], &standard_functions())}, 0, "cuteref banks");
-    std::cout << describe(bank_conflicts(tc, parse_and_evaluate(args[2], &standard_functions()), side));
+    const TiledCopy tc = tiled_copy_arg({parse_and_evaluate(r.first, &standard_functions())}, 0, "cuteref banks");
+    // Each instruction's line as it is counted, the totals last: memory stays bounded by one
+    // instruction however many the copy executes (2^24 elements: 524,288 lines).
+    const CopyBankConflicts b = bank_conflicts_streamed(
+        tc, parse_and_evaluate(r.second, &standard_functions()), r.side,
+        [&](const SmemInstruction& in, const CopyInstructionBanks& ib) { std::cout << describe_instruction(in, ib); });
+    std::cout << describe_totals(b);
     return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << diagnostic("out of memory") << "\n";
     return 1;
   }
 }
@@ -351,24 +344,23 @@ int gpu_command(const char* self, const std::vector<std::string>& args) {
   return 1;
 }
 
-// Writes a picture (by the file's extension) or throws Error.
+// Writes a picture in the format of the file's extension (checked when the command line was
+// read: picture_format_of). Throws IoError when the file cannot be written.
 void write_picture(const Picture& picture, const std::string& path, const std::string& expr) {
-  auto ends_with = [&](const std::string& suffix) {
-    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  std::string text;
-  if (ends_with(".tex")) text = to_latex(picture);
-  else if (ends_with(".svg")) text = to_svg(picture);
-  else if (ends_with(".html") || ends_with(".htm")) text = to_html(picture, expr);
-  else throw Error(path + ": the file name must end in .tex, .svg or .html");
+  const PictureFormat format = picture_format_of(path, "the output");
+  const std::string text = format == PictureFormat::Latex ? to_latex(picture)
+                           : format == PictureFormat::Svg ? to_svg(picture)
+                                                          : to_html(picture, expr);
   std::ofstream f(path);
   f << text;
-  if (!f) throw Error("cannot write " + path);
+  f.close();
+  if (!f) throw IoError("cannot write " + path + ": " + std::strerror(errno));
 }
 
 // prove --draw: the refutation's counterexample (the `name = value` lines of the report)
 // replayed on the claim's two sides, drawn as lhs == rhs when both are layouts. A note on
-// stderr when there is nothing to draw; the verdict stands either way.
+// stderr when there is nothing to draw; the verdict stands either way. Throws IoError when the
+// picture cannot be written.
 void draw_refutation(const std::string& claim, const std::string& report, const std::string& path) {
   std::map<std::string, std::int64_t> values;
   std::istringstream lines(report);
@@ -394,48 +386,33 @@ void draw_refutation(const std::string& claim, const std::string& report, const 
     Picture p = draw_comparison(a, b, "lhs = " + a.to_string(), "rhs = " + b.to_string());
     p.comments.insert(p.comments.begin(), "refuted: " + claim + " at " + instance);
     write_picture(p, path, claim + " at " + instance);
+  } catch (const IoError&) {
+    throw;
   } catch (const Error& e) {
     std::cerr << "prove --draw: " << e.what() << ": nothing drawn\n";
   }
 }
 
-int draw_command(const std::vector<std::string>& args) {
-  const std::string usage = "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n";
-  std::string expr, out_path;
-  bool have_expr = false;
-  DrawOptions options;
+int draw_command(const DrawRequest& r) {
   try {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      const bool has_value = i + 1 < args.size();
-      if (a == "-o" && has_value) out_path = args[++i];
-      else if (a == "--tile" && has_value) options.tile = parse_int_tuple(args[++i]);
-      else if (a == "--banks" && has_value) {
-        const IntTuple bits = parse_int_tuple(args[++i]);
-        if (!bits.is_integer() || bits.value() < 1 || bits.value() > 1024)
-          throw Error("--banks expects the element width in bits (1..1024), got " + bits.to_string());
-        options.bank_bits = static_cast<int>(bits.value());
-      } else if (!have_expr && (a.rfind("-", 0) != 0 || a.size() == 1)) {
-        expr = a;
-        have_expr = true;
-      } else {
-        std::cerr << usage;
-        return 2;
-      }
-    }
-    if (!have_expr) {
-      std::cerr << usage;
-      return 2;
-    }
-    const Picture picture = draw_expression(expr, options);
-    if (out_path.empty()) {
+    DrawOptions options;
+    options.tile = r.tile;
+    options.bank_bits = r.bank_bits;
+    const Picture picture = draw_expression(r.expr, options);
+    if (r.out_path.empty()) {
       std::cout << to_latex(picture);
       return 0;
     }
-    write_picture(picture, out_path, expr);
+    write_picture(picture, r.out_path, r.expr);
     return 0;
+  } catch (const IoError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitIo;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << diagnostic("out of memory") << "\n";
     return 1;
   }
 }
@@ -474,40 +451,39 @@ int run_command(int argc, char** argv) {
     }
     return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
   }
-  if (cmd == "batch" || cmd == "verify") {
+  if (cmd == "batch") {
     if (args.size() != 1) {
-      std::cerr << "error: usage: cuteref " << cmd << " (no arguments; batch reads stdin)\n";
+      std::cerr << "error: usage: cuteref batch (no arguments; it reads stdin)\n";
       return kExitUsage;
     }
-    if (cmd == "batch") return batch_command();
+    return batch_command();
   }
   if (cmd == "check") {
-    bool verbose = false;
-    std::string html;
-    std::vector<std::string> paths;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      if (args[i] == "-v" || args[i] == "--verbose") verbose = true;
-      else if (args[i] == "--html" && i + 1 < args.size()) html = args[++i];
-      else paths.push_back(args[i]);
+    CheckRequest req;
+    try {
+      req = parse_check_arguments(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const UsageError& e) {
+      std::cerr << "error: " << e.what() << "\nerror: usage: cuteref check [PATH...] [-v] [--html FILE]\n";
+      return kExitUsage;
     }
-    if (html.empty()) return check_command(paths, verbose);
+    if (req.html.empty()) return check_command(req.paths, req.verbose);
     CorpusSummary summary;
     int rc;
     std::string text;
     {
       CoutTee tee;
-      rc = check_command(paths, verbose, &summary);
+      rc = check_command(req.paths, req.verbose, &summary);
       std::cout.flush();
       text = tee.text();
     }
-    return write_report(html, "cuteref check", text, rc == 0, summary.refutations) ? rc : 1;
+    return write_report(req.html, "cuteref check", text, rc == 0, summary.refutations) ? rc : kExitIo;
   }
   if (cmd == "verify") {
     std::string html;
-    if (args.size() == 3 && args[1] == "--html") html = args[2];
+    if (args.size() == 3 && args[1] == "--html" && !args[2].empty()) html = args[2];
     else if (args.size() != 1) {
       std::cerr << "error: usage: cuteref verify [--html FILE]\n";
-      return 2;
+      return kExitUsage;
     }
     return verify_command(argv[0], html);
   }
@@ -551,7 +527,19 @@ int run_command(int argc, char** argv) {
           return kExitUsage;
         }
       } else if (a == "--smt2") req.smt2_file = args[++i];
-      else if (a == "--draw") draw_path = args[++i];
+      else if (a == "--draw") {
+        if (!draw_path.empty()) {
+          std::cerr << "error: --draw given twice\n" << usage;
+          return kExitUsage;
+        }
+        draw_path = args[++i];
+        try {
+          picture_format_of(draw_path, "--draw");
+        } catch (const UsageError& e) {
+          std::cerr << "error: " << e.what() << "\n" << usage;
+          return kExitUsage;
+        }
+      }
       else if (!have_claim && a.rfind("--", 0) != 0) {
         req.claim = a;
         have_claim = true;
@@ -570,18 +558,38 @@ int run_command(int argc, char** argv) {
     std::ostringstream text;
     const int rc = pf::prove_command(req, text, std::cerr);
     std::cout << text.str();
-    if (rc == pf::kProveRefuted) draw_refutation(req.claim, text.str(), draw_path);
+    if (rc != pf::kProveRefuted) return rc;
+    try {
+      draw_refutation(req.claim, text.str(), draw_path);
+    } catch (const IoError& e) {
+      std::cout.flush();
+      std::cerr << "prove --draw: " << e.what() << "\n";
+      return kExitIo;
+    }
     return rc;
   }
-  if (cmd == "banks") {
-    if (args.size() < 3) {
-      std::cerr << "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n";
+  if (cmd == "banks" || cmd == "draw") {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+      if (cmd == "banks") return banks_command(parse_banks_arguments(rest));
+      return draw_command(parse_draw_arguments(rest));
+    } catch (const UsageError& e) {
+      std::cerr << "error: " << e.what() << "\n"
+                << (cmd == "banks" ? "error: usage: cuteref banks INSTR 'ADDR' BITS | cuteref banks 'TILED_COPY' 'SMEM' [S|D]\n"
+                                   : "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n");
       return kExitUsage;
     }
-    return banks_command(args);
   }
-  if (cmd == "draw") return draw_command(std::vector<std::string>(args.begin() + 1, args.end()));
-  if (cmd == "gpu") return gpu_command(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
+  if (cmd == "gpu") {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+      check_gpu_arguments(rest);
+    } catch (const UsageError& e) {
+      std::cerr << "error: " << e.what() << "\nerror: usage: cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n";
+      return kExitUsage;
+    }
+    return gpu_command(argv[0], rest);
+  }
   std::cerr << "error: unknown command '" << printable(cmd) << "' (see cuteref --help)\n";
   return kExitUsage;
 }

@@ -6,6 +6,9 @@
 //   prove     line 1 as the claim, the other non-empty lines as --where texts: parsed and
 //             evaluated on the concrete model at the lower and at the upper bounds of the
 //             variables (never the solver: too slow for a fuzz loop)
+//   arguments every line one command-line argument of `draw`, `banks` and `check`
+//             (cli/command_arguments.hpp): accepted, or refused with a UsageError (exit 64),
+//             never another exception
 // A finding is a crash, a hang, a sanitizer report, an exception other than cuteref::Error
 // escaping, or a broken contract checked below (abort with a message):
 //   - a batch output line (value or diagnostic) holds no line break: one line per input line;
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include "claim.hpp"
+#include "command_arguments.hpp"
 #include "corpus_runner.hpp"
 #include "descriptor.hpp"
 #include "enumeration_budget.hpp"
@@ -136,6 +140,20 @@ void run_claim(const std::vector<std::string>& lines) {
   }
 }
 
+// A malformed command line is a UsageError; any other exception escapes and is a finding.
+void run_arguments(const std::vector<std::string>& lines) {
+  const auto accepted_or_usage_error = [](auto parse) {
+    try {
+      parse();
+    } catch (const UsageError&) {
+    }
+  };
+  accepted_or_usage_error([&] { parse_draw_arguments(lines); });
+  accepted_or_usage_error([&] { parse_banks_arguments(lines); });
+  accepted_or_usage_error([&] { parse_check_arguments(lines); });
+  accepted_or_usage_error([&] { check_gpu_arguments(lines); });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -149,5 +167,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   run_describe(lines);
   run_corpus_text(input);
   run_claim(lines);
+  run_arguments(lines);
   return 0;
 }

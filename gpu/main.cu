@@ -82,13 +82,19 @@ const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
 #endif
 };
 
+// A malformed command line exits 64 (EX_USAGE), as every cuteref command does (README.md).
+constexpr int kExitUsage = 64;
+
 // `banks [--out DIR] [--dry-run]`: the bank-conflict probe, which drives ncu itself (not in `all`:
 // it needs Nsight Compute); `banks-kernels FILE` is its child, run under ncu.
 int banks_main(int argc, char** argv) {
   const std::string what = argv[1];
   try {
     if (what == "banks-kernels") {
-      if (argc < 3) throw std::runtime_error("usage: cuteref-gpu banks-kernels CASE_FILE");
+      if (argc != 3) {
+        std::cerr << "error: usage: cuteref-gpu banks-kernels CASE_FILE\n";
+        return kExitUsage;
+      }
       return cuteref_gpu::run_banks_kernels(argv[2]);
     }
     std::string out_dir;
@@ -97,7 +103,10 @@ int banks_main(int argc, char** argv) {
       const std::string a = argv[i];
       if (a == "--dry-run") dry_run = true;
       else if (a == "--out" && i + 1 < argc) out_dir = argv[++i];
-      else throw std::runtime_error("usage: cuteref-gpu banks [--out DIR] [--dry-run]");
+      else {
+        std::cerr << "error: usage: cuteref-gpu banks [--out DIR] [--dry-run]\n";
+        return kExitUsage;
+      }
     }
     if (!dry_run)
       if (const int rc = check_device_in_child(); rc != 0) return rc;
@@ -123,7 +132,7 @@ int main(int argc, char** argv) {
     return 77;
   }
 #endif
-  if (what == "--help" || !known) {
+  if (what == "--help" || !known || argc > 2) {
     std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
@@ -135,7 +144,7 @@ int main(int argc, char** argv) {
                  "  banks  shared-memory wavefronts: the model's smem_wavefronts vs Nsight Compute's counters (runs ncu;\n"
                  "         not part of all); --out DIR keeps the cases, ncu's CSV and a line per case; --dry-run lists\n"
                  "         the cases and predictions without a GPU\n";
-    return what == "--help" ? 0 : 2;
+    return what == "--help" && argc == 2 ? 0 : kExitUsage;
   }
   if (const int rc = check_device_in_child(); rc != 0) return rc;
   // A keeper child holds a CUDA context for the whole run, so that each case's child finds the

@@ -253,7 +253,7 @@ TEST(CliHardening, CheckParsesCasesStrictly) {
 }
 
 // Directory walks skipped FIFOs and dangling links silently (and a FIFO named on the command
-// line was said not to exist). They are reported, and the run fails.
+// line was said not to exist). They are reported, and the run fails as an unreadable input (74).
 TEST(CliHardening, CheckReportsWhatItCannotRead) {
   const std::string dir = temp_path("walk");
   std::system(("rm -rf " + quote(dir) + " && mkdir -p " + quote(dir + "/sub")).c_str());
@@ -263,7 +263,7 @@ TEST(CliHardening, CheckReportsWhatItCannotRead) {
   ASSERT_EQ(std::system(("ln -s " + quote(dir + "/missing.txt") + " " + quote(dir + "/dangling.txt")).c_str()), 0);
   ASSERT_EQ(std::system(("ln -s " + quote(dir + "/sub") + " " + quote(dir + "/linked")).c_str()), 0);
   const RunResult r = run_cli("check " + quote(dir));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 74);  // a path that cannot be read: EX_IOERR
   EXPECT_TRUE(contains(r.out, "pipe.txt: FAIL a FIFO")) << r.out;
   EXPECT_TRUE(contains(r.out, "dangling.txt: FAIL a dangling symbolic link")) << r.out;
   EXPECT_TRUE(contains(r.out, "linked: FAIL a symbolic link to a directory (not followed")) << r.out;
@@ -271,7 +271,7 @@ TEST(CliHardening, CheckReportsWhatItCannotRead) {
   EXPECT_TRUE(contains(r.out, "corpus: 3 path(s) could not be read")) << r.out;
   EXPECT_FALSE(contains(r.out, "notes.md")) << r.out;
   const RunResult fifo = run_cli("check " + quote(dir + "/pipe.txt"));
-  EXPECT_EQ(fifo.exit_code, 1);
+  EXPECT_EQ(fifo.exit_code, 74);
   EXPECT_TRUE(contains(fifo.err, "is a FIFO, not a corpus file or directory")) << fifo.err;
   std::system(("rm -rf " + quote(dir)).c_str());
 }

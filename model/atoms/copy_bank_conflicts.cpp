@@ -1,11 +1,14 @@
 #include "atoms/copy_bank_conflicts.hpp"
 
+#include <optional>
 #include <sstream>
 
+#include "checked_math.hpp"
 #include "coordinates.hpp"
 #include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "layout_value_stream.hpp"
 
 namespace cuteref {
 
@@ -46,9 +49,47 @@ SmemInstruction instruction_of(const CopyAtom& atom, bool source) {
   throw Error("bank_conflicts: unknown copy atom kind");
 }
 
+// One lane's element offsets in index order, one atom call (frg_v values) at a time: streamed by
+// an odometer where the partition allows (layout_value_stream.hpp), else evaluated index by index.
+class LaneOffsets {
+ public:
+  explicit LaneOffsets(const Partition& p) : plain_(p), stream_(plain_stream(p)) {}
+  explicit LaneOffsets(const ComposedLayout& c) : composed_(c), stream_(stream_layout_like(Value(c))) {}
+
+  // The next `n` offsets, appended to `out`.
+  void take(std::int64_t n, std::vector<std::int64_t>& out) {
+    for (std::int64_t k = 0; k < n; ++k, ++index_) {
+      if (stream_) {
+        if (index_ > 0) stream_->next();
+        out.push_back(stream_->value());
+      } else if (composed_) {
+        out.push_back(apply_composed(*composed_, index_));
+      } else {
+        out.push_back(checked_add(plain_->offset, apply_index(plain_->layout, index_)));
+      }
+    }
+  }
+
+ private:
+  static std::optional<LayoutLikeStream> plain_stream(const Partition& p) {
+    if (p.layout.has_basis_strides()) return std::nullopt;
+    try {
+      return LayoutLikeStream{LayoutValueStream(p.layout, p.offset), std::nullopt};
+    } catch (const Error&) {
+      return std::nullopt;  // some value overflows: evaluated index by index, which says where
+    }
+  }
+
+  std::optional<Partition> plain_;
+  std::optional<ComposedLayout> composed_;
+  std::optional<LayoutLikeStream> stream_;
+  std::int64_t index_ = 0;
+};
+
 }  // namespace
 
-CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySide side) {
+CopyBankConflicts bank_conflicts_streamed(const TiledCopy& tc, const Value& smem, CopySide side,
+                                          const CopyInstructionVisitor& visit) {
   const bool composed = smem.is_composed();
   if (!composed && !smem.is_layout())
     throw Error("bank_conflicts: the shared-memory tensor must be a layout or a composed layout, got " + smem.kind_name());
@@ -60,54 +101,70 @@ CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySid
   const std::int64_t threads = tiled_copy_size(tc);
   const std::int64_t warps = (threads + 31) / 32;
   for (std::int64_t w = 0; w < warps; ++w) {
-    // Each lane's partition: (layout, how to read an index) as a composed layout or plain.
-    std::vector<std::vector<std::int64_t>> per_lane_all;  // lane -> all its element offsets
+    // Each lane's partition, read one atom call at a time.
+    std::vector<LaneOffsets> lanes;
     std::int64_t frg_v = 0, calls = 0;
     for (std::int64_t lane = 0; lane < 32 && 32 * w + lane < threads; ++lane) {
       const std::int64_t t = 32 * w + lane;
-      std::vector<std::int64_t> all;
       Layout part = Layout(IntTuple::static_int(1), IntTuple::static_int(0));
       if (composed) {
         const ComposedLayout c = out.source ? partition_S(tc, t, std::get<ComposedLayout>(smem.data))
                                             : partition_D(tc, t, std::get<ComposedLayout>(smem.data));
         part = c.layout;
-        charge_enumeration(size_value(c.layout), "bank_conflicts");
-        for (std::int64_t i = 0; i < size_value(c.layout); ++i) all.push_back(apply_composed(c, i));
+        lanes.emplace_back(c);
       } else {
         const Partition p = out.source ? partition_S(tc, t, std::get<Layout>(smem.data)) : partition_D(tc, t, std::get<Layout>(smem.data));
         part = p.layout;
-        charge_enumeration(size_value(p.layout), "bank_conflicts");
-        for (std::int64_t i = 0; i < size_value(p.layout); ++i) all.push_back(p.offset + apply_index(p.layout, i));
+        lanes.emplace_back(p);
       }
+      charge_enumeration(size_value(part), "bank_conflicts");
       frg_v = size_value(mode(mode(part, 0), 0));
       calls = size_value(part) / frg_v;
-      per_lane_all.push_back(std::move(all));
     }
+    CopyInstructionBanks ib;
+    ib.warp = w;
     for (std::int64_t j = 0; j < calls; ++j) {
-      CopyInstructionBanks ib;
-      ib.warp = w;
       ib.call = j;
-      for (const auto& all : per_lane_all)
-        ib.offsets.emplace_back(all.begin() + j * frg_v, all.begin() + (j + 1) * frg_v);
+      ib.offsets.resize(lanes.size());
+      for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
+        ib.offsets[lane].clear();
+        lanes[lane].take(frg_v, ib.offsets[lane]);
+      }
       ib.wavefronts = smem_wavefronts(out.instruction, smem_accesses(out.instruction, ib.offsets, tc.value_bits));
-      out.wavefronts += ib.wavefronts.wavefronts;
-      out.ideal += ib.wavefronts.ideal;
-      out.instructions.push_back(std::move(ib));
+      out.wavefronts = checked_add(out.wavefronts, ib.wavefronts.wavefronts);
+      out.ideal = checked_add(out.ideal, ib.wavefronts.ideal);
+      ++out.count;
+      visit(out.instruction, ib);
     }
   }
   return out;
 }
 
-std::string describe(const CopyBankConflicts& b) {
+CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySide side) {
+  std::vector<CopyInstructionBanks> all;
+  CopyBankConflicts out =
+      bank_conflicts_streamed(tc, smem, side, [&](const SmemInstruction&, const CopyInstructionBanks& ib) { all.push_back(ib); });
+  out.instructions = std::move(all);
+  return out;
+}
+
+std::string describe_totals(const CopyBankConflicts& b) {
   std::ostringstream os;
-  os << b.instructions.size() << " x " << b.instruction.name << " (" << (b.source ? "source" : "destination")
+  os << b.count << " x " << b.instruction.name << " (" << (b.source ? "source" : "destination")
      << " in shared memory): " << b.wavefronts << " wavefronts, ideal " << b.ideal << "\n";
-  for (const CopyInstructionBanks& ib : b.instructions) {
-    os << "warp " << ib.warp << " call " << ib.call << ": ";
-    const std::string d = describe(b.instruction, ib.wavefronts);
-    os << (ib.wavefronts.wavefronts == ib.wavefronts.ideal ? d.substr(0, d.find('\n') + 1) : d);
-  }
   return os.str();
+}
+
+std::string describe_instruction(const SmemInstruction& instruction, const CopyInstructionBanks& ib) {
+  const std::string d = describe(instruction, ib.wavefronts);
+  return "warp " + std::to_string(ib.warp) + " call " + std::to_string(ib.call) + ": " +
+         (ib.wavefronts.wavefronts == ib.wavefronts.ideal ? d.substr(0, d.find('\n') + 1) : d);
+}
+
+std::string describe(const CopyBankConflicts& b) {
+  std::string out;
+  for (const CopyInstructionBanks& ib : b.instructions) out += describe_instruction(b.instruction, ib);
+  return out + describe_totals(b);
 }
 
 }  // namespace cuteref

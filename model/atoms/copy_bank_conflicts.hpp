@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ struct CopyBankConflicts {
   SmemInstruction instruction;
   bool source = true;  // the tensor is the copy's source (partition_S) or destination
   int bits = 0;
-  std::vector<CopyInstructionBanks> instructions;
+  std::int64_t count = 0;  // the instructions executed
+  std::vector<CopyInstructionBanks> instructions;  // each of them (empty from bank_conflicts_streamed)
   std::int64_t wavefronts = 0, ideal = 0;
 };
 
@@ -43,7 +45,18 @@ struct CopyBankConflicts {
 // are one access (smem_accesses' preconditions).
 CopyBankConflicts bank_conflicts(const TiledCopy& tc, const Value& smem, CopySide side = CopySide::Auto);
 
-// The instruction's readable account, instruction by instruction (conflicting ones in full).
+// The same, keeping no instruction: each is handed to `visit` (in warp, then call order) and
+// dropped, so that memory stays bounded by one warp's instruction whatever the tensor's size
+// (2^24 elements, the enumeration bound, are 2^19 byte loads). The result's `instructions` is empty.
+using CopyInstructionVisitor = std::function<void(const SmemInstruction&, const CopyInstructionBanks&)>;
+CopyBankConflicts bank_conflicts_streamed(const TiledCopy& tc, const Value& smem, CopySide side,
+                                          const CopyInstructionVisitor& visit);
+
+// The readable account: instruction by instruction (conflicting ones in full), then the totals
+// line. describe_instruction and describe_totals are its two parts (for a streamed account,
+// which knows the totals last).
 std::string describe(const CopyBankConflicts& b);
+std::string describe_totals(const CopyBankConflicts& b);
+std::string describe_instruction(const SmemInstruction& instruction, const CopyInstructionBanks& ib);
 
 }  // namespace cuteref

@@ -101,12 +101,16 @@ SmemInstruction smem_instruction(std::string_view name) {
   return fail();
 }
 
+void check_smem_element_bits(std::int64_t bits, const std::string& fn) {
+  if (bits < 8 || bits % 8 != 0)
+    throw Error(fn + ": the element width must be a positive multiple of 8 bits (shared memory is byte-addressed), got " +
+                std::to_string(bits));
+}
+
 std::vector<SmemAccess> smem_accesses(const SmemInstruction& in, const std::vector<std::vector<std::int64_t>>& offsets,
                                       int bits) {
   const std::string fn = "smem_wavefronts(" + in.name + ")";
-  if (bits < 8 || bits % 8 != 0)
-    throw Error(fn + ": the element width must be a multiple of 8 bits (shared memory is byte-addressed), got " +
-                std::to_string(bits));
+  check_smem_element_bits(bits, fn);
   const std::int64_t bytes = bits / 8;
   const bool matrix = in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix;
   // threads whose addresses are read (a warp with fewer threads leaves the others inactive)

@@ -71,6 +71,11 @@ struct SmemAccess {
   int bytes = 0;
 };
 
+// The element-width precondition of every shared-memory bank computation: `bits` is a positive
+// multiple of 8 (shared memory is byte-addressed, so a bank is byte address / 4 % 32).
+// Throws Error naming `fn` and the width otherwise.
+void check_smem_element_bits(std::int64_t bits, const std::string& fn);
+
 // The accesses of one warp-wide execution: thread t's values v = 0..V-1 are the elements at
 // element offsets ADDR(t, v) (a layout or composed layout of shape (32, V), read at the
 // coordinate (t, v)) of `bits`-bit elements. ADDR may also be an integer tuple of at most 32

@@ -11,6 +11,7 @@
 #include "divide.hpp"
 #include "error.hpp"
 #include "inverse.hpp"
+#include "layout_tv.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
 #include "recast.hpp"
@@ -165,12 +166,17 @@ TiledCopy make_tiled_copy_tv(const CopyAtom& atom, int value_bits, const Layout&
 }
 
 TiledCopy make_tiled_copy(const CopyAtom& atom, int value_bits, const Layout& thr, const Layout& val) {
-  // (M,N) -> (thr_idx, val_idx)
-  const Layout layout_mn = raked_product(thr, val);
-  // (thr_idx, val_idx) -> (M,N)
-  const Layout layout_tv =
-      composition(right_inverse(layout_mn), make_layout(IntTuple::tuple({size(thr), size(val)})));
-  return make_tiled_copy_tv(atom, value_bits, layout_tv, product_each(layout_mn.shape()));
+  // CuTe builds TiledLayout_TV as make_layout_tv does; make_layout_tv also checks that every
+  // (thread, value) reaches a tile element, which CuTe leaves unchecked (a stride-0 thread
+  // layout would copy one element 32 times and never the others).
+  LayoutTV tv = [&] {
+    try {
+      return make_layout_tv(thr, val);
+    } catch (const Error& e) {
+      throw Error(std::string("make_tiled_copy: ") + e.what());
+    }
+  }();
+  return make_tiled_copy_tv(atom, value_bits, tv.layout_tv, tv.tiler_mn);
 }
 
 std::int64_t tiled_mma_tile_size(const TiledMma& mma, int i) {

@@ -1,11 +1,14 @@
 #include "atoms/tiled_mma.hpp"
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "atoms/umma_tmem_fragment.hpp"
 #include "checked_math.hpp"
 #include "composed_advance.hpp"
 #include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
@@ -307,6 +310,53 @@ Layout make_fragment(const Layout& p, int bits, bool smem_operand, const std::st
   return make_layout_from_modes(modes);
 }
 
+// The most atom-layout indices the injectivity check enumerates (an interleaved layout only;
+// the layouts CuTe's users write are checked without enumerating).
+constexpr std::int64_t kMaxEnumeratedAtoms = std::int64_t{1} << 22;
+
+// Precondition of a tiled MMA: the atom layout (M,N,K) -> atom index is injective. CuTe's
+// make_tiled_mma does not check it (mma_atom.hpp builds the thread layout as
+// tiled_product(ThrID, AtomLayoutMNK) and nothing more); with two atoms on one index the
+// thread layout reaches fewer than size(TiledMMA) threads, and partition_C/A/B refuse the
+// others. @pre every mode of `al` is an integer, with a positive stride where its extent > 1.
+void check_atom_layout_injective(const Layout& al) {
+  struct Mode {
+    std::int64_t extent, stride;
+  };
+  std::vector<Mode> modes;
+  for (std::size_t i = 0; i < 3; ++i)
+    if (al.shape()[i].value() > 1) modes.push_back({al.shape()[i].value(), al.stride()[i].value()});
+  std::sort(modes.begin(), modes.end(), [](const Mode& a, const Mode& b) { return a.stride < b.stride; });
+  // Modes whose strides, in increasing order, each step past the span of the ones before are
+  // injective (a mixed-radix number); only interleaved strides need the values enumerated.
+  bool nested = true;
+  for (std::size_t i = 1; i < modes.size(); ++i)
+    if (modes[i].stride < checked_mul(modes[i - 1].stride, modes[i - 1].extent)) nested = false;
+  if (nested) return;
+  const std::int64_t n = size_value(al);
+  if (n > kMaxEnumeratedAtoms)
+    throw Error("make_tiled_mma: the atom layout " + al.to_string() + " has interleaved strides and " + std::to_string(n) +
+                " atoms; its injectivity is checked by enumeration, at most " + std::to_string(kMaxEnumeratedAtoms));
+  charge_enumeration(n, "make_tiled_mma");
+  std::vector<std::pair<std::int64_t, std::int64_t>> index_of;  // (atom index, colexicographic coordinate)
+  index_of.reserve(static_cast<std::size_t>(n));
+  const std::int64_t e0 = al.shape()[0].value(), e1 = al.shape()[1].value();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const IntTuple crd = IntTuple::tuple({IntTuple::integer(i % e0), IntTuple::integer(i / e0 % e1), IntTuple::integer(i / e0 / e1)});
+    index_of.emplace_back(apply(al, crd).value(), i);
+  }
+  std::sort(index_of.begin(), index_of.end());
+  for (std::size_t j = 1; j < index_of.size(); ++j)
+    if (index_of[j].first == index_of[j - 1].first) {
+      auto crd = [&](std::int64_t i) {
+        return "(" + std::to_string(i % e0) + "," + std::to_string(i / e0 % e1) + "," + std::to_string(i / e0 / e1) + ")";
+      };
+      throw Error("make_tiled_mma: the atom layout " + al.to_string() + " must be injective (each atom its own threads): " +
+                  crd(index_of[j - 1].second) + " and " + crd(index_of[j].second) + " both map to atom " +
+                  std::to_string(index_of[j].first));
+    }
+}
+
 }  // namespace
 
 TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al) {
@@ -327,6 +377,7 @@ TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& al_in, const Value& p
     if (al.shape()[i].value() > 1 && (!al.stride()[i].is_integer() || al.stride()[i].value() <= 0))
       throw Error("make_tiled_mma: mode " + std::to_string(i) + " of the atom layout " + al.to_string() +
                   " needs a positive stride");
+  check_atom_layout_injective(al);
   std::vector<Value> perm;
   if (perm_in.is_mixed_tuple()) {
     perm = std::get<MixedTuple>(perm_in.data).elements;

@@ -52,35 +52,6 @@ std::optional<std::pair<Layout, Layout>> decided_by_inner_layouts(const Value& a
   return std::pair{ca.layout, cb.layout};
 }
 
-// One side of an index-by-index comparison in index order, when its values are integers that a
-// LayoutValueStream can produce (an integer layout, or a composed layout with an integer offset
-// over one): x -> Sw(offset + L(x)), no swizzle for a plain layout. nullopt otherwise, and where
-// some value overflows (evaluate_at then reports it at its index).
-struct StreamedSide {
-  LayoutValueStream values;
-  std::optional<Swizzle> swizzle;
-  std::int64_t value() const { return swizzle ? (*swizzle)(values.value()) : values.value(); }
-};
-
-std::optional<StreamedSide> streamed(const Value& v) {
-  try {
-    if (v.is_layout()) {
-      const auto& l = std::get<Layout>(v.data);
-      if (!integer_layout(l)) return std::nullopt;
-      return StreamedSide{LayoutValueStream(l, 0), std::nullopt};
-    }
-    const auto& c = std::get<ComposedLayout>(v.data);
-    std::int64_t offset = 0;
-    if (c.offset) {
-      if (!c.offset->value || !c.offset->value->is_integer()) return std::nullopt;
-      offset = c.offset->value->value();
-    }
-    if (!integer_layout(c.layout)) return std::nullopt;
-    return StreamedSide{LayoutValueStream(c.layout, offset), c.swizzle};
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
 }  // namespace
 
 Verdict functional_equal(const Value& a, const Value& b) {
@@ -100,11 +71,11 @@ Verdict functional_equal(const Value& a, const Value& b) {
                   " indices compared one by one (composed layouts, scaled-basis strides, or modes that do not line "
                   "up, e.g. 2 against 3); use `cuteref prove`");
     charge_enumeration(na, "==");
-    auto sa = streamed(a), sb = streamed(b);
+    auto sa = stream_layout_like(a), sb = stream_layout_like(b);
     if (sa && sb) {
       for (std::int64_t i = 0; i < na; ++i) {
         if (sa->value() != sb->value()) return differ_at(a, b, i);
-        if (i + 1 < na) sa->values.next(), sb->values.next();
+        if (i + 1 < na) sa->next(), sb->next();
       }
       return {true, ""};
     }

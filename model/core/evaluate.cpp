@@ -25,23 +25,18 @@ std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
   }
   // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
   // address of the N-bit element L(i) (CuTe turns it into a swizzle_ptr). As a function of
-  // element indices: i -> Sw<B,M+3,S>(L(i) * N) / N, the swizzle moved to bit addresses.
-  // Precondition: N is a power of two no wider than the swizzle's lowest moved bit, so the
-  // swizzle permutes whole elements.
-  const int n = c.offset->pointer_element_bits;
-  const Swizzle& sw = c.swizzle;
-  if (n <= 0 || (n & (n - 1)) != 0)
-    throw Error("evaluating " + c.to_string() + ": element width " + std::to_string(n) + " bits is not a power of two");
-  if (sw.bits() > 0 && n > (std::int64_t{1} << std::min(sw.base() - std::min(0, sw.shift()) + 3, 62)))
-    throw Error("evaluating " + c.to_string() + ": the swizzle moves bits inside a " + std::to_string(n) +
-                "-bit element, so it is not a permutation of elements");
+  // element indices: i -> the swizzle's element form (pointer_swizzle.hpp) of L(i).
+  // Precondition: the swizzle has an element form (it permutes whole elements).
+  try {
+    element_swizzle(c.swizzle, c.offset->pointer_element_bits);
+  } catch (const Error& e) {
+    throw Error("evaluating " + c.to_string() + ": " + e.what());
+  }
   // The swizzle acts on the byte address, which the model takes from an aligned base; an
   // element before the pointer has no address the model knows (CuTe swizzles the real one).
   if (inner < 0)
     throw Error("evaluating " + c.to_string() + ": element offset " + std::to_string(inner) +
                 " is negative, before the smem pointer, whose base address the model does not know");
-  const Swizzle on_bits(sw.bits(), sw.base() + 3, sw.shift());  // checks the moved swizzle is legal
-  (void)on_bits;
   return composed_value<CheckedInt>(c, index).v;
 }
 

@@ -37,4 +37,25 @@ void LayoutValueStream::next() {
   }
 }
 
+std::optional<LayoutLikeStream> stream_layout_like(const Value& v) {
+  try {
+    if (v.is_layout()) {
+      const auto& l = std::get<Layout>(v.data);
+      if (l.has_basis_strides()) return std::nullopt;
+      return LayoutLikeStream{LayoutValueStream(l, 0), std::nullopt};
+    }
+    if (!v.is_composed()) return std::nullopt;
+    const auto& c = std::get<ComposedLayout>(v.data);
+    std::int64_t offset = 0;
+    if (c.offset) {
+      if (!c.offset->value || !c.offset->value->is_integer()) return std::nullopt;
+      offset = c.offset->value->value();
+    }
+    if (c.layout.has_basis_strides()) return std::nullopt;
+    return LayoutLikeStream{LayoutValueStream(c.layout, offset), c.swizzle};
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace cuteref

@@ -10,9 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "layout.hpp"
+#include "swizzle.hpp"
+#include "value.hpp"
 
 namespace cuteref {
 
@@ -28,5 +31,19 @@ class LayoutValueStream {
   std::vector<std::int64_t> extent_, stride_, digit_;
   std::int64_t value_;
 };
+
+// The values of a layout-like value in index order, where a LayoutValueStream can produce them:
+// an integer layout, or a composed layout with an integer offset over one, x -> Sw(offset + L(x))
+// (no swizzle for a plain layout).
+struct LayoutLikeStream {
+  LayoutValueStream values;
+  std::optional<Swizzle> swizzle;
+  std::int64_t value() const { return swizzle ? (*swizzle)(values.value()) : values.value(); }
+  void next() { values.next(); }
+};
+
+// The stream of v, or nullopt for anything else (scaled-basis strides, an smem_ptr token, not a
+// layout) and where some value overflows: evaluate_at then says which, at its index.
+std::optional<LayoutLikeStream> stream_layout_like(const Value& v);
 
 }  // namespace cuteref

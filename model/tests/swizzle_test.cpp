@@ -11,20 +11,13 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 #include "swizzle.hpp"
+#include "test_support.hpp"
 
 using namespace cuteref;
 
 namespace {
 
-// CuTe's Swizzle<B,M,S> bit by bit: the destination field is the B bits starting at
-// M + max(0,-S); destination bit i is XOR-ed with bit i + S (the source field starts at
-// M + max(0,S)). Every other bit passes through.
-std::int64_t reference_swizzle(int b, int m, int s, std::int64_t x) {
-  const int dest = m + (s < 0 ? -s : 0);
-  std::int64_t out = x;
-  for (int i = dest; i < dest + b; ++i) out ^= ((x >> (i + s)) & 1) << i;
-  return out;
-}
+using test::reference_swizzle;
 
 ComposedLayout composed(const char* text) {
   Value v = parse_and_evaluate(text, nullptr);

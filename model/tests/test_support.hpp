@@ -25,6 +25,16 @@ inline IntTuple C(const char* text) { return parse_int_tuple(text); }
 inline ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
 inline std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
 
+// CuTe's Swizzle<B,M,S> bit by bit, an oracle independent of swizzle.cpp: the destination field
+// is the B bits starting at M + max(0,-S); destination bit i is XOR-ed with bit i + S (the
+// source field starts at M + max(0,S)). Every other bit passes through.
+inline std::int64_t reference_swizzle(int b, int m, int s, std::int64_t x) {
+  const int dest = m + (s < 0 ? -s : 0);
+  std::int64_t out = x;
+  for (int i = dest; i < dest + b; ++i) out ^= ((x >> (i + s)) & 1) << i;
+  return out;
+}
+
 // Runs `f`, expecting an Error whose message contains `needle`.
 template <class F>
 void expect_error(F&& f, const std::string& needle) {

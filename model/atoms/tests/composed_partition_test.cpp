@@ -110,8 +110,11 @@ TEST(ComposedPartition, AdvanceKeepsOrConvertsTheOffset) {
   EXPECT_EQ(advance_composed(composed("Sw<1,4,3> o smem_ptr[32b](unset) o 32:1"), inner, 1).swizzle, Swizzle(1, 2, 3));
   // An integer offset adds: 3 + 5.
   EXPECT_EQ(advance_composed(composed("Sw<2,1,2> o 3 o (8,4):(4,1)"), inner, 5).to_string(), "Sw<2,1,2> o 8 o 8:64");
-  // A swizzle that moves bits inside a 128-bit element has no element form: refused.
-  EXPECT_THROW(advance_composed(composed("Sw<1,0,3> o smem_ptr[128b](unset) o 32:1"), inner, 1), Error);
+  // 128-bit elements are 16 bytes: Sw<1,0,3> moves byte bit 3 into bit 0, both inside the element
+  // and bit 3 always 0: the identity on elements (CuTe's upcast<16> gives Swizzle<0,0,3>).
+  EXPECT_EQ(advance_composed(composed("Sw<1,0,3> o smem_ptr[128b](unset) o 32:1"), inner, 1).swizzle, Swizzle(0, 0, 3));
+  // Sw<1,2,3> moves byte bit 5 (outside) into bit 2 (inside): no element form, refused.
+  EXPECT_THROW(advance_composed(composed("Sw<1,2,3> o smem_ptr[128b](unset) o 32:1"), inner, 1), Error);
 }
 
 TEST(ComposedPartition, SlicesModesAndCoordinates) {

@@ -1,0 +1,170 @@
+// Regression tests of issue 27 at the command line: each command line below once crashed
+// (SIGFPE), exited 2 or 1 where the README's contract names 64 (a malformed command line) or 74
+// (an unreadable input, an unwritable output), or was accepted though meaningless. The expected
+// statuses are the contract's; the diagnostics' key words name the precondition.
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "cli_run.hpp"
+
+using namespace cuteref::test;
+
+namespace {
+
+constexpr int kUsage = 64;  // EX_USAGE: the command line is malformed
+constexpr int kIo = 74;     // EX_IOERR: an input cannot be read or an output written
+
+struct Case {
+  const char* args;
+  int exit_code;
+  const char* needle;  // in stderr
+};
+
+// Runs every case; each must exit normally (run_cli throws on a signal) with its status and
+// diagnostic, and print nothing on stdout. Returns the number checked.
+int check_cases(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    const RunResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args << ": " << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, c.needle)) << c.args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+  return static_cast<int>(cases.size());
+}
+
+bool exists(const std::string& path) { return static_cast<bool>(std::ifstream(path)); }
+
+}  // namespace
+
+// --tile with an empty mode divided by zero (SIGFPE, exit 136), for a layout and a TV layout;
+// a negative extent sized a vector from a negative count. The tile is an argument: 64.
+TEST(CliExitStatus, DrawTileWithoutCells) {
+  const std::string svg = temp_path("tile.svg");
+  std::remove(svg.c_str());
+  const std::string needs = "--tile (M,N) needs M >= 1 and N >= 1";
+  const int n = check_cases({
+      {("draw '(4,8):(8,1)' --tile '(0,5)' -o " + quote(svg)).c_str(), kUsage, needs.c_str()},
+      {"draw '(4,8):(8,1)' --tile '(0,0)'", kUsage, needs.c_str()},
+      {"draw '(4,8):(8,1)' --tile '(4,0)'", kUsage, needs.c_str()},
+      {"draw '(4,8):(8,1)' --tile '(-1,5)'", kUsage, needs.c_str()},
+      {"draw '(4,8):(8,1)' --tile '((2,0),5)'", kUsage, needs.c_str()},
+      // a TV layout: (thread, value) -> tile index
+      {"draw '(32,4):(1,32)' --tile '(0,0)'", kUsage, needs.c_str()},
+      {"draw '(4,8):(8,1)' --tile '(4294967296,4294967296)'", kUsage, "has more than 65536 cells"},
+      {"draw '(4,8):(8,1)' --tile '(4,8,2)'", kUsage, "--tile must be a rank-2 tile (M,N)"},
+      {"draw '(4,8):(8,1)' --tile '(4,'", kUsage, "--tile '(4,': column"},
+  });
+  EXPECT_FALSE(exists(svg)) << "nothing is drawn";
+  // The same TV layout over a tile with cells is drawn.
+  EXPECT_EQ(run_cli("draw '(32,4):(1,32)' --tile '(32,4)'").exit_code, 0);
+  std::printf("[cli] draw --tile: %d bad tiles checked\n", n);
+}
+
+// Malformed command lines of draw, banks, check, verify and prove --draw exited 2 or 1.
+TEST(CliExitStatus, MalformedCommandLinesExit64) {
+  const int n = check_cases({
+      {"draw", kUsage, "no EXPR to draw"},
+      {"draw 8:1 -o", kUsage, "-o needs a value"},
+      {"draw 8:1 --tile", kUsage, "--tile needs a value"},
+      {"draw 8:1 --banks", kUsage, "--banks needs a value"},
+      {"draw 8:1 --bogus", kUsage, "unknown option '--bogus'"},
+      {"draw 8:1 4:1", kUsage, "more than one EXPR"},
+      {"draw 8:1 -o a.svg -o b.svg", kUsage, "-o given twice"},
+      {"draw 8:1 -o picture.png", kUsage, "the file name must end in .tex, .svg or .html"},
+      {"banks", kUsage, "usage: cuteref banks"},
+      {"banks ldmatrix.x4", kUsage, "too few arguments"},
+      {"banks ldmatrix.x4 '(32,8):(64,1)' 16 extra", kUsage, "an instruction takes INSTR 'ADDR' BITS, got 4"},
+      {"banks ldmatrix.x4 '(32,8):(64,1)'", kUsage, "an instruction takes INSTR 'ADDR' BITS, got 2"},
+      {"banks ldmatrix.x3 '(32,8):(64,1)' 16", kUsage, "not a known shared-memory instruction"},
+      {"banks 'make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0), (1,1))' '(32,1):(1,0)' S D", kUsage,
+       "a tiled copy takes 'TILED_COPY' 'SMEM' [S|D], got 4"},
+      {"banks 'make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0), (1,1))' '(32,1):(1,0)' X", kUsage,
+       "the side must be S or D, got 'X'"},
+      {"check --html", kUsage, "--html needs a value"},
+      {"check --frob", kUsage, "unknown option '--frob'"},
+      {"verify extra", kUsage, "usage: cuteref verify [--html FILE]"},
+      {"verify --html", kUsage, "usage: cuteref verify [--html FILE]"},
+      {"batch extra", kUsage, "usage: cuteref batch"},
+      {"prove --draw d.txt 'x == x'", kUsage, "--draw 'd.txt': the file name must end in .tex, .svg or .html"},
+      {"prove --draw a.svg --draw b.svg 'x == x'", kUsage, "--draw given twice"},
+      // gpu: checked whether or not the harness was built (without it, a valid one exits 77)
+      {"gpu --bogus", kUsage, "unknown GPU probe '--bogus'"},
+      {"gpu tma extra", kUsage, "gpu tma takes no further argument"},
+      {"gpu banks --out", kUsage, "--out needs a value"},
+      {"gpu banks --frob", kUsage, "gpu banks takes [--out DIR] [--dry-run]"},
+  });
+  std::printf("[cli] %d malformed command lines checked\n", n);
+}
+
+// Element widths: a bank is byte address / 4 % 32, so an element is a positive multiple of 8
+// bits (smem_wavefronts' own precondition); 7-bit elements and negative offsets were drawn.
+TEST(CliExitStatus, BankElementWidths) {
+  const char* width = "the element width must be a positive multiple of 8 bits";
+  const int n = check_cases({
+      {"draw '(8,8):(8,1)' --banks 7", kUsage, width},
+      {"draw '(8,8):(8,1)' --banks 0", kUsage, width},
+      {"draw '(8,8):(8,1)' --banks -8", kUsage, width},
+      {"draw '(8,8):(8,1)' --banks 2048", kUsage, "at most 1024"},
+      {"draw '(8,8):(8,1)' --banks x", kUsage, "--banks 'x': column 1"},
+      {"banks ldmatrix.x4 '(32,8):(64,1)' 7", kUsage, width},
+      {"banks ldmatrix.x4 '(32,8):(64,1)' 0", kUsage, width},
+      // A negative element offset has no byte address (the layout, not the command line, is wrong).
+      {"draw '(2,4):(-1,2)' --banks 16", 1, "the value at (1,0) is -1, not an element offset >= 0"},
+      {"draw '8:1@0' --banks 16", 1, "not an element offset >= 0"},
+  });
+  // A valid width is drawn.
+  EXPECT_EQ(run_cli("draw '(8,8):(8,1)' --banks 16").exit_code, 0);
+  std::printf("[cli] %d element widths checked\n", n);
+}
+
+// Inputs that cannot be read and outputs that cannot be written exit 74: `check` of a missing
+// path exited 1, `prove --draw` into a missing folder exited 1 (the verdict) and drew nothing
+// silently.
+TEST(CliExitStatus, UnreadableInputOrUnwritableOutputExit74) {
+  const std::string corpus = temp_path("exit_status_corpus.txt");
+  std::ofstream(corpus) << "size(8:1) => 8\n";
+  const int n = check_cases({
+      {"check /nonexistent.txt", kIo, "corpus path /nonexistent.txt does not exist"},
+      {"check -- /nonexistent.txt", kIo, "does not exist"},
+      {"draw 8:1 -o /nonexistent/d.svg", kIo, "cannot write /nonexistent/d.svg"},
+  });
+  // The report goes to stdout, then the page cannot be written.
+  const RunResult html = run_cli("check " + quote(corpus) + " --html /nonexistent/r.html");
+  EXPECT_EQ(html.exit_code, kIo) << html.err;
+  EXPECT_TRUE(contains(html.out, "1 cases checked: 1 passed, 0 failed")) << html.out;
+  EXPECT_TRUE(contains(html.err, "cannot write /nonexistent/r.html")) << html.err;
+  // 8:1 and 8:2 differ at index 1: the claim is refuted, then the picture cannot be written.
+  const RunResult p = run_cli("prove --draw /nonexistent/d.svg '8:1 == 8:2'");
+  EXPECT_EQ(p.exit_code, kIo) << p.out << p.err;
+  EXPECT_TRUE(contains(p.out, "refuted")) << p.out;
+  EXPECT_TRUE(contains(p.err, "cannot write /nonexistent/d.svg")) << p.err;
+  // Into a writable place the same picture is drawn and the verdict (refuted: 1) stands.
+  const std::string svg = temp_path("refuted.svg");
+  std::remove(svg.c_str());
+  EXPECT_EQ(run_cli("prove --draw " + quote(svg) + " '8:1 == 8:2'").exit_code, 1);
+  EXPECT_TRUE(exists(svg));
+  std::printf("[cli] %d unreadable inputs and unwritable outputs checked\n", n + 2);
+}
+
+// bank_conflicts at the enumeration bound (2^24 elements) kept every instruction (2.3 GB resident).
+// It streams them now: the largest child process's peak resident memory stays under 1 GiB (a
+// bound on memory, not a timing; under the sanitizers too, whose shadow memory is far smaller).
+// Hand count: 32 threads of one byte each, thread t on row t of the row-major (65536,256) tile,
+// 256 bytes apart: all 32 in bank 0, 32 wavefronts for each of the 2^24 / 32 = 524288 loads, ideal
+// 1 each.
+TEST(CliExitStatus, BankConflictsAtTheBoundInBoundedMemory) {
+  const RunResult r = run_cli(
+      "eval " + quote("bank_conflicts(make_tiled_copy(UniversalCopy<uint8_t>, 8, (32,1):(1,0), (1,1)), (65536,256):(256,1))"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "(524288,16777216,524288)\n");
+  rusage usage{};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+  EXPECT_LT(usage.ru_maxrss, 1024L * 1024L) << "peak resident set of a child, KiB";
+  std::printf("[cli] bank_conflicts over 2^24 elements: 1 case checked, peak child RSS %ld KiB\n", usage.ru_maxrss);
+}
