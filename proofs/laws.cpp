@@ -12,6 +12,7 @@
 #include "composition.hpp"
 #include "coordinates.hpp"
 #include "divide.hpp"
+#include "coalesce_induction.hpp"
 #include "inverse.hpp"
 #include "notation.hpp"
 #include "seed_swizzle_hypothesis.hpp"
@@ -355,73 +356,10 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
   return r;
 }
 
-// coalesce keeps the function for every flat rank: induction over coalesce_modes' walk,
-// whose step (coalesce_generic.hpp's coalesce_step) reads only the last kept mode.
-//
-// After k input modes P (size N) the kept modes O are, by the induction hypothesis, the
-// same function on [0, N). Summary of O: no mode kept (then N = 1 and O is 0: every mode so
-// far had shape 1), or O = O' ++ (sl:dl) with size(O') = Np, N = Np * sl and
-//   O(j) = g(j mod Np) + (j div Np) * dl,   g = O' as a function, uninterpreted.
-// Appending the input mode (s:d) makes P's function P(i mod N) + (i div N) * d, which is
-// O(i mod N) + (i div N) * d by the hypothesis (i mod N < N). The step lemma, for every
-// i < N * s and every outcome of coalesce_step run on the symbolic summary:
-//   Dropped (s == 1): O is unchanged and O(i) == O(i mod N) + (i div N) * d;
-//   Merged (sl * dl == d): O_new(i) = g(i mod Np) + (i div Np) * dl equals it;
-//   Kept: O_new = O ++ (s:d), whose function is that sum by definition (colexicographic).
-// Base: no mode walked, N = 1, nothing kept. coalesce_tree then writes no mode as 1:0, one
-// as a leaf, several as a tuple: the same function. Overflow: the step's checked products
-// are hypotheses (where the model returns, the function is kept); shapes >= 1 (a layout
-// invariant), strides and Np any integers.
+// coalesce keeps the function for every flat rank: coalesce_induction.hpp's step lemma, with
+// the model's decisions, and a corner of small layouts enumerated.
 LawResult coalesce_every_rank_law(const ProofOptions& opt) {
-  LawResult r;
-  r.status = ProofStatus::Proved;
-  SymbolicScope s(Encoding::Int64Range);
-  ProofOptions o = opt;
-  o.side_conditions_as_hypotheses = true;
-  z3::context& ctx = s.ctx();
-  const z3::sort z = ctx.int_sort();
-  const z3::func_decl g = z3::function("g", z, z);
-  using T = ScalarTuple<SymInt>;
-  for (const bool has_last : {true, false}) {
-    std::vector<z3::expr> domain;
-    const SymInt np = has_last ? s.ranged_variable("Np", 1, INT64_MAX, domain) : s.constant(1);
-    const SymInt sl = has_last ? s.ranged_variable("sl", 1, INT64_MAX, domain) : s.constant(1);
-    const SymInt dl = s.ranged_variable("dl", INT64_MIN, INT64_MAX, domain);
-    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain);
-    const SymInt d = s.ranged_variable("d", INT64_MIN, INT64_MAX, domain);
-    const SymInt i = s.ranged_variable("i", 0, INT64_MAX, domain);
-    // O's function on [0, N) from the summary (0 when nothing is kept).
-    auto o_of = [&](const SymInt& j) {
-      if (!has_last) return s.constant(0);
-      return SymInt(g(SymInt(j % np).e)) + (j / np) * dl;
-    };
-    const auto out = run_one(r, s, domain, {{"Np", np.e}, {"sl", sl.e}, {"dl", dl.e}, {"s", sh.e}, {"d", d.e}, {"i", i.e}},
-                             [&]() -> z3::expr {
-      const SymInt n = np * sl;
-      T last_shape = T::of(sl);
-      const T last_stride = T::of(dl);
-      const CoalesceStep step = coalesce_step(has_last, &last_shape, &last_stride, T::of(sh), T::of(d),
-                                              ScalarCoalesceOps<SymInt>{});
-      const SymInt size_new = n * sh;
-      const z3::expr in_domain = i < size_new;
-      s.push_guard(in_domain);
-      const SymInt expected = o_of(i % n) + (i / n) * d;
-      SymInt value = expected;
-      z3::expr size_ok = ctx.bool_val(true);
-      if (step == CoalesceStep::Dropped) {
-        value = o_of(i);  // O unchanged: its size N must be N * s
-        size_ok = (n == size_new);
-      } else if (step == CoalesceStep::Merged) {
-        value = SymInt(g(SymInt(i % np).e)) + (i / np) * dl;  // last mode (sl * s):dl
-        size_ok = (np * *last_shape.leaf == size_new);
-      } else if (!has_last) {
-        value = i * d;  // O = (s:d)
-      }
-      s.pop_guard();
-      return size_ok && z3::implies(in_domain, value == expected);
-    }, o);
-    fold_status(r, out, ProofStatus::Proved, has_last ? "step after a kept mode" : "step with no mode kept");
-  }
+  LawResult r = coalesce_step_lemma(ScalarCoalesceOps<SymInt>{}, opt);
   // The corner: coalesce of flat layouts of rank 1 to 6 with shapes in [1,3] and strides in
   // [-2,4] (all of them up to rank 3, the first 20000 in odometer order above) equals the
   // layout at every index, on the concrete model.
