@@ -51,6 +51,8 @@ class Run:
     def verdict(self) -> str:
         if self.exit is None:
             return "killed"
+        if self.exit < 0:
+            return f"signal {-self.exit}"
         return CONTRACT_EXITS.get(self.exit, f"exit {self.exit}")
 
 
@@ -67,7 +69,7 @@ def run_prove(request: Request, cuteref: str) -> Run:
 
 
 def point_text(point: Dict[str, int]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in sorted(point.items()))
+    return ", ".join(f"{k} = {v}" for k, v in sorted(point.items())) or "(the claim has no variables)"
 
 
 def check_run(request: Request, run: Run, points: List[Dict[str, int]], results: List[PointResult]) -> List[str]:
