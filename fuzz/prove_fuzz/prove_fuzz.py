@@ -180,6 +180,7 @@ def main() -> int:
 
     start = time.monotonic()
     try:
+        args.cuteref = os.path.abspath(args.cuteref)  # the reproducing commands work from anywhere
         fuzz = Fuzzer(args.cuteref, args.verbose)
         replayed = 0
         for path in args.regressions:
