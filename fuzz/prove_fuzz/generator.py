@@ -29,8 +29,11 @@ MAX_POINTS = 256
 
 
 class ClaimGenerator:
-    def __init__(self, seed: int):
+    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "random")
+
+    def __init__(self, seed: int, families=FAMILIES):
         self.rng = random.Random(seed)
+        self.families = set(families)
         self.vars: List[str] = []
         self.where: Dict[str, Tup[int, int]] = {}
 
@@ -376,7 +379,7 @@ class ClaimGenerator:
                 family, c = "swizzle", self.family_swizzle()
             else:
                 family, c = "random", self.family_random()
-            if c is None:
+            if c is None or family not in self.families:
                 continue
             text = claim_text(c, minimal_parentheses=self.rng.random() < 0.5)
             used = variables(c.lhs) | variables(c.rhs)

@@ -11,7 +11,8 @@ evaluates at some point of the box, or output not in the documented form. `unkno
 70 are allowed, counted and listed.
 
   prove_fuzz.py --cuteref build/cli/cuteref [--seed N] [--claims N] [--seconds S]
-                [--timeout T] [--regressions FILE] [--save-findings FILE] [-v]
+                [--timeout T] [--regressions FILE] [--save-findings FILE]
+                [--families arith,layout_law,generalized,swizzle,random] [-v]
 
 Exit 0: no finding; 1: findings (each printed with its claim and the command that
 reproduces it); 2: the fuzzer itself could not run.
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from claim_ast import ClaimSyntaxError, parse_claim  # noqa: E402
 from generator import ClaimGenerator  # noqa: E402
+from oracle_self_test import run_self_test  # noqa: E402
 from oracle import Batch, NeedModel, PointError, PointEvaluator, Undecided, claim_variables, evaluate_points  # noqa: E402
 from verdict_check import TIMEOUT_SLACK_S, Request, check_run, run_prove  # noqa: E402
 
@@ -175,6 +177,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=2, help="prove's --timeout for the random claims")
     ap.add_argument("--regressions", action="append", default=[])
     ap.add_argument("--save-findings", help="append each finding's entry to this regressions file")
+    ap.add_argument("--families", default=",".join(ClaimGenerator.FAMILIES),
+                    help="comma-separated claim families to draw (default: all)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
 
@@ -182,18 +186,24 @@ def main() -> int:
     try:
         args.cuteref = os.path.abspath(args.cuteref)  # the reproducing commands work from anywhere
         fuzz = Fuzzer(args.cuteref, args.verbose)
+        self_checks = run_self_test(fuzz.functions)
+        print(f"prove_fuzz: the oracle's self-test: {self_checks} checks passed", flush=True)
         replayed = 0
         for path in args.regressions:
             for label, request in read_regressions(path, args.timeout):
                 fuzz.check(label, request)
                 replayed += 1
-        gen = ClaimGenerator(args.seed)
+        families = args.families.split(",")
+        unknown = set(families) - set(ClaimGenerator.FAMILIES)
+        if unknown:
+            raise ValueError(f"--families: no family {', '.join(sorted(unknown))}")
+        gen = ClaimGenerator(args.seed, families)
         generated = 0
         while generated < args.claims and time.monotonic() - start < args.seconds:
             text, where, family = gen.claim(fuzz.evaluate_at)
             fuzz.check(f"seed {args.seed} claim {generated}", Request(text, where, args.timeout), family)
             generated += 1
-    except (OSError, RuntimeError, ValueError) as e:
+    except (OSError, RuntimeError, ValueError, AssertionError) as e:
         print(f"prove_fuzz: error: {e}", file=sys.stderr)
         return 2
 
