@@ -144,17 +144,19 @@ def flatten(t) -> List[int]:
 
 
 def layout_size(layout: PLayout) -> int:
+    """size(L); PointError where it does not fit in int64 (the model's checked product)."""
     n = 1
     for s in flatten(layout.shape):
-        n *= s
+        n = checked(n * s)
     return n
 
 
 def layout_value(layout: PLayout, index: int) -> int:
-    """L(index) for 0 <= index < size(L): colexicographic coordinates, dotted with the strides."""
+    """L(index) for 0 <= index < size(L): colexicographic coordinates, dotted with the strides,
+    every product and partial sum checked as the model's int64."""
     value = 0
     for s, d in zip(flatten(layout.shape), flatten(layout.stride)):
-        value += (index % s) * d
+        value = checked(value + checked((index % s) * d))
         index //= s
     return value
 
@@ -240,19 +242,39 @@ class PointResult:
     why: str = ""
     lhs: object = None
     rhs: object = None
+    # 'differ' only: the model also rejects some index (a value past int64 at another index
+    # than a differing one): a refutation may name either
+    also_rejects: bool = False
+
+
+def compare_layouts(a: PLayout, b: PLayout) -> Tup[str, str]:
+    """Layouts as functions: equal size and equal value at every index; a value that does not
+    fit in int64 is the model's rejection (PointError) unless the sides differ elsewhere
+    ('differ+error')."""
+    na, nb = layout_size(a), layout_size(b)
+    if na != nb:
+        return "differ", f"sizes {na} and {nb}"
+    first_error = None
+    for i in range(na):
+        try:
+            va, vb = layout_value(a, i), layout_value(b, i)
+        except PointError as e:
+            first_error = first_error or f"at index {i}: {e}"
+            continue
+        if va != vb:
+            return ("differ+error" if first_error else "differ"), f"at index {i}: {va} and {vb}"
+    if first_error:
+        # a difference after the first rejected index also counts
+        raise PointError(first_error)
+    return "equal", ""
 
 
 def compare(a, b, comparisons: Dict[str, str], a_text: str, b_text: str) -> Tup[str, str]:
-    """('equal' | 'differ' | 'undecided' | 'need', why) for the claim's `==`."""
+    """('equal' | 'differ' | 'differ+error' | 'undecided' | 'need', why) for the claim's `==`;
+    PointError where the model rejects the comparison."""
     if isinstance(a, PLayout) and isinstance(b, PLayout):
-        na, nb = layout_size(a), layout_size(b)
-        if na != nb:
-            return "differ", f"sizes {na} and {nb}"
-        if na <= MAX_ENUMERATED_SIZE:
-            for i in range(na):
-                if layout_value(a, i) != layout_value(b, i):
-                    return "differ", f"at index {i}: {layout_value(a, i)} and {layout_value(b, i)}"
-            return "equal", ""
+        if layout_size(a) <= MAX_ENUMERATED_SIZE and layout_size(b) <= MAX_ENUMERATED_SIZE:
+            return compare_layouts(a, b)
         key = f"{a_text} == {b_text}"
         if key not in comparisons:
             return "need", key
@@ -317,7 +339,10 @@ def evaluate_points(claim: Claim, points: List[Dict[str, int]], batch: Batch) ->
                 if status == "need":
                     needed_cmp.add(why)
                     continue
-                out[k] = PointResult(status, why, a, b)
+                if status == "differ+error":
+                    out[k] = PointResult("differ", why, a, b, also_rejects=True)
+                else:
+                    out[k] = PointResult(status, why, a, b)
             except NeedModel as need:
                 needed.add(need.text)
             except PointError as e:

@@ -16,6 +16,14 @@ def expect_error(op, a, b):
     return False
 
 
+def raises(f):
+    try:
+        f()
+    except PointError:
+        return True
+    return False
+
+
 def run_self_test(functions) -> int:
     """Returns the number of checks; raises AssertionError naming the first that fails."""
     checks = [
@@ -37,6 +45,11 @@ def run_self_test(functions) -> int:
         # ((2,2),3):((1,6),2): leaves 2,2,3 strides 1,6,2; index 7 = (1,1,1): 1+6+2 = 9
         (layout_value(PLayout(((2, 2), 3), ((1, 6), 2)), 7), 9),
         (layout_size(PLayout(((2, 2), 3), ((1, 6), 2))), 12),
+        # 2 * 2^32 * 2^32 elements: past int64, as the model's checked size
+        (raises(lambda: layout_size(PLayout((2, (2**32, 2**32)), (4, (4, 16))))), True),
+        # index 1 of 2:(2^62): 2^62 fits; index 1 of (2,2):(2^62,2^62) at 3 = 2^62 + 2^62 does not
+        (layout_value(PLayout(2, 2**62), 1), 2**62),
+        (raises(lambda: layout_value(PLayout((2, 2), (2**62, 2**62)), 3)), True),
         (parse_printed("(_2,(3,_-1)):(1,(_0,4))"), PLayout((2, (3, -1)), (1, (0, 4)))),
         (parse_printed("(3)"), (3,)), (parse_printed("_8"), 8), (parse_printed("Sw<3,4,3>"), "Sw<3,4,3>"),
         # the grammar: `(a*b)` groups, `(x)` is a 1-tuple, `8:1(x)` applies the layout

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from oracle import PLayout, PointResult, layout_value
+from oracle import PLayout, PointError, PointResult, layout_value
 
 CONTRACT_EXITS = {0: "proved", 1: "refuted", 2: "unknown", 64: "usage", 70: "failure"}
 # A run may overshoot its --timeout by this much (the bound).
@@ -142,7 +142,7 @@ def check_refutation(request: Request, run: Run, by_point) -> List[str]:
         return []
     findings = []
     rejects = "the model rejects this input" in run.stdout
-    if rejects and r.status == "differ":
+    if rejects and r.status == "differ" and not r.also_rejects:
         findings.append(f"the refutation says the model rejects the input at {point_text(point)}, but it "
                         f"evaluates both sides there ({r.why})")
     if not rejects and r.status == "error":
@@ -153,7 +153,7 @@ def check_refutation(request: Request, run: Run, by_point) -> List[str]:
         i, va, vb = int(m.group(1)), int(m.group(2)), int(m.group(3))
         try:
             ea, eb = layout_value(r.lhs, i), layout_value(r.rhs, i)
-        except ZeroDivisionError:
+        except PointError:
             ea = eb = None
         if (ea, eb) != (va, vb):
             findings.append(f"the refutation's index {i} gives lhs {va}, rhs {vb}; the model gives {ea}, {eb}")
