@@ -11,6 +11,7 @@ small ways (a constant off by one, an operator changed):
                variable (or a product of two) written as it: coalesce, complement,
                composition, logical_divide, size
   swizzle      Sw<B,M,S>(Sw<B,M,S>(x)) == x, Sw<B,M,S>(x) == its bit formula, legal or not
+  tuple        integer tuples rewritten or mutated leaf by leaf; size((...)) == the product
   random       two random expressions of one kind
 Every variable gets a small --where range (at most MAX_POINTS points in the box), mostly near
 0, sometimes near 2^31, 2^62 or 2^63 for overflow.
@@ -29,7 +30,7 @@ MAX_POINTS = 256
 
 
 class ClaimGenerator:
-    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "random")
+    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "tuple", "random")
 
     def __init__(self, seed: int, families=FAMILIES):
         self.rng = random.Random(seed)
@@ -359,6 +360,34 @@ class ClaimGenerator:
         m = self.mutate(t)
         return m
 
+    def family_tuple(self) -> Claim:
+        """Integer tuples: leaf-by-leaf rewrites or mutations, nested or not; size of a tuple
+        against the product of its leaves."""
+        r = self.rng
+
+        def tuple_of(depth):
+            elems = [tuple_of(depth - 1) if depth > 0 and r.random() < 0.3 else self.int_expr(1)
+                     for _ in range(r.choice([2, 2, 3]))]
+            return Tuple(elems)
+
+        t = tuple_of(1)
+
+        def leaves(n):
+            return [l for e in n.elements for l in leaves(e)] if isinstance(n, Tuple) else [n]
+
+        def rewritten(n, mutate_one):
+            if isinstance(n, Tuple):
+                return Tuple([rewritten(e, mutate_one) for e in n.elements])
+            return self.mutate(n) if mutate_one and r.random() < 0.4 else self.rewrite(n)
+
+        k = r.random()
+        if k < 0.6:
+            return Claim(t, rewritten(t, k < 0.2))
+        product: Node = Int(1)
+        for l in leaves(t):
+            product = BinOp("*", product, l)
+        return Claim(Call("size", [t]), product if k < 0.9 else self.mutate(product))
+
     def family_random(self) -> Claim:
         if self.rng.random() < 0.5:
             return Claim(self.layout_expr(2), self.layout_expr(1))
@@ -375,8 +404,10 @@ class ClaimGenerator:
                 family, c = "layout_law", self.family_layout_law()
             elif k < 0.75:
                 family, c = "generalized", self.family_generalized(evaluate_at)
-            elif k < 0.87:
+            elif k < 0.83:
                 family, c = "swizzle", self.family_swizzle()
+            elif k < 0.91:
+                family, c = "tuple", self.family_tuple()
             else:
                 family, c = "random", self.family_random()
             if c is None or family not in self.families:
