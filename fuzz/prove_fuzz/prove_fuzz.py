@@ -207,6 +207,9 @@ def main() -> int:
         print(f"prove_fuzz: error: {e}", file=sys.stderr)
         return 2
 
+    if replayed + generated == 0:
+        print("prove_fuzz: error: no claim checked", file=sys.stderr)
+        return 2
     elapsed = time.monotonic() - start
     verdicts = ", ".join(f"{k} {v}" for k, v in sorted(fuzz.verdicts.items()))
     families = ", ".join(f"{k} {v}" for k, v in sorted(fuzz.families.items()))
