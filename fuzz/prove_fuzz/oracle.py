@@ -254,17 +254,18 @@ def compare_layouts(a: PLayout, b: PLayout) -> Tup[str, str]:
     na, nb = layout_size(a), layout_size(b)
     if na != nb:
         return "differ", f"sizes {na} and {nb}"
-    first_error = None
-    for i in range(na):
+    first_error = first_difference = None
+    for i in range(na):  # every index: a refutation may name a difference or a rejection
         try:
             va, vb = layout_value(a, i), layout_value(b, i)
         except PointError as e:
             first_error = first_error or f"at index {i}: {e}"
             continue
-        if va != vb:
-            return ("differ+error" if first_error else "differ"), f"at index {i}: {va} and {vb}"
+        if va != vb and first_difference is None:
+            first_difference = f"at index {i}: {va} and {vb}"
+    if first_difference:
+        return ("differ+error" if first_error else "differ"), first_difference
     if first_error:
-        # a difference after the first rejected index also counts
         raise PointError(first_error)
     return "equal", ""
 
