@@ -3,7 +3,7 @@ layout evaluation, its reading of printed values and of claim texts. A wrong ora
 report defects that are not there or miss ones that are."""
 
 from claim_ast import Apply, BinOp, Int, LayoutLit, Tuple, Var, claim_text, parse_claim
-from oracle import PLayout, PointError, arithmetic, layout_size, layout_value, parse_printed
+from oracle import PLayout, PointError, arithmetic, compare_layouts, layout_size, layout_value, parse_printed
 
 INT_MAX = 2**63 - 1
 
@@ -50,6 +50,8 @@ def run_self_test(functions) -> int:
         # index 1 of 2:(2^62): 2^62 fits; index 1 of (2,2):(2^62,2^62) at 3 = 2^62 + 2^62 does not
         (layout_value(PLayout(2, 2**62), 1), 2**62),
         (raises(lambda: layout_value(PLayout((2, 2), (2**62, 2**62)), 3)), True),
+        # 3:2^62 and 3:(2^62+1) differ at index 1, and index 2 (2^63) is past int64: both
+        (compare_layouts(PLayout(3, 2**62), PLayout(3, 2**62 + 1)), ("differ+error", f"at index 1: {2**62} and {2**62 + 1}")),
         (parse_printed("(_2,(3,_-1)):(1,(_0,4))"), PLayout((2, (3, -1)), (1, (0, 4)))),
         (parse_printed("(3)"), (3,)), (parse_printed("_8"), 8), (parse_printed("Sw<3,4,3>"), "Sw<3,4,3>"),
         # the grammar: `(a*b)` groups, `(x)` is a 1-tuple, `8:1(x)` applies the layout
