@@ -53,6 +53,13 @@ def trunc_div(a: int, b: int) -> int:
 
 
 def arithmetic(op: str, a: int, b: int) -> int:
+    try:
+        return _arithmetic(op, a, b)
+    except PointError as e:
+        raise PointError(f"{a} {op} {b}: {e} (the documented arithmetic)") from None
+
+
+def _arithmetic(op: str, a: int, b: int) -> int:
     if op == "+":
         return checked(a + b)
     if op == "-":
