@@ -3,9 +3,11 @@
 //   batch     every line, as `cuteref batch` and `eval` answer it (cli/line_commands.hpp answer)
 //   describe  line 1 as the descriptor, line 2 (if any) as the shape
 //   corpus    the whole input as a corpus file (cli/corpus_runner.hpp)
-//   prove     line 1 as the claim, the other non-empty lines as --where texts: parsed and
-//             evaluated on the concrete model at the lower and at the upper bounds of the
-//             variables (never the solver: too slow for a fuzz loop)
+//   prove     line 1 as the claim, the other non-empty lines as prove's options: `--timeout S`
+//             (parse_timeout_seconds), `--where TEXT` or a bare TEXT (a --where range); the
+//             claim is parsed and evaluated on the concrete model at the lower and at the upper
+//             bounds of the variables (never the solver: too slow for a fuzz loop; the
+//             differential fuzzer fuzz/prove_fuzz runs it)
 //   arguments every line one command-line argument of `draw`, `banks` and `check`
 //             (cli/command_arguments.hpp): accepted, or refused with a UsageError (exit 64),
 //             never another exception
@@ -16,7 +18,10 @@
 //     turns into a line rather than crash) or `out of memory`;
 //   - a printed value parses back to a value that prints the same (CuTe notation round trip);
 //   - a normalized descriptor's text normalizes to itself (descriptor.hpp's round trip);
-//   - the corpus runner counts every case once: cases == passed + failed.
+//   - the corpus runner counts every case once: cases == passed + failed;
+//   - an accepted --timeout is a number of seconds in [0.001, kMaxProveTimeoutSeconds];
+//   - a concrete evaluation of a claim answers one line: `equal`, `differ: ...` or
+//     `unsupported: ...`.
 // Built two ways (fuzz/meson.build): with libFuzzer (clang, -Dfuzz=true) and, in every build,
 // with replay_main.cpp, which runs saved inputs (fuzz/regressions/) as a unit test.
 #include <cstddef>
@@ -127,16 +132,38 @@ void run_corpus_text(const std::string& input) {
                     input);
 }
 
+// `--timeout TEXT` as prove's command line reads it: refused with cuteref::Error, or a time
+// limit the prover accepts.
+void run_timeout_option(const std::string& text) {
+  double seconds = 0;
+  try {
+    seconds = proofs::parse_timeout_seconds(text);
+  } catch (const Error&) {
+    return;
+  }
+  if (!(seconds >= 0.001) || seconds > proofs::kMaxProveTimeoutSeconds)
+    contract_broken("--timeout accepted " + std::to_string(seconds) + " s, outside [0.001, 86400]", text);
+}
+
 void run_claim(const std::vector<std::string>& lines) {
   if (lines.empty()) return;
   std::vector<std::string> where;
-  for (std::size_t i = 1; i < lines.size(); ++i)
-    if (!lines[i].empty()) where.push_back(lines[i]);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string& option = lines[i];
+    if (option.rfind("--timeout ", 0) == 0) run_timeout_option(option.substr(10));
+    else if (option.rfind("--where ", 0) == 0) where.push_back(option.substr(8));
+    else if (!option.empty()) where.push_back(option);
+  }
   for (bool upper : {false, true}) {
+    std::string answer;
     try {
-      proofs::evaluate_claim_concretely(lines[0], where, upper);
+      answer = proofs::evaluate_claim_concretely(lines[0], where, upper);
     } catch (const Error&) {
+      continue;
     }
+    const bool one_line = answer.find('\n') == std::string::npos;
+    if (!one_line || !(answer == "equal" || answer.rfind("differ: ", 0) == 0 || answer.rfind("unsupported: ", 0) == 0))
+      contract_broken("the concrete evaluation of a claim answers `" + answer + "`", lines[0]);
   }
 }
 

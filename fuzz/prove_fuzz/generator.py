@@ -1,0 +1,420 @@
+"""Random claims for `cuteref prove`, deterministic by seed.
+
+A claim is drawn from one of several families, so that a good share is true (laws of the
+algebra, arithmetic rewrites, results generalized from one point) and the rest false in
+small ways (a constant off by one, an operator changed):
+  arith        E == E' with E' a rewrite of E (+ and * commuted, x*2^k as x<<k, x/2^k as
+               x>>k, (x/a)/b as x/(a*b), x as x/1, x%2^k as x&(2^k-1), ...) or a mutation of E
+  layout_law   coalesce(L) == L, size(coalesce(L)) == size(L), coalesce(coalesce(L)) ==
+               coalesce(L), composition(A, B)(x) == A(B(x)), L(x) == its crd2idx sum
+  generalized  OP(...) == the model's value at one point of the box with leaves equal to a
+               variable (or a product of two) written as it: coalesce, complement,
+               composition, logical_divide, size
+  swizzle      Sw<B,M,S>(Sw<B,M,S>(x)) == x, Sw<B,M,S>(x) == its bit formula, legal or not
+  tuple        integer tuples rewritten or mutated leaf by leaf; size((...)) == the product
+  random       two random expressions of one kind
+Every variable gets a small --where range (at most MAX_POINTS points in the box), mostly near
+0, sometimes near 2^31, 2^62 or 2^63 for overflow.
+"""
+
+import random
+from typing import Dict, List, Optional, Tuple as Tup
+
+from claim_ast import (Apply, BinOp, Call, Claim, Int, LayoutLit, Neg, Node, Swizzle, Tuple, Var, claim_text,
+                       is_grouped, variables)
+from oracle import PLayout, parse_printed
+
+NAMES = ["a", "b", "c", "x", "y"]
+ARITH_OPS = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"]
+MAX_POINTS = 256
+
+
+class ClaimGenerator:
+    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "tuple", "random")
+
+    def __init__(self, seed: int, families=FAMILIES):
+        self.rng = random.Random(seed)
+        self.families = set(families)
+        self.vars: List[str] = []
+        self.where: Dict[str, Tup[int, int]] = {}
+
+    # ---- variables and ranges -----------------------------------------------------------
+
+    def new_box(self):
+        r = self.rng
+        n = r.choice([1, 1, 2, 2, 3])
+        self.vars = r.sample(NAMES, n)
+        self.where = {}
+        budget = MAX_POINTS
+        for v in self.vars:
+            width = r.choice([0, 1, 2, 3, 4, 7, 8, 15])
+            width = min(width, max(0, budget // 2 - 1))
+            kind = r.random()
+            if kind < 0.75:
+                lo = r.choice([0, 1, 1, 2, 2, 3, 4, 8])
+            elif kind < 0.85:
+                lo = r.choice([2**31 - 2, 2**32 - 1, 2**62 - 2, 2**63 - 1 - width])
+            elif kind < 0.95:
+                lo = -r.choice([1, 2, 4, 8])
+            else:
+                lo = -2**63 + r.choice([0, 1])
+            self.where[v] = (lo, lo + width)
+            budget //= width + 1
+
+    def var(self) -> Var:
+        return Var(self.rng.choice(self.vars))
+
+    def const(self, small=True) -> Int:
+        r = self.rng
+        if small or r.random() < 0.8:
+            return Int(r.choice([0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 16, 32]))
+        return Int(r.choice([-1, -2, -8, 63, 64, 2**31, 2**32, 2**62, 2**63 - 1, -2**63]))
+
+    # ---- integer expressions -------------------------------------------------------------
+
+    def int_expr(self, depth: int) -> Node:
+        r = self.rng
+        if depth <= 0 or r.random() < 0.3:
+            return self.var() if r.random() < 0.65 else self.const(small=r.random() < 0.7)
+        k = r.random()
+        if k < 0.7:
+            return BinOp(r.choice(ARITH_OPS), self.int_expr(depth - 1), self.int_expr(depth - 1))
+        if k < 0.75:
+            return Neg(self.int_expr(depth - 1))
+        if k < 0.85:
+            return Call("size", [self.layout_expr(depth - 1)])
+        if k < 0.93:
+            # an application usable as an operand: of a call's value (a literal `S:D(x)`
+            # cannot be an operand: `(S:D(x))` is a 1-tuple)
+            return Apply(Call("coalesce", [self.layout_literal(depth - 1)]), self.index_expr())
+        return Apply(self.swizzle(), self.int_expr(depth - 1))
+
+    def index_expr(self) -> Node:
+        r = self.rng
+        if r.random() < 0.6:
+            return self.var()
+        return BinOp(r.choice(["+", "*", "%", "-"]), self.var(), self.const())
+
+    # ---- layouts -----------------------------------------------------------------------------
+
+    def leaf(self, shape: bool) -> Node:
+        r = self.rng
+        k = r.random()
+        if k < 0.35:
+            return self.var()
+        if k < 0.65:
+            return Int(r.choice([1, 2, 2, 3, 4, 8]) if shape else r.choice([0, 1, 1, 2, 4, 8, 16]))
+        if k < 0.8:
+            return BinOp("*", self.var(), Int(r.choice([2, 4, 8])))
+        if k < 0.9:
+            return BinOp("+", self.var(), Int(r.choice([1, 2])))
+        a, b = self.rng.sample(self.vars, 2) if len(self.vars) > 1 else (self.vars[0], self.vars[0])
+        return BinOp("*", Var(a), Var(b))
+
+    def layout_literal(self, depth: int = 1) -> LayoutLit:
+        r = self.rng
+        rank = r.choice([1, 1, 2, 2, 2, 3])
+
+        def mode(nested: bool):
+            if nested and r.random() < 0.25:
+                inner = [mode(False) for _ in range(2)]
+                return Tuple([m[0] for m in inner]), Tuple([m[1] for m in inner])
+            return self.leaf(True), self.leaf(False)
+
+        modes = [mode(depth > 0) for _ in range(rank)]
+        if rank == 1 and r.random() < 0.7:
+            shape, stride = modes[0]
+            return LayoutLit(shape, stride)
+        shape = Tuple([m[0] for m in modes])
+        stride = Tuple([m[1] for m in modes])
+        # a 1-tuple holding an arithmetic expression cannot be written: `(a*2)` groups
+        for t in (shape, stride):
+            if len(t.elements) == 1 and is_grouped(t.elements[0]):
+                t.elements[0] = self.var()
+        return LayoutLit(shape, stride)
+
+    def layout_expr(self, depth: int) -> Node:
+        r = self.rng
+        if depth <= 0 or r.random() < 0.4:
+            return self.layout_literal(depth)
+        k = r.random()
+        if k < 0.3:
+            return Call("coalesce", [self.layout_expr(depth - 1)])
+        if k < 0.55:
+            return Call("composition", [self.layout_expr(depth - 1), self.layout_literal(0)])
+        if k < 0.8:
+            return Call("complement", [self.layout_literal(0), self.cotarget()])
+        return Call("logical_divide", [self.layout_literal(0), self.layout_literal(0)])
+
+    def cotarget(self) -> Node:
+        r = self.rng
+        k = r.random()
+        if k < 0.4:
+            return self.var()
+        if k < 0.7:
+            return Int(r.choice([8, 16, 32, 64]))
+        if k < 0.85:
+            return BinOp("*", self.var(), Int(r.choice([2, 4, 8, 16])))
+        return Tuple([self.leaf(True), self.leaf(True)])
+
+    def swizzle(self) -> Swizzle:
+        r = self.rng
+        if r.random() < 0.8:  # legal: |S| >= B
+            b = r.choice([0, 1, 2, 3])
+            s = r.choice([b, b, b + 1, 3]) * r.choice([1, 1, 1, -1])
+            if abs(s) < b:
+                s = b
+            m = r.choice([0, 1, 2, 3, 4])
+        else:
+            b, m, s = r.choice([1, 2, 3]), r.choice([0, 2, 4, 62 - 3]), r.choice([0, 1, -1])
+        return Swizzle(Int(b), Int(m), Int(s))
+
+    # ---- claim families --------------------------------------------------------------------
+
+    def rewrite(self, e: Node) -> Node:
+        """An arithmetic rewrite of e (equal in value where both sides are defined, or not
+        quite: the oracle decides)."""
+        r = self.rng
+        if isinstance(e, BinOp) and r.random() < 0.6:
+            a, b = e.lhs, e.rhs
+            op = e.op
+            if op in "+*&|^" and r.random() < 0.5:
+                return BinOp(op, self.rewrite(b), self.rewrite(a))
+            if op == "*" and isinstance(b, Int) and b.value > 0 and b.value & (b.value - 1) == 0:
+                return BinOp("<<", self.rewrite(a), Int(b.value.bit_length() - 1))
+            if op == "/" and isinstance(b, Int) and b.value > 0 and b.value & (b.value - 1) == 0:
+                return BinOp(">>", self.rewrite(a), Int(b.value.bit_length() - 1))
+            if op == "%" and isinstance(b, Int) and b.value > 0 and b.value & (b.value - 1) == 0:
+                return BinOp("&", self.rewrite(a), Int(b.value - 1))
+            if op == "/" and isinstance(a, BinOp) and a.op == "/":
+                return BinOp("/", a.lhs, BinOp("*", a.rhs, b))
+            if op == "-":
+                return BinOp("+", self.rewrite(a), Neg(self.rewrite(b)))
+            return BinOp(op, self.rewrite(a), self.rewrite(b))
+        k = r.random()
+        if k < 0.1:
+            return BinOp("/", e, Int(1))
+        if k < 0.15:
+            return BinOp("*", Int(1), e)
+        if k < 0.2:
+            return BinOp("+", e, Int(0))
+        return e
+
+    def mutate(self, e: Node) -> Node:
+        r = self.rng
+        if isinstance(e, Int):
+            return Int(e.value + r.choice([-1, 1, 2]))
+        if isinstance(e, Var):
+            return BinOp("+", e, Int(1)) if r.random() < 0.5 else self.var()
+        if isinstance(e, BinOp):
+            k = r.random()
+            if k < 0.3:
+                return BinOp(r.choice(ARITH_OPS), e.lhs, e.rhs)
+            if k < 0.65:
+                return BinOp(e.op, self.mutate(e.lhs), e.rhs)
+            return BinOp(e.op, e.lhs, self.mutate(e.rhs))
+        return BinOp("+", e, Int(1))
+
+    def family_arith(self) -> Claim:
+        e = self.int_expr(self.rng.choice([1, 2, 2, 3]))
+        k = self.rng.random()
+        if k < 0.55:
+            return Claim(e, self.rewrite(e))
+        if k < 0.85:
+            return Claim(e, self.mutate(e))
+        return Claim(e, self.int_expr(2))
+
+    def expansion(self, layout: LayoutLit, x: Node) -> Node:
+        """L(x) as the sum over its flattened modes of ((x / prefix) % shape) * stride, the
+        last mode without the %."""
+        def leaves(n):
+            return [l for e in n.elements for l in leaves(e)] if isinstance(n, Tuple) else [n]
+
+        shapes, strides = leaves(layout.shape), leaves(layout.stride)
+        total: Optional[Node] = None
+        prefix: Optional[Node] = None
+        for k, (s, d) in enumerate(zip(shapes, strides)):
+            coord: Node = x if prefix is None else BinOp("/", x, prefix)
+            if k + 1 < len(shapes):
+                coord = BinOp("%", coord, s)
+            term = BinOp("*", coord, d)
+            total = term if total is None else BinOp("+", total, term)
+            prefix = s if prefix is None else BinOp("*", prefix, s)
+        return total
+
+    def family_layout_law(self) -> Claim:
+        r = self.rng
+        k = r.random()
+        L = self.layout_literal(1)
+        if k < 0.2:
+            return Claim(Call("coalesce", [L]), L)
+        if k < 0.35:
+            return Claim(Call("size", [Call("coalesce", [L])]), Call("size", [L]))
+        if k < 0.45:
+            return Claim(Call("coalesce", [Call("coalesce", [L])]), Call("coalesce", [L]))
+        if k < 0.65:
+            B = self.layout_literal(0)
+            x = self.index_expr()
+            return Claim(Apply(Call("composition", [L, B]), x), Apply(L, Apply(B, x)))
+        x = self.index_expr()
+        rhs = self.expansion(L, x)
+        if r.random() < 0.3:
+            rhs = self.mutate(rhs)
+        return Claim(Apply(L, x), rhs)
+
+    def family_swizzle(self) -> Claim:
+        r = self.rng
+        sw = self.swizzle()
+        x = self.var() if r.random() < 0.8 else self.int_expr(1)
+        k = r.random()
+        if k < 0.4:
+            return Claim(Apply(sw, Apply(sw, x)), x)
+        b, m, s = sw.b.value, sw.m.value, sw.s.value
+        if k < 0.8:
+            # Sw<B,M,S>(x) = x ^ ((x & yyy) >> S) with yyy the B bits at M + max(S, 0) (S >= 0)
+            mask = ((1 << b) - 1) << (m + max(s, 0))
+            if s >= 0:
+                moved = BinOp(">>", BinOp("&", x, Int(mask)), Int(s))
+            else:
+                moved = BinOp("<<", BinOp("&", x, Int(mask)), Int(-s))
+            rhs: Node = BinOp("^", x, moved)
+            if r.random() < 0.25:
+                rhs = self.mutate(rhs)
+            return Claim(Apply(sw, x), rhs)
+        return Claim(Apply(sw, x), x)
+
+    def generalize(self, value, point: Dict[str, int]) -> Optional[Node]:
+        """A claim side for a printed value: each leaf equal to a variable's value at
+        `point` (or a product of two) written as that variable, at random."""
+        r = self.rng
+
+        def leaf(v: int, allow_grouped: bool) -> Node:
+            if r.random() < 0.8 and abs(v) > 1:
+                same = [n for n in self.vars if point[n] == v]
+                if same:
+                    return Var(r.choice(same))
+                if allow_grouped:
+                    prods = [(a, b) for a in self.vars for b in self.vars if a <= b and point[a] * point[b] == v]
+                    if prods:
+                        a, b = r.choice(prods)
+                        return BinOp("*", Var(a), Var(b))
+                    doubled = [n for n in self.vars if point[n] * 2 == v]
+                    if doubled:
+                        return BinOp("*", Var(r.choice(doubled)), Int(2))
+            return Int(v)
+
+        def tree(t):
+            if isinstance(t, tuple):
+                return Tuple([tree_elem(e, len(t) != 1) for e in t])
+            return leaf(t, True)
+
+        def tree_elem(e, allow_grouped):
+            return tree(e) if isinstance(e, tuple) else leaf(e, allow_grouped)
+
+        if isinstance(value, int):
+            return leaf(value, True)
+        if isinstance(value, tuple):
+            return tree(value)
+        if isinstance(value, PLayout):
+            return LayoutLit(tree(value.shape), tree(value.stride))
+        return None
+
+    def family_generalized(self, evaluate_at) -> Optional[Claim]:
+        """`evaluate_at(node, point)` gives the model's printed value of node at point."""
+        r = self.rng
+        k = r.random()
+        if k < 0.2:
+            lhs: Node = Call("coalesce", [self.layout_literal(1)])
+        elif k < 0.45:
+            lhs = Call("complement", [self.layout_literal(0), self.cotarget()])
+        elif k < 0.7:
+            lhs = Call("composition", [self.layout_literal(1), self.layout_literal(0)])
+        elif k < 0.9:
+            lhs = Call("logical_divide", [self.layout_literal(1), self.layout_literal(0)])
+        else:
+            lhs = Call("size", [self.layout_expr(1)])
+        point = {v: r.randint(lo, hi) for v, (lo, hi) in self.where.items()}
+        printed = evaluate_at(lhs, point)
+        if printed is None:
+            return Claim(lhs, self.layout_literal(0))
+        rhs = self.generalize(parse_printed(printed), point)
+        if rhs is None:
+            return None
+        if r.random() < 0.15:
+            rhs = self.mutate_layout(rhs)
+        return Claim(lhs, rhs)
+
+    def mutate_layout(self, n: Node) -> Node:
+        if isinstance(n, LayoutLit):
+            return LayoutLit(n.shape, self.mutate_tree(n.stride))
+        return self.mutate(n)
+
+    def mutate_tree(self, t: Node) -> Node:
+        if isinstance(t, Tuple) and t.elements:
+            k = self.rng.randrange(len(t.elements))
+            e = list(t.elements)
+            e[k] = self.mutate_tree(e[k])
+            return Tuple(e)
+        if isinstance(t, Tuple):
+            return t
+        m = self.mutate(t)
+        return m
+
+    def family_tuple(self) -> Claim:
+        """Integer tuples: leaf-by-leaf rewrites or mutations, nested or not; size of a tuple
+        against the product of its leaves."""
+        r = self.rng
+
+        def tuple_of(depth):
+            elems = [tuple_of(depth - 1) if depth > 0 and r.random() < 0.3 else self.int_expr(1)
+                     for _ in range(r.choice([2, 2, 3]))]
+            return Tuple(elems)
+
+        t = tuple_of(1)
+
+        def leaves(n):
+            return [l for e in n.elements for l in leaves(e)] if isinstance(n, Tuple) else [n]
+
+        def rewritten(n, mutate_one):
+            if isinstance(n, Tuple):
+                return Tuple([rewritten(e, mutate_one) for e in n.elements])
+            return self.mutate(n) if mutate_one and r.random() < 0.4 else self.rewrite(n)
+
+        k = r.random()
+        if k < 0.6:
+            return Claim(t, rewritten(t, k < 0.2))
+        product: Node = Int(1)
+        for l in leaves(t):
+            product = BinOp("*", product, l)
+        return Claim(Call("size", [t]), product if k < 0.9 else self.mutate(product))
+
+    def family_random(self) -> Claim:
+        if self.rng.random() < 0.5:
+            return Claim(self.layout_expr(2), self.layout_expr(1))
+        return Claim(self.int_expr(2), self.int_expr(2))
+
+    def claim(self, evaluate_at) -> Tup[str, Dict[str, Tup[int, int]], str]:
+        """(claim text, --where ranges, family); every variable of the claim has a range."""
+        while True:
+            self.new_box()
+            k = self.rng.random()
+            if k < 0.3:
+                family, c = "arith", self.family_arith()
+            elif k < 0.5:
+                family, c = "layout_law", self.family_layout_law()
+            elif k < 0.75:
+                family, c = "generalized", self.family_generalized(evaluate_at)
+            elif k < 0.83:
+                family, c = "swizzle", self.family_swizzle()
+            elif k < 0.91:
+                family, c = "tuple", self.family_tuple()
+            else:
+                family, c = "random", self.family_random()
+            if c is None or family not in self.families:
+                continue
+            text = claim_text(c, minimal_parentheses=self.rng.random() < 0.5)
+            used = variables(c.lhs) | variables(c.rhs)
+            if not used:
+                continue  # no variable: not a symbolic claim
+            return text, {v: self.where[v] for v in sorted(used)}, family
+
