@@ -515,8 +515,17 @@ class Evaluator {
       v.stride = std::move(stride);
       return v;
     }
-    if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple))
+    if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple)) {
+      // The model's size of a shape requires its leaves >= 1 (a layout's were checked when
+      // it was built).
+      if (args[0].kind == K::Tuple) {
+        std::vector<ScalarTuple<Scalar>> leaves;
+        flatten_leaves(args[0].t, leaves);
+        for (const auto& l : leaves)
+          Ops::require(*l.leaf >= Ops::constant(1), [] { return std::string("size: a shape's leaves must be >= 1"); });
+      }
       return of_int(tuple_product<Scalar>(args[0].t), false);
+    }
     if (name == "smem_wavefronts" && args.size() == 3 && args[1].kind == K::Tuple) return wavefronts(args);
     if constexpr (std::is_same_v<Scalar, SymInt>) {
       // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);

@@ -232,8 +232,12 @@ constexpr Bound kMin = INT64_MIN, kMax = INT64_MAX;
 bool fits(Bound lo, Bound hi) { return lo >= kMin && hi <= kMax; }
 Bound clamp(Bound v) { return v < kMin ? kMin : v > kMax ? kMax : v; }
 // Every arithmetic operation's result passes here: the place to notice the time limit.
+// An exact interval that misses int64 entirely (the operation overflows at every point, a
+// side condition that fails) gives no interval: clamped, it would read as the constant
+// INT64_MAX (or MIN), which comparisons and concrete_of would take for the value.
 SymInt ranged(z3::expr e, Bound lo, Bound hi) {
   current_scope().check_deadline();
+  if (lo > kMax || hi < kMin) return SymInt(std::move(e), kMin, kMax);
   return SymInt(std::move(e), clamp(lo), clamp(hi));
 }
 Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }

@@ -94,8 +94,9 @@ def check_run(request: Request, run: Run, points: List[Dict[str, int]], results:
     accepted = [(p, r) for p, r in zip(points, results) if r.status in ("equal", "differ")]
 
     if run.exit == 0:
-        if not re.fullmatch(r"proved \(\d+ ms\)\n", run.stdout):
-            findings.append(f"exit 0 without `proved (N ms)`: {run.stdout.strip()[:300]}")
+        # `proved (N ms)`, then what was quantified (`  for: ...`) and any `  assuming: ...`.
+        if not re.fullmatch(r"proved \(\d+ ms\)\n  for: [^\n]+\n(  assuming: [^\n]+\n)*", run.stdout):
+            findings.append(f"exit 0 without `proved (N ms)` and its quantification: {run.stdout.strip()[:300]}")
         for p, r in failing[:1]:
             what = "the sides differ" if r.status == "differ" else "the model rejects the claim"
             findings.append(f"false `proved`: at {point_text(p)} {what}: {r.why}")
