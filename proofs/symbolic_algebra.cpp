@@ -40,22 +40,6 @@ SymTuple tuple_of(const std::vector<SymInt>& v) {
   return SymTuple::tuple(std::move(e));
 }
 
-struct SymComplementOps {
-  bool less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
-  void check_stride(const SymInt&, const SymInt& stride) const {
-    Ops::require(stride >= zero(), [] { return std::string("complement: A's strides must be >= 0"); });
-  }
-  void check_gap(const SymInt& gap, const SymInt&, const SymInt&, const SymInt&) const {
-    Ops::require(!(gap == zero()), [] {
-      return std::string("complement: A must be injective with non-interleaved modes");
-    });
-  }
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-  SymInt one() const { return Ops::constant(1); }
-};
-
 // A's modes are s[0..r); the checks read them.
 struct SymCompositionOps {
   const SymInt* s;
@@ -208,6 +192,16 @@ SymLayout sym_inverse(const SymLayout& l, Select select) {
 }
 
 }  // namespace
+
+bool SymComplementOps::less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
+void SymComplementOps::check_stride(const SymInt&, const SymInt& stride) const {
+  Ops::require(stride >= zero(), [] { return std::string("complement: A's strides must be >= 0"); });
+}
+void SymComplementOps::check_gap(const SymInt& gap, const SymInt&, const SymInt&, const SymInt&) const {
+  Ops::require(!(gap == zero()), [] { return std::string("complement: A must be injective with non-interleaved modes"); });
+}
+SymInt SymComplementOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
+SymInt SymComplementOps::one() const { return Ops::constant(1); }
 
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget) {
   for (const SymInt& c : cotarget)  // complement.cpp checks them first, whatever A is

@@ -17,6 +17,18 @@
 
 namespace cuteref::proofs {
 
+// complement_generic.hpp's decisions and checks on symbolic leaves (each check a proof
+// obligation, the sort's comparisons case splits).
+struct SymComplementOps {
+  bool less(const SymInt& a, const SymInt& b) const;
+  void check_stride(const SymInt& shape, const SymInt& stride) const;
+  void check_gap(const SymInt& gap, const SymInt& shape, const SymInt& stride, const SymInt& extent) const;
+  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const;
+  SymInt one() const;
+};
+
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);
 

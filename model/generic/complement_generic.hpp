@@ -32,6 +32,31 @@ struct ComplementModes {
   Vec shapes, strides;
 };
 
+// One mode of A in the walk: the gap below it, (stride / extent) at stride `extent` (the
+// offsets between A's smaller-stride modes and this one), then `extent` grows to
+// stride * shape. The step reads nothing but its arguments: the law
+// complement_injective_every_rank proves, by induction over the walk, that A's modes and
+// the gaps form an injective layout for every rank, running this function on symbolic
+// values. Returns the gap's shape.
+template <class Leaf, class Ops>
+Leaf complement_gap_step(const Leaf& shape, const Leaf& stride, Leaf& extent, const Ops& ops) {
+  Leaf gap = ops.div(stride, extent);
+  ops.check_gap(gap, shape, stride, extent);
+  extent = ops.mul(stride, shape);
+  return gap;
+}
+
+// One cotarget leaf c: the repetitions of what came before (at stride `running`) up to c,
+// ceil_div(c, divisor); the divisor absorbs c, `running` grows by the repetitions.
+// Returns the repetitions' shape.
+template <class Leaf, class Ops>
+Leaf complement_rest_step(const Leaf& c, Leaf& divisor, Leaf& running, const Ops& ops) {
+  Leaf rest = ops.ceil_div(c, divisor);
+  divisor = ops.ceil_div(divisor, c);
+  running = ops.mul(running, rest);
+  return rest;
+}
+
 // Appends R's modes (before coalescing) to out.shapes / out.strides (Out: any type with
 // those two vectors, e.g. ComplementModes<Vec>).
 // @pre shapes.size() == strides.size() >= 1; cotarget has >= 1 leaf.
@@ -56,20 +81,14 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
       if (k == n || ops.less(strides[j], strides[k])) k = j;
     }
     taken[k] = true;
-    Leaf gap = ops.div(strides[k], extent);
-    ops.check_gap(gap, shapes[k], strides[k], extent);
-    out.shapes.push_back(std::move(gap));
     out.strides.push_back(extent);
-    extent = ops.mul(strides[k], shapes[k]);
+    out.shapes.push_back(complement_gap_step(shapes[k], strides[k], extent, ops));
   }
   // The repetitions past A's extent, up to the cotarget.
   Leaf divisor = extent, running = extent;
   for (const Leaf& c : cotarget) {
-    Leaf rest = ops.ceil_div(c, divisor);
-    divisor = ops.ceil_div(divisor, c);
     out.strides.push_back(running);
-    running = ops.mul(running, rest);
-    out.shapes.push_back(std::move(rest));
+    out.shapes.push_back(complement_rest_step(c, divisor, running, ops));
   }
 }
 
