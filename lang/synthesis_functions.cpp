@@ -1,0 +1,112 @@
+// Registers the synthesis functions of the expression language: register_permutation (what
+// moves when one fragment's registers are used as another's) and swizzle_for (the swizzle of
+// least shared-memory wavefronts for the given tiled copies).
+#include "atoms/register_permutation.hpp"
+#include "atoms/swizzle_synthesis.hpp"
+#include "error.hpp"
+#include "function_table.hpp"
+
+namespace cuteref {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+int bits_in_range(std::int64_t bits, const std::string& fn) {
+  if (bits < 1 || bits > 1024) throw Error(fn + ": element width " + std::to_string(bits) + " is out of range [1, 1024]");
+  return static_cast<int>(bits);
+}
+
+// Argument i and i+1: (TILED_MMA, A|B|C) or (TV_LAYOUT, (rows, cols)).
+RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std::string& fn) {
+  if (a.at(i).is_layout()) {
+    const IntTuple& tile = int_tuple_arg(a, i + 1, fn);
+    if (!tile.is_tuple() || tile.rank() != 2 || !tile[0].is_integer() || !tile[1].is_integer())
+      throw Error(fn + ": argument " + std::to_string(i + 2) + " must be the tile (rows, cols) of the TV layout before it, got `" +
+                  tile.to_string() + "`");
+    if (bits == 0)
+      throw Error(fn + ": with a plain TV layout the element width is needed: give BITS as the fifth argument");
+    return tv_register_fragment(std::get<Layout>(a[i].data), tile[0].value(), tile[1].value(), bits,
+                                "TV layout " + a[i].to_string());
+  }
+  const TiledMma mma = tiled_mma_arg(a, i, fn);
+  const std::string& w = symbol_arg(a, i + 1, fn, "A, B or C (the operand)");
+  MmaOperand op;
+  if (w == "A") op = MmaOperand::A;
+  else if (w == "B") op = MmaOperand::B;
+  else if (w == "C") op = MmaOperand::C;
+  else throw Error(fn + ": argument " + std::to_string(i + 2) + " must be A, B or C, got `" + w + "`");
+  return mma_register_fragment(mma, op, bits);
+}
+
+CopySide side_word(const std::string& w, std::size_t i, const std::string& fn) {
+  if (w == "S") return CopySide::Source;
+  if (w == "D") return CopySide::Destination;
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be S or D, got `" + w + "`");
+}
+
+}  // namespace
+
+SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string& fn) {
+  const Layout& smem = layout_arg(a, 0, fn);
+  std::vector<SwizzleAccess> accesses;
+  for (std::size_t i = 1; i < a.size(); ++i) {
+    SwizzleAccess acc{tiled_copy_arg(a, i, fn), CopySide::Auto};
+    if (i + 1 < a.size() && a[i + 1].is_symbol()) {
+      acc.side = side_word(std::get<Symbol>(a[i + 1].data).name, i + 1, fn);
+      ++i;
+    }
+    accesses.push_back(std::move(acc));
+  }
+  return swizzle_for(smem, accesses);
+}
+
+RegisterPermutation register_permutation_args(const std::vector<Value>& a, const std::string& fn) {
+  const int bits = a.size() > 4 ? bits_in_range(integer_arg(a, 4, fn), fn) : 0;
+  const RegisterFragment to = fragment_arg(a, 2, bits, fn);
+  return register_permutation(fragment_arg(a, 0, to.bits, fn), to);
+}
+
+namespace {
+
+Value register_permutation_call(const Args& a) {
+  const std::string fn = "register_permutation";
+  const RegisterPermutation r = register_permutation_args(a, fn);
+  std::vector<Value> e{Value(Symbol{to_string(r.move)})};
+  const Layout identity_values(IntTuple::integer(r.values), IntTuple::integer(1));
+  switch (r.move) {
+    case RegisterMove::Identity: e.push_back(Value(identity_values)); break;
+    case RegisterMove::Permute:
+    case RegisterMove::Relabel:
+      if (r.move == RegisterMove::Relabel) {
+        if (!r.relabel_layout) throw Error(fn + ": the relabeling is not a layout: see `cuteref synth registers` for the table");
+        e.push_back(Value(*r.relabel_layout));
+      }
+      if (!r.value_moves) e.push_back(Value(identity_values));
+      else if (r.value_permutation) e.push_back(Value(*r.value_permutation));
+      else throw Error(fn + ": the value permutation differs between threads: see `cuteref synth registers`");
+      break;
+    case RegisterMove::Shuffle:
+      e.push_back(Value(IntTuple::integer(r.crosses_warps ? -1 : r.shuffle_rounds)));
+      if (r.source_layout) e.push_back(Value(*r.source_layout));
+      break;
+  }
+  return Value(MixedTuple{std::move(e)});
+}
+
+}  // namespace
+
+void register_synthesis_functions(FunctionTable& table) {
+  table.add("register_permutation",
+            {4, 5,
+             "register_permutation(FROM, C|A|B, TO, C|A|B [, BITS])  what moves when FROM's registers are used as TO's over "
+             "the same tile: (identity, V) | (permute, P) | (relabel, PI, P) | (shuffle, ROUNDS [, SOURCE]); FROM and TO are "
+             "tiled MMAs with an operand, or TV layouts with their tile (rows, cols) (then BITS is needed)",
+             register_permutation_call});
+  table.add("swizzle_for", {2, SIZE_MAX,
+                            "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]...)  Sw<B,M,S> o smem_ptr o SMEM of "
+                            "least total wavefronts for the copies (the family and the certificate: `cuteref synth swizzle`)",
+                            [](const Args& a) { return swizzle_for_layout(swizzle_for_args(a, "swizzle_for")); }});
+}
+
+}  // namespace cuteref

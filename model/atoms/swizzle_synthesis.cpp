@@ -1,0 +1,117 @@
+#include "atoms/swizzle_synthesis.hpp"
+
+#include <sstream>
+#include <tuple>
+
+#include "error.hpp"
+
+namespace cuteref {
+
+namespace {
+
+// The byte-address swizzles TMA and GMMA take: 32B, 64B, 128B (B = 1, 2, 3; M = 4; S = 3).
+bool tma_gmma_mode(const Swizzle& sw) { return sw.base() == 4 && sw.shift() == 3 && sw.bits() >= 1 && sw.bits() <= 3; }
+
+std::string member_name(const SwizzleMember& m) { return m.swizzle ? m.swizzle->to_string() : "no swizzle"; }
+
+// Search order = tie-break order: unswizzled, the TMA/GMMA modes by B, then the rest by (B, M, S).
+std::vector<std::optional<Swizzle>> family_members() {
+  std::vector<std::optional<Swizzle>> out{std::nullopt};
+  for (int b = 1; b <= 3; ++b) out.emplace_back(Swizzle(b, 4, 3));
+  for (int b = 1; b <= 5; ++b)
+    for (int m = 0; m <= 8; ++m)
+      for (int s = b; s <= 10; ++s) {
+        const Swizzle sw(b, m, s);
+        if (!tma_gmma_mode(sw)) out.emplace_back(sw);
+      }
+  return out;
+}
+
+}  // namespace
+
+Value swizzled_smem(const Layout& smem, const std::optional<Swizzle>& sw, int bits) {
+  if (!sw) return Value(smem);
+  ComposedOffset token;
+  token.pointer_token = "smem_ptr[" + std::to_string(bits) + "b](unset)";
+  token.pointer_element_bits = bits;
+  return Value(ComposedLayout{*sw, token, smem});
+}
+
+SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess>& accesses) {
+  if (accesses.empty()) throw Error("swizzle_for: no tiled copy given: name at least one copy that reads or writes the layout");
+  SwizzleSynthesis out;
+  out.smem = smem;
+  out.accesses = accesses;
+  out.bits = accesses.front().copy.value_bits;
+  for (const SwizzleAccess& a : accesses)
+    if (a.copy.value_bits != out.bits)
+      throw Error("swizzle_for: the copies move elements of different widths (" + std::to_string(out.bits) + " and " +
+                  std::to_string(a.copy.value_bits) + " bits); one shared-memory layout holds one element type");
+  if (out.bits % 8 != 0)
+    throw Error("swizzle_for: elements of " + std::to_string(out.bits) + " bits are not whole bytes (the swizzle acts on byte addresses)");
+  // The unswizzled layout first: its diagnostics (a copy that does not fit the layout) are the user's.
+  for (const SwizzleAccess& a : accesses) {
+    const CopyBankConflicts b = bank_conflicts(a.copy, Value(smem), a.side);
+    out.access_names.push_back(b.instruction.name + (b.source ? " (source)" : " (destination)") + " of " + a.copy.atom.name);
+    out.ideal.push_back(b.ideal);
+    out.instructions.push_back(static_cast<std::int64_t>(b.instructions.size()));
+    out.ideal_total += b.ideal;
+  }
+  for (const std::optional<Swizzle>& sw : family_members()) {
+    SwizzleMember m;
+    m.swizzle = sw;
+    m.tma_gmma = !sw || tma_gmma_mode(*sw);
+    try {
+      const Value layout = swizzled_smem(smem, sw, out.bits);
+      for (const SwizzleAccess& a : accesses) {
+        const CopyBankConflicts b = bank_conflicts(a.copy, layout, a.side);
+        m.wavefronts.push_back(b.wavefronts);
+        m.total += b.wavefronts;
+      }
+      m.feasible = true;
+    } catch (const Error& e) {
+      m.infeasible_reason = e.what();
+      ++out.infeasible;
+    }
+    out.family.push_back(std::move(m));
+  }
+  // The first member (in tie-break order) of least total; the next-best is the least greater total.
+  for (std::size_t i = 0; i < out.family.size(); ++i)
+    if (out.family[i].feasible && (!out.family[out.best].feasible || out.family[i].total < out.family[out.best].total)) out.best = i;
+  const std::int64_t min_total = out.family[out.best].total;
+  for (std::size_t i = 0; i < out.family.size(); ++i) {
+    const SwizzleMember& m = out.family[i];
+    if (!m.feasible) continue;
+    if (m.total == min_total) ++out.members_at_minimum;
+    else if (!out.next_best || m.total < out.family[*out.next_best].total) out.next_best = i;
+  }
+  return out;
+}
+
+Value swizzle_for_layout(const SwizzleSynthesis& s) { return swizzled_smem(s.smem, s.family[s.best].swizzle, s.bits); }
+
+std::string describe(const SwizzleSynthesis& s) {
+  std::ostringstream os;
+  const SwizzleMember& best = s.family[s.best];
+  const SwizzleMember& plain = s.family.front();
+  os << "swizzle_for " << s.smem.to_string() << " (" << s.bits << "-bit elements): " << swizzle_for_layout(s).to_string() << "\n";
+  os << "  total wavefronts " << best.total << " (ideal " << s.ideal_total << ", unswizzled " << plain.total << ")\n";
+  for (std::size_t a = 0; a < s.accesses.size(); ++a)
+    os << "  access " << a + 1 << ": " << s.instructions[a] << " x " << s.access_names[a] << ": " << best.wavefronts[a]
+       << " wavefronts, ideal " << s.ideal[a] << ", unswizzled " << plain.wavefronts[a] << "\n";
+  os << "  family: the unswizzled layout and Sw<B,M,S> o smem_ptr[" << s.bits
+     << "b](unset) o SMEM for 1 <= B <= 5, 0 <= M <= 8, B <= S <= 10 (byte addresses): " << s.family.size() << " members, "
+     << s.family.size() - static_cast<std::size_t>(s.infeasible) << " feasible, " << s.infeasible
+     << " split an access; every feasible member evaluated with the exact wavefront count\n";
+  os << "  minimum " << best.total << ", reached by " << s.members_at_minimum << " member" << (s.members_at_minimum == 1 ? "" : "s")
+     << "; chosen " << member_name(best) << (best.tma_gmma ? " (TMA/GMMA can express it)" : " (TMA/GMMA cannot express it)") << "\n";
+  if (s.next_best)
+    os << "  next best: " << s.family[*s.next_best].total << " wavefronts (" << member_name(s.family[*s.next_best]) << ")\n";
+  if (best.total == s.ideal_total)
+    os << "  the minimum equals the ideal, one wavefront per phase: no layout at all does better\n";
+  else
+    os << "  the ideal " << s.ideal_total << " (one wavefront per phase) is a lower bound for every layout; no member of the family reaches it\n";
+  return os.str();
+}
+
+}  // namespace cuteref

@@ -1,0 +1,73 @@
+// The swizzle that makes a shared-memory layout conflict-free (or as near as the family allows)
+// for the tiled copies that read and write it: swizzle_for(SMEM, COPY [, S|D], ...).
+//
+// The family searched (finite, every member evaluated): the unswizzled SMEM, and
+// Sw<B,M,S> o smem_ptr[Nb](unset) o SMEM for 1 <= B <= 5, 0 <= M <= 8, B <= S <= 10 (360 members;
+// the swizzle acts on byte addresses, as CuTe's swizzle behind an smem_ptr does; negative S is
+// not searched). A member whose swizzle splits some thread's access (the access would no longer be
+// consecutive bytes) is infeasible and skipped with its reason. The cost of a member is the sum
+// of the wavefronts of every instruction every given copy executes on it (copy_bank_conflicts:
+// the model's exact count, equal to Nsight Compute's on the H100's 967 measured pairs). The
+// answer is a member of least cost; ties go to the unswizzled layout, then to the swizzles TMA
+// and GMMA can express (Sw<1,4,3> 32B, Sw<2,4,3> 64B, Sw<3,4,3> 128B, smaller B first), then to
+// the smallest (B, M, S). The certificate: the family's size, how many members reach the
+// minimum, the next-best cost and member; and the lower bound every layout obeys, the sum of the
+// accesses' ideals (one wavefront per phase): when the minimum equals it, no layout at all does
+// better.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atoms/copy_bank_conflicts.hpp"
+#include "atoms/tiled_copy.hpp"
+#include "layout.hpp"
+#include "swizzle.hpp"
+
+namespace cuteref {
+
+struct SwizzleAccess {
+  TiledCopy copy;
+  CopySide side = CopySide::Auto;
+};
+
+struct SwizzleMember {
+  std::optional<Swizzle> swizzle;          // nullopt: the unswizzled layout
+  bool feasible = false;
+  std::string infeasible_reason;
+  std::vector<std::int64_t> wavefronts;    // per access
+  std::int64_t total = 0;
+  bool tma_gmma = false;                   // unswizzled, or a mode TMA / GMMA express
+};
+
+struct SwizzleSynthesis {
+  Layout smem{IntTuple::static_int(1), IntTuple::static_int(0)};
+  int bits = 0;
+  std::vector<SwizzleAccess> accesses;
+  std::vector<std::string> access_names;   // e.g. "ldmatrix.x4 (source)"
+  std::vector<std::int64_t> ideal;         // per access
+  std::vector<std::int64_t> instructions;  // per access
+  std::vector<SwizzleMember> family;       // every member, in search order (unswizzled first)
+  std::size_t best = 0;                    // index into family
+  std::optional<std::size_t> next_best;    // the least member of greater cost, if any
+  std::int64_t members_at_minimum = 0, infeasible = 0;
+  std::int64_t ideal_total = 0;
+};
+
+// The layout Sw o smem_ptr[bits b](unset) o smem (or smem itself for the unswizzled member).
+Value swizzled_smem(const Layout& smem, const std::optional<Swizzle>& sw, int bits);
+
+// Preconditions (checked): at least one access; every copy's element width is the same; each
+// access's copy executes on SMEM as bank_conflicts requires (the unswizzled layout must be
+// accepted: its diagnostic is given otherwise).
+SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess>& accesses);
+
+// The answer: the best member's layout.
+Value swizzle_for_layout(const SwizzleSynthesis& s);
+
+// The readable report (`cuteref synth swizzle`).
+std::string describe(const SwizzleSynthesis& s);
+
+}  // namespace cuteref
