@@ -51,7 +51,9 @@ void check(const std::string& ss, const std::string& rs, RegisterMove expected) 
   std::string concrete;
   for (std::size_t i = 0; i < mutant.size(); ++i) {
     if (mutant.compare(i, 3, "(x)") == 0) {
-      concrete += "(" + std::to_string(x) + ")";
+      concrete += '(';
+      concrete += std::to_string(x);
+      concrete += ')';
       i += 2;
     } else {
       concrete += mutant[i];
