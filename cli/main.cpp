@@ -349,11 +349,11 @@ int synth_command(const std::vector<std::string>& args) {
   }
   try {
     std::vector<Value> values;
-    // A bare word (S, D, A, B, C, an MMA atom's name) is an argument as it would be inside a call.
+    // A bare word (S, D, A, B, C, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
     auto bare_word = [](const std::string& w) {
       if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0]))) return false;
       for (char c : w)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
       return true;
     };
     for (std::size_t i = 2; i < args.size(); ++i)

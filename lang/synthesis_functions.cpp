@@ -2,6 +2,7 @@
 // moves when one fragment's registers are used as another's) and swizzle_for (the swizzle of
 // least shared-memory wavefronts for the given tiled copies).
 #include "atoms/register_permutation.hpp"
+#include "atoms/smem_banks.hpp"
 #include "atoms/swizzle_synthesis.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -50,8 +51,15 @@ CopySide side_word(const std::string& w, std::size_t i, const std::string& fn) {
 SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string& fn) {
   const Layout& smem = layout_arg(a, 0, fn);
   std::vector<SwizzleAccess> accesses;
+  // The instruction form: swizzle_for(ADDR, INSTR, BITS), ADDR of shape (32, V) as smem_wavefronts takes.
+  if (a.size() == 3 && a[1].is_symbol()) {
+    SwizzleAccess acc{TiledCopy{}, CopySide::Auto, smem_instruction(std::get<Symbol>(a[1].data).name),
+                      bits_in_range(integer_arg(a, 2, fn), fn)};
+    accesses.push_back(std::move(acc));
+    return swizzle_for(smem, accesses);
+  }
   for (std::size_t i = 1; i < a.size(); ++i) {
-    SwizzleAccess acc{tiled_copy_arg(a, i, fn), CopySide::Auto};
+    SwizzleAccess acc{tiled_copy_arg(a, i, fn), CopySide::Auto, std::nullopt, 0};
     if (i + 1 < a.size() && a[i + 1].is_symbol()) {
       acc.side = side_word(std::get<Symbol>(a[i + 1].data).name, i + 1, fn);
       ++i;
@@ -104,8 +112,9 @@ void register_synthesis_functions(FunctionTable& table) {
              "tiled MMAs with an operand, or TV layouts with their tile (rows, cols) (then BITS is needed)",
              register_permutation_call});
   table.add("swizzle_for", {2, SIZE_MAX,
-                            "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]...)  Sw<B,M,S> o smem_ptr o SMEM of "
-                            "least total wavefronts for the copies (the family and the certificate: `cuteref synth swizzle`)",
+                            "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]...) | swizzle_for(ADDR, INSTR, BITS)  Sw<B,M,S> o "
+                            "smem_ptr o SMEM of least total wavefronts for the copies, or for one instruction at ADDR(t, v) (the "
+                            "family and the certificate: `cuteref synth swizzle`)",
                             [](const Args& a) { return swizzle_for_layout(swizzle_for_args(a, "swizzle_for")); }});
 }
 

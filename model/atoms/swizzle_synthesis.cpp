@@ -42,15 +42,24 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
   SwizzleSynthesis out;
   out.smem = smem;
   out.accesses = accesses;
-  out.bits = accesses.front().copy.value_bits;
+  auto width = [](const SwizzleAccess& a) { return a.instruction ? a.bits : a.copy.value_bits; };
+  out.bits = width(accesses.front());
   for (const SwizzleAccess& a : accesses)
-    if (a.copy.value_bits != out.bits)
-      throw Error("swizzle_for: the copies move elements of different widths (" + std::to_string(out.bits) + " and " +
-                  std::to_string(a.copy.value_bits) + " bits); one shared-memory layout holds one element type");
+    if (width(a) != out.bits)
+      throw Error("swizzle_for: the accesses move elements of different widths (" + std::to_string(out.bits) + " and " +
+                  std::to_string(width(a)) + " bits); one shared-memory layout holds one element type");
   if (out.bits % 8 != 0)
     throw Error("swizzle_for: elements of " + std::to_string(out.bits) + " bits are not whole bytes (the swizzle acts on byte addresses)");
   // The unswizzled layout first: its diagnostics (a copy that does not fit the layout) are the user's.
   for (const SwizzleAccess& a : accesses) {
+    if (a.instruction) {
+      const SmemWavefronts w = smem_wavefronts(*a.instruction, smem_accesses(*a.instruction, Value(smem), a.bits));
+      out.access_names.push_back(a.instruction->name + " at the addresses SMEM(t, v)");
+      out.ideal.push_back(w.ideal);
+      out.instructions.push_back(1);
+      out.ideal_total += w.ideal;
+      continue;
+    }
     const CopyBankConflicts b = bank_conflicts(a.copy, Value(smem), a.side);
     out.access_names.push_back(b.instruction.name + (b.source ? " (source)" : " (destination)") + " of " + a.copy.atom.name);
     out.ideal.push_back(b.ideal);
@@ -64,9 +73,10 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     try {
       const Value layout = swizzled_smem(smem, sw, out.bits);
       for (const SwizzleAccess& a : accesses) {
-        const CopyBankConflicts b = bank_conflicts(a.copy, layout, a.side);
-        m.wavefronts.push_back(b.wavefronts);
-        m.total += b.wavefronts;
+        const std::int64_t w = a.instruction ? smem_wavefronts(*a.instruction, smem_accesses(*a.instruction, layout, a.bits)).wavefronts
+                                             : bank_conflicts(a.copy, layout, a.side).wavefronts;
+        m.wavefronts.push_back(w);
+        m.total += w;
       }
       m.feasible = true;
     } catch (const Error& e) {

@@ -28,9 +28,14 @@
 
 namespace cuteref {
 
+// One access: a tiled copy's every instruction on SMEM (copy_bank_conflicts), or one warp-wide
+// instruction whose thread t's value v is the element at SMEM(t, v) (smem_wavefronts' form:
+// SMEM is then the address layout of shape (32, V)).
 struct SwizzleAccess {
   TiledCopy copy;
   CopySide side = CopySide::Auto;
+  std::optional<SmemInstruction> instruction;  // set: the instruction form, `bits` its element width
+  int bits = 0;
 };
 
 struct SwizzleMember {
@@ -59,7 +64,7 @@ struct SwizzleSynthesis {
 // The layout Sw o smem_ptr[bits b](unset) o smem (or smem itself for the unswizzled member).
 Value swizzled_smem(const Layout& smem, const std::optional<Swizzle>& sw, int bits);
 
-// Preconditions (checked): at least one access; every copy's element width is the same; each
+// Preconditions (checked): at least one access; every access's element width is the same; each
 // access's copy executes on SMEM as bank_conflicts requires (the unswizzled layout must be
 // accepted: its diagnostic is given otherwise).
 SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess>& accesses);
