@@ -16,6 +16,7 @@ namespace {
 Value eval(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
 Layout L(const std::string& text) { return std::get<Layout>(eval(text).data); }
 TiledCopy copy(const std::string& text) { return tiled_copy_arg({eval(text)}, 0, "test"); }
+SwizzleAccess access(TiledCopy c, CopySide side) { return {std::move(c), side, std::nullopt, 0}; }
 
 const std::string kMma = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(1,2,0))";
 
@@ -35,7 +36,7 @@ std::int64_t member_total(const SwizzleSynthesis& s, int b, int m, int sh) {
 // 7 + 6) = 361 members (M in 0..8, S in B..10 for B = 1..5); members with M < 4 move bytes within
 // a 16-byte row: infeasible, 3 * (10 + 9 + 8 + 7 + 6) = 120 of them at least.
 TEST(SwizzleSynthesis, LdsmNRowMajorReachesTheIdeal) {
-  const SwizzleSynthesis s = swizzle_for(L("(32,64):(64,1)"), {{copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Auto}});
+  const SwizzleSynthesis s = swizzle_for(L("(32,64):(64,1)"), {access(copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Auto)});
   EXPECT_EQ(s.family.size(), 361u);
   EXPECT_GE(s.infeasible, 120);
   EXPECT_EQ(s.family.front().total, 512);
@@ -59,7 +60,7 @@ TEST(SwizzleSynthesis, LdsmNRowMajorReachesTheIdeal) {
 // distinct: 64, the ideal. Sw<3,4,3> does the same for k < 8 (bit 9 is 0 there), also 64; the
 // tie goes to the smaller B. Sw<1,4,3> XORs only (k/2)%2: 4 chunks, 2 per phase: 128.
 TEST(SwizzleSynthesis, LdsmTColumnMajorReachesTheIdeal) {
-  const SwizzleSynthesis s = swizzle_for(L("(32,64):(1,32)"), {{copy("make_tiled_copy_A(SM75_U16x8_LDSM_T, 16, " + kMma + ")"), CopySide::Auto}});
+  const SwizzleSynthesis s = swizzle_for(L("(32,64):(1,32)"), {access(copy("make_tiled_copy_A(SM75_U16x8_LDSM_T, 16, " + kMma + ")"), CopySide::Auto)});
   EXPECT_EQ(s.family.front().total, 256);
   EXPECT_EQ(s.ideal_total, 64);
   EXPECT_EQ(*s.family[s.best].swizzle, Swizzle(2, 4, 3));
@@ -75,24 +76,36 @@ TEST(SwizzleSynthesis, LdsmTColumnMajorReachesTheIdeal) {
 // (the same copy twice) add: 2 x the single total.
 TEST(SwizzleSynthesis, ConflictFreeKeepsTheLayoutAndAccessesAdd) {
   const TiledCopy v = copy("make_tiled_copy(UniversalCopy<uint128_t>, 16, (16,8):(8,1), (1,8))");
-  const SwizzleSynthesis s = swizzle_for(L("(64,64):(64,1)"), {{v, CopySide::Source}});
+  const SwizzleSynthesis s = swizzle_for(L("(64,64):(64,1)"), {access(v, CopySide::Source)});
   EXPECT_FALSE(s.family[s.best].swizzle.has_value());
   EXPECT_EQ(s.family[s.best].total, s.ideal_total);
   // 4 instructions per warp (64 rows / 16 rows per pass), 4 warps, 4 phases each: 64.
   EXPECT_EQ(s.ideal_total, 64);
-  const SwizzleSynthesis twice = swizzle_for(L("(64,64):(64,1)"), {{v, CopySide::Source}, {v, CopySide::Source}});
+  const SwizzleSynthesis twice = swizzle_for(L("(64,64):(64,1)"), {access(v, CopySide::Source), access(v, CopySide::Source)});
   EXPECT_EQ(twice.family[twice.best].total, 128);
   EXPECT_EQ(eval("swizzle_for((64,64):(64,1), make_tiled_copy(UniversalCopy<uint128_t>, 16, (16,8):(8,1), (1,8)))").to_string(),
             "(64,64):(64,1)");
 }
 
+// The instruction form: ldmatrix.x4 at the rows of a 64-half row-major tile ((32,8):(64,1): row
+// t of matrix t/8 at element 64t, 8 rows per matrix 128 bytes apart: 8 wavefronts each, 32);
+// Sw<3,4,3> puts row % 8 into the chunk: 4, the ideal.
+TEST(SwizzleSynthesis, InstructionForm) {
+  const SwizzleSynthesis s =
+      swizzle_for(L("(32,8):(64,1)"), {SwizzleAccess{TiledCopy{}, CopySide::Auto, smem_instruction("ldmatrix.x4"), 16}});
+  EXPECT_EQ(s.family.front().total, 32);
+  EXPECT_EQ(s.ideal_total, 4);
+  EXPECT_EQ(*s.family[s.best].swizzle, Swizzle(3, 4, 3));
+  EXPECT_EQ(s.family[s.best].total, 4);
+}
+
 TEST(SwizzleSynthesis, Diagnostics) {
   expect_error([] { swizzle_for(L("(32,64):(64,1)"), {}); }, "no tiled copy given");
   expect_error([] {
-    swizzle_for(L("(32,64):(64,1)"), {{copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Auto},
-                                      {copy("make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0))"), CopySide::Auto}});
+    swizzle_for(L("(32,64):(64,1)"), {access(copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Auto),
+                                      access(copy("make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0))"), CopySide::Auto)});
   }, "different widths");
-  expect_error([] { swizzle_for(L("(32,64):(64,1)"), {{copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Destination}}); },
+  expect_error([] { swizzle_for(L("(32,64):(64,1)"), {access(copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Destination)}); },
                "reads shared memory");
   expect_error([] { eval("swizzle_for((32,64):(64,1), 3)"); }, "must be a tiled copy");
 }
