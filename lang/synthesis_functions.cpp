@@ -4,6 +4,7 @@
 #include "atoms/register_permutation.hpp"
 #include "atoms/smem_banks.hpp"
 #include "atoms/swizzle_synthesis.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 
@@ -18,7 +19,14 @@ int bits_in_range(std::int64_t bits, const std::string& fn) {
   return static_cast<int>(bits);
 }
 
-// Argument i and i+1: (TILED_MMA, A|B|C) or (TV_LAYOUT, (rows, cols)).
+// A tiled copy value (ATOM, BITS, TiledLayout_TV, Tiler_MN), as make_tiled_copy returns it.
+bool is_tiled_copy(const Value& v) {
+  if (!v.is_mixed_tuple()) return false;
+  const auto& e = std::get<MixedTuple>(v.data).elements;
+  return e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && e[2].is_layout() && e[3].is_int_tuple();
+}
+
+// Argument i and i+1: (TILED_MMA, A|B|C), (TILED_COPY, TV|S|D) or (TV_LAYOUT, (rows, cols)).
 RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std::string& fn) {
   if (a.at(i).is_layout()) {
     const IntTuple& tile = int_tuple_arg(a, i + 1, fn);
@@ -29,6 +37,18 @@ RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std:
       throw Error(fn + ": with a plain TV layout the element width is needed: give BITS as the fifth argument");
     return tv_register_fragment(std::get<Layout>(a[i].data), tile[0].value(), tile[1].value(), bits,
                                 "TV layout " + a[i].to_string());
+  }
+  if (is_tiled_copy(a.at(i))) {  // (TILED_COPY, TV|S|D): its TiledLayout_TV or get_layoutS/D_TV over Tiler_MN
+    const TiledCopy tc = tiled_copy_arg(a, i, fn);
+    const std::string& w = symbol_arg(a, i + 1, fn, "TV, S or D (the tiled copy's layout)");
+    Layout tv = tc.layout_tv;
+    if (w == "S") tv = tiled_copy_layout_S(tc);
+    else if (w == "D") tv = tiled_copy_layout_D(tc);
+    else if (w != "TV") throw Error(fn + ": argument " + std::to_string(i + 2) + " must be TV, S or D after a tiled copy, got `" + w + "`");
+    if (!tc.tiler.is_tuple() || tc.tiler.rank() != 2 || !tc.tiler[0].is_integer() || !tc.tiler[1].is_integer())
+      throw Error(fn + ": the tiled copy's tile " + tc.tiler.to_string() + " is not 2-D (rows, cols)");
+    return tv_register_fragment(tv, tc.tiler[0].value(), tc.tiler[1].value(), bits != 0 ? bits : tc.value_bits,
+                                tc.atom.name + " " + w);
   }
   const TiledMma mma = tiled_mma_arg(a, i, fn);
   const std::string& w = symbol_arg(a, i + 1, fn, "A, B or C (the operand)");
@@ -109,7 +129,8 @@ void register_synthesis_functions(FunctionTable& table) {
             {4, 5,
              "register_permutation(FROM, C|A|B, TO, C|A|B [, BITS])  what moves when FROM's registers are used as TO's over "
              "the same tile: (identity, V) | (permute, P) | (relabel, PI, P) | (shuffle, ROUNDS [, SOURCE]); FROM and TO are "
-             "tiled MMAs with an operand, or TV layouts with their tile (rows, cols) (then BITS is needed)",
+             "tiled MMAs with an operand, tiled copies with TV|S|D, or TV layouts with their tile (rows, cols) (then BITS is "
+             "needed)",
              register_permutation_call});
   table.add("swizzle_for", {2, SIZE_MAX,
                             "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]...) | swizzle_for(ADDR, INSTR, BITS)  Sw<B,M,S> o "

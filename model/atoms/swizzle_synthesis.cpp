@@ -27,6 +27,51 @@ std::vector<std::optional<Swizzle>> family_members() {
   return out;
 }
 
+// The accesses' total wavefronts on one layout (a member, or a padded SMEM).
+std::int64_t total_wavefronts(const std::vector<SwizzleAccess>& accesses, const Value& layout, std::vector<std::int64_t>* per_access) {
+  std::int64_t total = 0;
+  for (const SwizzleAccess& a : accesses) {
+    const std::int64_t w = a.instruction ? smem_wavefronts(*a.instruction, smem_accesses(*a.instruction, layout, a.bits)).wavefronts
+                                         : bank_conflicts(a.copy, layout, a.side).wavefronts;
+    if (per_access) per_access->push_back(w);
+    total += w;
+  }
+  return total;
+}
+
+SwizzlePadding padding_alternative(const Layout& smem, const std::vector<SwizzleAccess>& accesses, int bits) {
+  SwizzlePadding out;
+  const IntTuple& shape = smem.shape();
+  const IntTuple& stride = smem.stride();
+  const bool flat2 = shape.is_tuple() && shape.rank() == 2 && shape[0].is_integer() && shape[1].is_integer() &&
+                     stride[0].is_integer() && stride[1].is_integer();
+  if (!flat2 || !((stride[0].value() == 1) != (stride[1].value() == 1))) {
+    out.why_not = "SMEM is not a flat rank-2 layout with exactly one unit-stride mode";
+    return out;
+  }
+  out.tried = true;
+  const int pitch_mode = stride[0].value() == 1 ? 1 : 0;
+  const std::int64_t pitch = stride[pitch_mode].value();
+  const std::int64_t max_pad = 128 * 8 / bits;
+  for (std::int64_t pad = 1; pad <= max_pad; ++pad) {
+    std::vector<IntTuple> st{stride[0], stride[1]};
+    st[pitch_mode] = IntTuple::integer(pitch + pad);
+    const Layout padded(shape, IntTuple::tuple(st));
+    try {
+      const std::int64_t total = total_wavefronts(accesses, Value(padded), nullptr);
+      if (!out.found || total < out.total) {
+        out.found = true;
+        out.pad = pad;
+        out.total = total;
+        out.extra_bytes = (cosize(padded).value() - cosize(smem).value()) * bits / 8;
+      }
+    } catch (const Error&) {
+      // a pad that breaks an access's alignment or contiguity: not a candidate
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Value swizzled_smem(const Layout& smem, const std::optional<Swizzle>& sw, int bits) {
@@ -71,13 +116,7 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     m.swizzle = sw;
     m.tma_gmma = !sw || tma_gmma_mode(*sw);
     try {
-      const Value layout = swizzled_smem(smem, sw, out.bits);
-      for (const SwizzleAccess& a : accesses) {
-        const std::int64_t w = a.instruction ? smem_wavefronts(*a.instruction, smem_accesses(*a.instruction, layout, a.bits)).wavefronts
-                                             : bank_conflicts(a.copy, layout, a.side).wavefronts;
-        m.wavefronts.push_back(w);
-        m.total += w;
-      }
+      m.total = total_wavefronts(accesses, swizzled_smem(smem, sw, out.bits), &m.wavefronts);
       m.feasible = true;
     } catch (const Error& e) {
       m.infeasible_reason = e.what();
@@ -95,6 +134,7 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     if (m.total == min_total) ++out.members_at_minimum;
     else if (!out.next_best || m.total < out.family[*out.next_best].total) out.next_best = i;
   }
+  out.padding = padding_alternative(smem, accesses, out.bits);
   return out;
 }
 
@@ -117,6 +157,13 @@ std::string describe(const SwizzleSynthesis& s) {
      << "; chosen " << member_name(best) << (best.tma_gmma ? " (TMA/GMMA can express it)" : " (TMA/GMMA cannot express it)") << "\n";
   if (s.next_best)
     os << "  next best: " << s.family[*s.next_best].total << " wavefronts (" << member_name(s.family[*s.next_best]) << ")\n";
+  if (!s.padding.tried)
+    os << "  padding: not tried (" << s.padding.why_not << ")\n";
+  else if (!s.padding.found)
+    os << "  padding: no row-stride padding up to 128 bytes is accepted by every access\n";
+  else
+    os << "  padding alternative: the row stride + " << s.padding.pad << " elements gives " << s.padding.total
+       << " wavefronts (the least over pads 1.." << 128 * 8 / s.bits << ") for " << s.padding.extra_bytes << " more bytes of SMEM\n";
   if (best.total == s.ideal_total)
     os << "  the minimum equals the ideal, one wavefront per phase: no layout at all does better\n";
   else

@@ -47,6 +47,16 @@ struct SwizzleMember {
   bool tma_gmma = false;                   // unswizzled, or a mode TMA / GMMA express
 };
 
+// Padding as the alternative to a swizzle: a rank-2 SMEM with one unit-stride mode whose other
+// stride P grows to P + pad (pad = 1 .. the elements of 128 bytes); the least pad reaching the
+// least total over those tried, and its cost in bytes (the padded layout's cosize minus SMEM's).
+struct SwizzlePadding {
+  bool tried = false;
+  std::string why_not;  // when not tried
+  std::int64_t pad = 0, total = 0, extra_bytes = 0;
+  bool found = false;   // some padded layout was accepted by every access
+};
+
 struct SwizzleSynthesis {
   Layout smem{IntTuple::static_int(1), IntTuple::static_int(0)};
   int bits = 0;
@@ -59,6 +69,7 @@ struct SwizzleSynthesis {
   std::optional<std::size_t> next_best;    // the least member of greater cost, if any
   std::int64_t members_at_minimum = 0, infeasible = 0;
   std::int64_t ideal_total = 0;
+  SwizzlePadding padding;
 };
 
 // The layout Sw o smem_ptr[bits b](unset) o smem (or smem itself for the unswizzled member).

@@ -48,6 +48,13 @@ TEST(SwizzleSynthesis, LdsmNRowMajorReachesTheIdeal) {
   ASSERT_TRUE(s.next_best.has_value());
   EXPECT_EQ(s.family[*s.next_best].total, 128);
   EXPECT_EQ(swizzle_for_layout(s).to_string(), "Sw<3,4,3> o smem_ptr[16b](unset) o (32,64):(64,1)");
+  // Padding: ldmatrix rows must stay 16-byte aligned, so pads of 1..7 halves are refused; a row
+  // pitch of 72 halves (144 bytes) puts row r at chunk r % 8 of a 128-byte line: 64, the ideal,
+  // for a cosize of 31 * 72 + 64 = 2296 halves instead of 2048: 496 more bytes.
+  ASSERT_TRUE(s.padding.found);
+  EXPECT_EQ(s.padding.pad, 8);
+  EXPECT_EQ(s.padding.total, 64);
+  EXPECT_EQ(s.padding.extra_bytes, 496);
   // Through the expression language, bank_conflicts of the answer: (16, 64, 64).
   const std::string c = "make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")";
   EXPECT_EQ(eval("bank_conflicts(" + c + ", swizzle_for((32,64):(64,1), " + c + "))").to_string(), "(16,64,64)");
@@ -67,6 +74,12 @@ TEST(SwizzleSynthesis, LdsmTColumnMajorReachesTheIdeal) {
   EXPECT_EQ(member_total(s, 3, 4, 3), 64);
   EXPECT_EQ(member_total(s, 1, 4, 3), 128);
   EXPECT_EQ(s.family[*s.next_best].total, 128);
+  // Padding: a K-column pitch of 40 halves (80 bytes) puts k = 0..7 at bytes 0, 80, 160 = 32 mod
+  // 128, 112, 64, 16, 96, 48: 8 distinct chunks, 64; cosize 31 + 63 * 40 + 1 = 2552 halves, 1008
+  // more bytes than 2048.
+  EXPECT_EQ(s.padding.pad, 8);
+  EXPECT_EQ(s.padding.total, 64);
+  EXPECT_EQ(s.padding.extra_bytes, 1008);
   const std::string c = "make_tiled_copy_A(SM75_U16x8_LDSM_T, 16, " + kMma + ")";
   EXPECT_EQ(eval("bank_conflicts(" + c + ", swizzle_for((32,64):(1,32), " + c + "))").to_string(), "(16,64,64)");
 }
