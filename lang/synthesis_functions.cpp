@@ -36,7 +36,7 @@ RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std:
     if (bits == 0)
       throw Error(fn + ": with a plain TV layout the element width is needed: give BITS as the fifth argument");
     return tv_register_fragment(std::get<Layout>(a[i].data), tile[0].value(), tile[1].value(), bits,
-                                "TV layout " + a[i].to_string());
+                                a[i].to_string());
   }
   if (is_tiled_copy(a.at(i))) {  // (TILED_COPY, TV|S|D): its TiledLayout_TV or get_layoutS/D_TV over Tiler_MN
     const TiledCopy tc = tiled_copy_arg(a, i, fn);

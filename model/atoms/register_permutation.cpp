@@ -186,7 +186,7 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
     for (std::int64_t i = 0; i < size_value(ext); ++i) {
       idx[i] = apply_index(ext, i);
       if (idx[i] < 0 || idx[i] >= mc * nc)
-        throw Error("register_permutation: " + f.name + "'s TV layout " + f.layout_tv.to_string() + " maps (thread " +
+        throw Error("register_permutation: " + f.name + (f.name == f.layout_tv.to_string() ? "" : " (TV layout " + f.layout_tv.to_string() + ")") + " maps (thread " +
                     std::to_string(i % threads) + ", value " + std::to_string(i / threads) + ") outside its tile (" +
                     std::to_string(f.rows) + "," + std::to_string(f.cols) + ")");
     }
@@ -464,7 +464,7 @@ std::string describe(const RegisterPermutation& r) {
       os << "  some values come from another warp: a warp shuffle cannot move them (shared memory)\n";
     else
       os << "  shuffle rounds: " << r.shuffle_rounds << " (lower bound " << r.shuffle_lower_bound
-         << ": a lane receives up to " << r.max_words_received << " 32-bit words from other lanes, one per round"
+         << ": a lane receives up to " << r.max_words_received << " of FROM's 32-bit registers from other lanes, one per round"
          << (r.shuffle_rounds == r.shuffle_lower_bound ? "; the fewest" : "") << ")\n";
   }
   if (!r.algebra_check.empty()) os << "  " << r.algebra_check << "\n";

@@ -23,7 +23,9 @@
 //   shuffle   data crosses lanes: per TO value the source lane and value, the 32-bit words each
 //             lane receives, and the fewest warp-shuffle rounds (a lower bound: every round a lane
 //             receives one word and sends one word; and a greedy schedule: when it meets the
-//             bound, that is the fewest). Sources in another warp are reported: shared memory.
+//             bound, that is the fewest). A word is one of FROM's 32-bit registers as it is:
+//             repacking sub-32-bit values (prmt) before the shuffle, which can save rounds, is
+//             not searched. Sources in another warp are reported: shared memory.
 #pragma once
 
 #include <cstdint>

@@ -174,6 +174,23 @@ TEST(RegisterPermutation, ShuffleAcrossLanes) {
   EXPECT_EQ(r.shuffle_rounds, 1);
   ASSERT_TRUE(r.source_layout.has_value());
   for (std::int64_t t = 0; t < 32; ++t) EXPECT_EQ(apply_index(*r.source_layout, t), 16 * (t % 2) + t / 2);
+  // FROM (32,(2,2)):(1,(32,64)) over (32,4): thread t holds row t, value v = column v. TO
+  // (32,(2,2)):(2,(1,64)): thread t < 16 holds rows 2t, 2t+1 at columns 0 and 2, i.e. values 0 and 2
+  // of threads 2t and 2t+1. 16-bit values: FROM's value 0 is in register 0, value 2 in register 1,
+  // so thread t in 2..15 receives 4 registers (2 from each of two other lanes): 4 rounds at least;
+  // every lane sends at most its 2 registers; the greedy schedule meets the bound.
+  const RegisterPermutation pairs = register_permutation(tv_register_fragment(L("(32,(2,2)):(1,(32,64))"), 32, 4, 16, "FROM"),
+                                                         tv_register_fragment(L("(32,(2,2)):(2,(1,64))"), 32, 4, 16, "TO"));
+  ASSERT_EQ(pairs.move, RegisterMove::Shuffle);
+  EXPECT_EQ(pairs.max_words_received, 4);
+  EXPECT_EQ(pairs.shuffle_lower_bound, 4);
+  EXPECT_EQ(pairs.shuffle_rounds, 4);
+  for (std::int64_t t = 0; t < 16; ++t) {
+    EXPECT_EQ(pairs.source[t].thread, 2 * t);
+    EXPECT_EQ(pairs.source[t].value, 0);
+    EXPECT_EQ(pairs.source[t + 32].thread, 2 * t + 1);
+    EXPECT_EQ(pairs.source[t + 64].value, 2);
+  }
   // 64 threads: TO thread t holds element (t + 32) % 64 -> every value comes from the other warp.
   const RegisterPermutation w = register_permutation(tv_register_fragment(L("(64,1):(1,0)"), 64, 1, 32, "FROM"),
                                                      tv_register_fragment(L("((32,2),1):((1,32),0)"), 64, 1, 32, "TO"));
