@@ -191,7 +191,9 @@ TEST(RegisterPermutation, ShuffleAcrossLanes) {
     EXPECT_EQ(pairs.source[t + 32].thread, 2 * t + 1);
     EXPECT_EQ(pairs.source[t + 64].value, 2);
   }
-  // 64 threads: TO thread t holds element (t + 32) % 64 -> every value comes from the other warp.
+  // 64 threads: ((32,2),1):((1,32),0) is thread t -> element t, FROM itself: identity.
+  // ((2,32),1):((32,1),0): thread a + 2b holds element 32a + b, FROM's thread 32a + b: thread 1
+  // takes thread 32's value, in the other warp.
   const RegisterPermutation w = register_permutation(tv_register_fragment(L("(64,1):(1,0)"), 64, 1, 32, "FROM"),
                                                      tv_register_fragment(L("((32,2),1):((1,32),0)"), 64, 1, 32, "TO"));
   EXPECT_EQ(w.move, RegisterMove::Identity);
