@@ -1,9 +1,14 @@
 #include "atoms/swizzle_synthesis.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <tuple>
 
+#include "checked_math.hpp"
+#include "coordinates.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
+#include "evaluate.hpp"
 
 namespace cuteref {
 
@@ -27,19 +32,61 @@ std::vector<std::optional<Swizzle>> family_members() {
   return out;
 }
 
-// The accesses' total wavefronts on one layout (a member, or a padded SMEM).
-std::int64_t total_wavefronts(const std::vector<SwizzleAccess>& accesses, const Value& layout, std::vector<std::int64_t>* per_access) {
-  std::int64_t total = 0;
-  for (const SwizzleAccess& a : accesses) {
-    const std::int64_t w = a.instruction ? smem_wavefronts(*a.instruction, smem_accesses(*a.instruction, layout, a.bits)).wavefronts
-                                         : bank_conflicts(a.copy, layout, a.side).wavefronts;
-    if (per_access) per_access->push_back(w);
-    total += w;
+// One warp-wide instruction of an access on the unswizzled SMEM: lane -> element offsets.
+struct PlainInstruction {
+  std::size_t access = 0;
+  SmemInstruction instruction;
+  std::vector<std::vector<std::int64_t>> offsets;
+};
+
+// Every instruction of every access on the unswizzled SMEM (the partitions are computed once:
+// a member only moves the offsets). Diagnostics of an access that does not fit SMEM are thrown.
+std::vector<PlainInstruction> plain_instructions(const Layout& smem, const std::vector<SwizzleAccess>& accesses) {
+  std::vector<PlainInstruction> out;
+  for (std::size_t a = 0; a < accesses.size(); ++a) {
+    const SwizzleAccess& acc = accesses[a];
+    if (acc.instruction) {
+      (void)smem_accesses(*acc.instruction, Value(smem), acc.bits);  // its diagnostics, and (32, V) checked
+      PlainInstruction p{a, *acc.instruction, std::vector<std::vector<std::int64_t>>(32)};
+      const std::int64_t values = size_value(smem) / 32;
+      for (std::int64_t t = 0; t < 32; ++t)
+        for (std::int64_t v = 0; v < values; ++v) p.offsets[t].push_back(apply_index(smem, t + 32 * v));
+      out.push_back(std::move(p));
+      continue;
+    }
+    const CopyBankConflicts b = bank_conflicts(acc.copy, Value(smem), acc.side);
+    for (const CopyInstructionBanks& ib : b.instructions) out.push_back({a, b.instruction, ib.offsets});
   }
+  return out;
+}
+
+// The accesses' wavefronts when every element offset o is read at move(o). Errors of move and of
+// smem_accesses (a swizzle that splits an access or an element) propagate: the member is infeasible.
+template <class Move>
+std::int64_t total_wavefronts(const std::vector<PlainInstruction>& plain, std::size_t accesses, int bits, Move&& move,
+                              std::vector<std::int64_t>* per_access) {
+  std::vector<std::int64_t> per(accesses, 0);
+  for (const PlainInstruction& p : plain) {
+    std::vector<std::vector<std::int64_t>> moved = p.offsets;
+    for (auto& lane : moved)
+      for (std::int64_t& o : lane) o = move(o);
+    per[p.access] += smem_wavefronts(p.instruction, smem_accesses(p.instruction, moved, bits)).wavefronts;
+  }
+  std::int64_t total = 0;
+  for (std::int64_t w : per) total += w;
+  if (per_access) *per_access = per;
   return total;
 }
 
-SwizzlePadding padding_alternative(const Layout& smem, const std::vector<SwizzleAccess>& accesses, int bits) {
+std::int64_t max_offset(const std::vector<PlainInstruction>& plain) {
+  std::int64_t m = 0;
+  for (const PlainInstruction& p : plain)
+    for (const auto& lane : p.offsets)
+      for (std::int64_t o : lane) m = std::max(m, o);
+  return m;
+}
+
+SwizzlePadding padding_alternative(const Layout& smem, const std::vector<PlainInstruction>& plain, std::size_t accesses, int bits) {
   SwizzlePadding out;
   const IntTuple& shape = smem.shape();
   const IntTuple& stride = smem.stride();
@@ -49,24 +96,29 @@ SwizzlePadding padding_alternative(const Layout& smem, const std::vector<Swizzle
     out.why_not = "SMEM is not a flat rank-2 layout with exactly one unit-stride mode";
     return out;
   }
-  out.tried = true;
   const int pitch_mode = stride[0].value() == 1 ? 1 : 0;
-  const std::int64_t pitch = stride[pitch_mode].value();
+  const std::int64_t pitch = stride[pitch_mode].value(), run = shape[1 - pitch_mode].value();
+  if (pitch < run) {
+    out.why_not = "SMEM's rows overlap (the stride " + std::to_string(pitch) + " is below the row length " + std::to_string(run) + ")";
+    return out;
+  }
+  out.tried = true;
   const std::int64_t max_pad = 128 * 8 / bits;
   for (std::int64_t pad = 1; pad <= max_pad; ++pad) {
-    std::vector<IntTuple> st{stride[0], stride[1]};
-    st[pitch_mode] = IntTuple::integer(pitch + pad);
-    const Layout padded(shape, IntTuple::tuple(st));
+    // Element (i along the row, r the row) at r * pitch + i moves to r * (pitch + pad) + i.
+    auto move = [&](std::int64_t o) { return checked_add(checked_mul(o / pitch, pitch + pad), o % pitch); };
     try {
-      const std::int64_t total = total_wavefronts(accesses, Value(padded), nullptr);
+      const std::int64_t total = total_wavefronts(plain, accesses, bits, move, nullptr);
       if (!out.found || total < out.total) {
+        std::vector<IntTuple> st{stride[0], stride[1]};
+        st[pitch_mode] = IntTuple::integer(pitch + pad);
         out.found = true;
         out.pad = pad;
         out.total = total;
-        out.extra_bytes = (cosize(padded).value() - cosize(smem).value()) * bits / 8;
+        out.extra_bytes = (cosize(Layout(shape, IntTuple::tuple(st))).value() - cosize(smem).value()) * bits / 8;
       }
     } catch (const Error&) {
-      // a pad that breaks an access's alignment or contiguity: not a candidate
+      // a pad that breaks an access's alignment: not a candidate
     }
   }
   return out;
@@ -111,12 +163,28 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     out.instructions.push_back(static_cast<std::int64_t>(b.instructions.size()));
     out.ideal_total += b.ideal;
   }
-  for (const std::optional<Swizzle>& sw : family_members()) {
+  const std::vector<PlainInstruction> plain = plain_instructions(smem, accesses);
+  const std::vector<std::optional<Swizzle>> members = family_members();
+  // Every member and pad reads every offset once: charged to the evaluation's budget up front.
+  std::int64_t offsets = 0;
+  for (const PlainInstruction& p : plain)
+    for (const auto& lane : p.offsets) offsets = checked_add(offsets, static_cast<std::int64_t>(lane.size()));
+  charge_enumeration(checked_mul(offsets, static_cast<std::int64_t>(members.size()) + 128), "swizzle_for");
+  // A member reads element o at Sw(o * bytes) / bytes, the model's own composed-layout
+  // evaluation of Sw o smem_ptr[Nb](unset) o (identity over the offsets).
+  const Layout identity(IntTuple::integer(checked_add(max_offset(plain), 1)), IntTuple::integer(1));
+  for (const std::optional<Swizzle>& sw : members) {
     SwizzleMember m;
     m.swizzle = sw;
     m.tma_gmma = !sw || tma_gmma_mode(*sw);
     try {
-      m.total = total_wavefronts(accesses, swizzled_smem(smem, sw, out.bits), &m.wavefronts);
+      if (!sw) {
+        m.total = total_wavefronts(plain, accesses.size(), out.bits, [](std::int64_t o) { return o; }, &m.wavefronts);
+      } else {
+        const ComposedLayout moved = std::get<ComposedLayout>(swizzled_smem(identity, sw, out.bits).data);
+        m.total = total_wavefronts(plain, accesses.size(), out.bits, [&](std::int64_t o) { return apply_composed(moved, o); },
+                                   &m.wavefronts);
+      }
       m.feasible = true;
     } catch (const Error& e) {
       m.infeasible_reason = e.what();
@@ -134,7 +202,7 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     if (m.total == min_total) ++out.members_at_minimum;
     else if (!out.next_best || m.total < out.family[*out.next_best].total) out.next_best = i;
   }
-  out.padding = padding_alternative(smem, accesses, out.bits);
+  out.padding = padding_alternative(smem, plain, accesses.size(), out.bits);
   return out;
 }
 
@@ -152,7 +220,7 @@ std::string describe(const SwizzleSynthesis& s) {
   os << "  family: the unswizzled layout and Sw<B,M,S> o smem_ptr[" << s.bits
      << "b](unset) o SMEM for 1 <= B <= 5, 0 <= M <= 8, B <= S <= 10 (byte addresses): " << s.family.size() << " members, "
      << s.family.size() - static_cast<std::size_t>(s.infeasible) << " feasible, " << s.infeasible
-     << " split an access; every feasible member evaluated with the exact wavefront count\n";
+     << " infeasible (the swizzle splits an access or an element); every feasible member evaluated with the exact wavefront count\n";
   os << "  minimum " << best.total << ", reached by " << s.members_at_minimum << " member" << (s.members_at_minimum == 1 ? "" : "s")
      << "; chosen " << member_name(best) << (best.tma_gmma ? " (TMA/GMMA can express it)" : " (TMA/GMMA cannot express it)") << "\n";
   if (s.next_best)

@@ -5,9 +5,12 @@
 // Sw<B,M,S> o smem_ptr[Nb](unset) o SMEM for 1 <= B <= 5, 0 <= M <= 8, B <= S <= 10 (360 members;
 // the swizzle acts on byte addresses, as CuTe's swizzle behind an smem_ptr does; negative S is
 // not searched). A member whose swizzle splits some thread's access (the access would no longer be
-// consecutive bytes) is infeasible and skipped with its reason. The cost of a member is the sum
-// of the wavefronts of every instruction every given copy executes on it (copy_bank_conflicts:
-// the model's exact count, equal to Nsight Compute's on the H100's 967 measured pairs). The
+// consecutive bytes) or an element is infeasible and skipped with its reason. The cost of a member
+// is the sum of the wavefronts of every instruction every given copy executes on it (the model's
+// exact count, equal to Nsight Compute's on the H100's 967 measured pairs): the copies' partitions
+// of the unswizzled SMEM are computed once (copy_bank_conflicts) and each member moves their
+// element offsets as the composed layout does (apply_composed), which equals bank_conflicts of the
+// composed layout (the unit tests compare the two on every member). The
 // answer is a member of least cost; ties go to the unswizzled layout, then to the swizzles TMA
 // and GMMA can express (Sw<1,4,3> 32B, Sw<2,4,3> 64B, Sw<3,4,3> 128B, smaller B first), then to
 // the smallest (B, M, S). The certificate: the family's size, how many members reach the

@@ -103,6 +103,31 @@ TEST(SwizzleSynthesis, ConflictFreeKeepsTheLayoutAndAccessesAdd) {
 // The instruction form: ldmatrix.x4 at the rows of a 64-half row-major tile ((32,8):(64,1): row
 // t of matrix t/8 at element 64t, 8 rows per matrix 128 bytes apart: 8 wavefronts each, 32);
 // Sw<3,4,3> puts row % 8 into the chunk: 4, the ideal.
+// The search moves the unswizzled partitions' offsets; bank_conflicts partitions the composed
+// layout itself. On every member of the family, for both acceptance copies, the two agree: the
+// same feasibility and the same wavefronts.
+TEST(SwizzleSynthesis, EveryMemberEqualsBankConflictsOfTheComposedLayout) {
+  int compared = 0;
+  for (const auto& [smem, atom] : {std::pair<std::string, std::string>{"(32,64):(64,1)", "SM75_U32x4_LDSM_N"},
+                                   std::pair<std::string, std::string>{"(32,64):(1,32)", "SM75_U16x8_LDSM_T"}}) {
+    const TiledCopy c = copy("make_tiled_copy_A(" + atom + ", 16, " + kMma + ")");
+    const SwizzleSynthesis s = swizzle_for(L(smem), {access(c, CopySide::Auto)});
+    for (const SwizzleMember& m : s.family) {
+      std::optional<std::int64_t> direct;
+      try {
+        direct = bank_conflicts(c, swizzled_smem(s.smem, m.swizzle, 16)).wavefronts;
+      } catch (const Error&) {
+      }
+      EXPECT_EQ(direct.has_value(), m.feasible) << smem << " " << (m.swizzle ? m.swizzle->to_string() : "none");
+      if (direct && m.feasible) {
+        EXPECT_EQ(*direct, m.total) << smem << " " << (m.swizzle ? m.swizzle->to_string() : "none");
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 2 * 361);
+}
+
 TEST(SwizzleSynthesis, InstructionForm) {
   const SwizzleSynthesis s =
       swizzle_for(L("(32,8):(64,1)"), {SwizzleAccess{TiledCopy{}, CopySide::Auto, smem_instruction("ldmatrix.x4"), 16}});
