@@ -92,7 +92,8 @@ SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string
 RegisterPermutation register_permutation_args(const std::vector<Value>& a, const std::string& fn) {
   const int bits = a.size() > 4 ? bits_in_range(integer_arg(a, 4, fn), fn) : 0;
   const RegisterFragment to = fragment_arg(a, 2, bits, fn);
-  return register_permutation(fragment_arg(a, 0, to.bits, fn), to);
+  // FROM keeps its own element type (an f32 accumulator), a plain TV layout the BITS given.
+  return register_permutation(fragment_arg(a, 0, a.at(0).is_layout() ? to.bits : 0, fn), to);
 }
 
 namespace {

@@ -166,6 +166,7 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
   r.from_name = from.name;
   r.to_name = to.name;
   r.bits = bits;
+  r.from_bits = from.bits;
   const std::int64_t mc = lcm64(from.rows, to.rows), nc = lcm64(from.cols, to.cols);
   if (checked_mul(mc, nc) > kMaxTile)
     throw Error("register_permutation: the common tile (" + std::to_string(mc) + "," + std::to_string(nc) +
@@ -446,6 +447,9 @@ std::string describe(const RegisterPermutation& r) {
     else
       os << "  within each thread: " << r.distinct_value_permutations << " distinct value permutations (thread-dependent)\n";
     if (r.value_moves && r.bits >= 32) os << "  32-bit or wider elements: the permutation is a renaming of registers\n";
+    if (r.value_moves && r.bits < 32 && r.from_bits >= 32)
+      os << "  before FROM's " << r.from_bits << "-bit values are converted to " << r.bits
+         << " bits, P is a renaming of FROM's registers (no instruction); after the conversion, in prmt:\n";
     for (const std::string& p : r.prmt) os << "    " << p << "\n";
   }
   if (r.move == RegisterMove::Shuffle) {

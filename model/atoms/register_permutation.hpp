@@ -15,7 +15,9 @@
 //   identity  t' = t, v' = v everywhere: nothing moves;
 //   permute   t' = t: within each thread, v' = P(v); for sub-32-bit elements the prmt selectors
 //             of each destination register (both fragments' values packed 32/BITS to a register
-//             in value order, FROM's as converted to BITS-bit elements);
+//             in value order, FROM's as converted to BITS-bit elements). When FROM's own values are
+//             32 bits or wider (an f32 accumulator), P applied before the conversion is a renaming
+//             of FROM's registers: no instruction at all;
 //   relabel   no thread exchanges data once the contraction index k of TO (its mode 1) is read as
 //             PI(k): TO's element (m, k) is taken to be the tile's (m, PI(k)); the other operand
 //             of TO's MMA must then be read through the same PI along its K. Within each thread a
@@ -43,7 +45,9 @@ struct RegisterFragment {
   std::string name;             // for the report, e.g. "SM90_64x64x16_F32F16F16_SS C"
   Layout layout_tv{IntTuple::static_int(1), IntTuple::static_int(0)};  // (thread, value) -> tile index
   std::int64_t rows = 0, cols = 0;  // the tile, column-major
-  int bits = 0;                 // element width in registers (0: not given)
+  int bits = 0;                 // element width in registers (0: not given); TO's is the one the
+                                // values are packed in, FROM's says whether a permutation can act
+                                // before the conversion (FROM's values in whole registers)
 };
 
 // An MMA operand's register fragment: get_layoutA|B|C_TV of the tiled MMA and its tile.
@@ -67,7 +71,8 @@ struct RegisterSource {
 struct RegisterPermutation {
   RegisterMove move = RegisterMove::Identity;
   std::string from_name, to_name;
-  int bits = 0;
+  int bits = 0;       // TO's element width: the values are packed 32 / bits to a register
+  int from_bits = 0;  // FROM's own element width (an f32 accumulator: 32)
   std::int64_t tile_rows = 0, tile_cols = 0;    // the common tile
   std::int64_t threads = 0, values = 0;         // TO's threads and values over the common tile
   Layout from_ext{IntTuple::static_int(1), IntTuple::static_int(0)};  // FROM over the common tile

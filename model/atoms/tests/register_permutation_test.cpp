@@ -105,6 +105,7 @@ TEST(RegisterPermutation, Sm90Fp8AccumulatorNeedsARelabelAndAByteShuffleInThread
       const RegisterPermutation r = register_permutation(c, a);
       ASSERT_EQ(r.move, RegisterMove::Relabel) << base;
       EXPECT_EQ(r.bits, 8);
+      EXPECT_EQ(r.from_bits, 32);  // the f32 accumulator: P can rename its registers before the conversion
       ASSERT_EQ(r.relabel.size(), static_cast<std::size_t>(n));
       for (std::int64_t k = 0; k < n; ++k) {
         const std::int64_t c4 = k % 4, q = (k / 4) % 4, h = k / 16;
