@@ -116,7 +116,8 @@ Value register_permutation_call(const Args& a) {
       else throw Error(fn + ": the value permutation differs between threads: see `cuteref synth registers`");
       break;
     case RegisterMove::Shuffle:
-      e.push_back(Value(IntTuple::integer(r.crosses_warps ? -1 : r.shuffle_rounds)));
+      // -1: no schedule (values from another warp, or beyond the schedule's bound; `cuteref synth`)
+      e.push_back(Value(IntTuple::integer(r.schedule_computed ? r.shuffle_rounds : -1)));
       if (r.source_layout) e.push_back(Value(*r.source_layout));
       break;
   }

@@ -19,6 +19,11 @@ namespace cuteref {
 namespace {
 
 constexpr std::int64_t kMaxTile = std::int64_t{1} << 24;
+// The relabeling search's bounds (register values of both fragments; columns, whose pairs it may try).
+constexpr std::int64_t kMaxRelabelSearch = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxRelabelColumns = 4096;
+// The greedy shuffle schedule's bound, in words to move (beyond it only the lower bound is given).
+constexpr std::int64_t kMaxScheduledWords = std::int64_t{1} << 16;
 
 IntTuple s(std::int64_t v) { return IntTuple::integer(v); }
 
@@ -255,7 +260,15 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
     r.move = RegisterMove::Permute;
   } else {
     // Relabel: column k of TO may become column n when every (thread, row) holding (m, k) in TO
-    // holds (m, n) in FROM ("strong" when also at the same value index).
+    // holds (m, n) in FROM ("strong" when also at the same value index). The search keeps a set
+    // per column and may try every column pair: bounded, with a diagnostic beyond the bound (a
+    // shuffle answer without the search could hide a relabeling).
+    if (checked_add(static_cast<std::int64_t>(from_idx.size()), static_cast<std::int64_t>(to_idx.size())) > kMaxRelabelSearch ||
+        nc > kMaxRelabelColumns)
+      throw Error("register_permutation: data crosses lanes, and the search for a relabeling of the contraction index is "
+                  "bounded to " + std::to_string(kMaxRelabelColumns) + " columns and " + std::to_string(kMaxRelabelSearch) +
+                  " register values; the common tile (" + std::to_string(mc) + "," + std::to_string(nc) + ") with " +
+                  std::to_string(from_idx.size() + to_idx.size()) + " values exceeds it");
     std::vector<Signature> sig_to(nc), sig_from(nc);
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(to_idx.size()); ++i)
       sig_to[to_idx[i] / mc].insert({i % threads, to_idx[i] % mc});
@@ -359,7 +372,10 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
     for (const auto& [t, w] : receive) r.max_words_received = std::max<std::int64_t>(r.max_words_received, static_cast<std::int64_t>(w.size()));
     r.shuffle_lower_bound = r.max_words_received;
     for (const auto& [t, w] : send) r.shuffle_lower_bound = std::max<std::int64_t>(r.shuffle_lower_bound, static_cast<std::int64_t>(w.size()));
-    if (!r.crosses_warps) {
+    std::int64_t words = 0;
+    for (const auto& [t, w] : receive) words += static_cast<std::int64_t>(w.size());
+    r.schedule_computed = !r.crosses_warps && words <= kMaxScheduledWords;
+    if (r.schedule_computed) {
       auto pending = receive;
       while (!pending.empty()) {
         ++r.shuffle_rounds;
@@ -466,6 +482,9 @@ std::string describe(const RegisterPermutation& r) {
     }
     if (r.crosses_warps)
       os << "  some values come from another warp: a warp shuffle cannot move them (shared memory)\n";
+    else if (!r.schedule_computed)
+      os << "  shuffle rounds: at least " << r.shuffle_lower_bound << " (a lane receives up to " << r.max_words_received
+         << " of FROM's 32-bit registers from other lanes, one per round); no schedule computed above 65,536 words\n";
     else
       os << "  shuffle rounds: " << r.shuffle_rounds << " (lower bound " << r.shuffle_lower_bound
          << ": a lane receives up to " << r.max_words_received << " of FROM's 32-bit registers from other lanes, one per round"

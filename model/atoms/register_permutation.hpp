@@ -89,6 +89,7 @@ struct RegisterPermutation {
   std::optional<Layout> source_layout;
   // shuffle
   bool crosses_warps = false;
+  bool schedule_computed = false;  // the greedy schedule (up to 65,536 words to move; else the bound alone)
   std::int64_t shuffle_lower_bound = 0, shuffle_rounds = 0, max_words_received = 0;
   // The instance as a `cuteref prove` claim over a symbolic index x (empty if not expressible).
   std::string claim;
@@ -100,7 +101,8 @@ struct RegisterPermutation {
 
 // Preconditions (checked): both fragments have rank-2 TV layouts of the same thread count; the
 // common tile is at most 2^24 elements; FROM holds every element TO needs; bits in {8,16,32,64}
-// (the element width the registers hold).
+// (the element width the registers hold); when data crosses lanes, the relabeling search is
+// bounded (2^20 register values, 4,096 columns of the common tile).
 RegisterPermutation register_permutation(const RegisterFragment& from, const RegisterFragment& to);
 
 // The readable report; its first word is the answer.
