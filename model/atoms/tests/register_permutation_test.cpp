@@ -4,6 +4,8 @@
 // from small hand-made TV layouts whose movement is derived in the comments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <functional>
 
 #include "atoms/register_permutation.hpp"
@@ -237,4 +239,82 @@ TEST(RegisterPermutation, LayoutOfTable) {
   EXPECT_FALSE(layout_of_table({0, 2, 1, 4}).has_value());
   EXPECT_FALSE(layout_of_table({1, 0}).has_value());
   EXPECT_FALSE(layout_of_table({}).has_value());
+}
+
+// Exhaustive: over a 4x4 tile (column-major index m + 4k), every TV layout whose four shape-2
+// modes take the strides 1, 2, 4, 8 in some order (24 bijections), split as 2, 4 or 8 threads,
+// for every pair (FROM, TO): the answer against a brute-force oracle that tries every one of the
+// 24 column permutations PI: identity when FROM(i) == TO(i) everywhere; permute when each thread
+// holds the same set of elements in both; relabel when some PI (none of the above) makes each
+// thread's sets equal; shuffle otherwise. And the sources the model gives hold the elements TO
+// needs: FROM(source(i)) == TO(i) with TO's column read through PI.
+TEST(RegisterPermutation, ExhaustiveSmallTilesAgainstBruteForce) {
+  const std::vector<std::int64_t> strides{1, 2, 4, 8};
+  std::vector<std::vector<std::int64_t>> orders;
+  std::vector<std::int64_t> o = strides;
+  do orders.push_back(o);
+  while (std::next_permutation(o.begin(), o.end()));
+  int pairs = 0, counts[4] = {0, 0, 0, 0};
+  for (int thread_modes : {1, 2, 3}) {
+    const std::int64_t threads = std::int64_t{1} << thread_modes;
+    auto make = [&](const std::vector<std::int64_t>& st) {
+      std::string shape = "((", stride = "((";
+      for (int i = 0; i < 4; ++i) {
+        const bool sep = i == thread_modes;
+        shape += std::string(i == 0 ? "" : sep ? "),(" : ",") + "2";
+        stride += std::string(i == 0 ? "" : sep ? "),(" : ",") + std::to_string(st[i]);
+      }
+      return L(shape + "))" + ":" + stride + "))");
+    };
+    std::vector<Layout> layouts;
+    for (const auto& st : orders) layouts.push_back(make(st));
+    std::vector<std::vector<std::int64_t>> pis;
+    std::vector<std::int64_t> p{0, 1, 2, 3};
+    do pis.push_back(p);
+    while (std::next_permutation(p.begin(), p.end()));
+    for (const Layout& f : layouts)
+      for (const Layout& t : layouts) {
+        // Brute force: each thread's element set, TO's with its column k read as pi[k].
+        auto sets_equal = [&](const std::vector<std::int64_t>& pi) {
+          for (std::int64_t th = 0; th < threads; ++th) {
+            std::vector<std::int64_t> a, b;
+            for (std::int64_t v = 0; v < 16 / threads; ++v) {
+              a.push_back(apply_index(f, th + threads * v));
+              const std::int64_t e = apply_index(t, th + threads * v);
+              b.push_back(e % 4 + 4 * pi[e / 4]);
+            }
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            if (a != b) return false;
+          }
+          return true;
+        };
+        bool same = true;
+        for (std::int64_t i = 0; i < 16; ++i) same = same && apply_index(f, i) == apply_index(t, i);
+        RegisterMove want = RegisterMove::Shuffle;
+        if (same) want = RegisterMove::Identity;
+        else if (sets_equal(pis.front())) want = RegisterMove::Permute;
+        else
+          for (const auto& pi : pis)
+            if (sets_equal(pi)) want = RegisterMove::Relabel;
+        const RegisterPermutation r = register_permutation(tv_register_fragment(f, 4, 4, 16, "F"), tv_register_fragment(t, 4, 4, 16, "T"));
+        ASSERT_EQ(r.move, want) << f.to_string() << " -> " << t.to_string();
+        std::vector<std::int64_t> pi = r.relabel.empty() ? pis.front() : r.relabel;
+        for (std::int64_t i = 0; i < 16; ++i) {
+          const std::int64_t e = apply_index(t, i);
+          const RegisterSource& s = r.source[i];
+          ASSERT_EQ(apply_index(f, s.thread + threads * s.value), e % 4 + 4 * pi[e / 4]) << f.to_string() << " -> " << t.to_string();
+          if (r.move != RegisterMove::Shuffle) {
+            ASSERT_EQ(s.thread, i % threads);
+          }
+        }
+        ++counts[static_cast<int>(r.move)];
+        ++pairs;
+      }
+  }
+  EXPECT_EQ(pairs, 3 * 24 * 24);
+  // Every kind of answer occurs in the universe (the oracle is not vacuous).
+  for (int k = 0; k < 4; ++k) EXPECT_GT(counts[k], 0) << to_string(static_cast<RegisterMove>(k));
+  std::printf("[register_permutation] %d pairs: %d identity, %d permute, %d relabel, %d shuffle\n", pairs, counts[0], counts[1],
+              counts[2], counts[3]);
 }
