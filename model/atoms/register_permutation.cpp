@@ -445,9 +445,16 @@ std::string describe(const RegisterPermutation& r) {
       os << "  thread t's value v of TO is its value v of FROM: nothing moves\n";
       break;
     case RegisterMove::Relabel:
-      os << "  no thread exchanges data once TO's mode-1 (contraction) index k is read as PI(k), PI = "
-         << (r.relabel_layout ? r.relabel_layout->to_string() : std::string("(not a layout)")) << "\n"
-         << "  the other operand of TO's MMA must be read through the same PI along its K index\n";
+      os << "  no thread exchanges data once TO's mode-1 (contraction) index k is read as PI(k), PI = ";
+      if (r.relabel_layout) {
+        os << r.relabel_layout->to_string() << "\n";
+      } else {
+        os << "(no layout) [";
+        for (std::size_t k = 0; k < r.relabel.size(); ++k) os << (k ? "," : "") << r.relabel[k];
+        os << "]\n";
+      }
+      os << "  the other operand of TO's MMA must be read through the same PI: B's element (n, k) taken from B(n, PI(k))"
+         << (r.relabel_layout ? ", i.e. composition(B, (_, " + r.relabel_layout->to_string() + "))" : std::string()) << "\n";
       break;
     case RegisterMove::Permute:
       os << "  data stays in its thread; values move\n";
