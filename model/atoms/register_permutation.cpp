@@ -180,25 +180,31 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
   r.tile_rows = mc;
   r.tile_cols = nc;
   r.threads = threads;
+  // Each fragment inside its own tile, before it is extended to the common one.
+  for (const RegisterFragment* f : {&from, &to}) {
+    charge_enumeration(size_value(f->layout_tv), "register_permutation");
+    for (std::int64_t i = 0; i < size_value(f->layout_tv); ++i) {
+      const std::int64_t idx = apply_index(f->layout_tv, i);
+      if (idx < 0 || idx >= f->rows * f->cols)
+        throw Error("register_permutation: " + f->name +
+                    (f->name == f->layout_tv.to_string() ? "" : " (TV layout " + f->layout_tv.to_string() + ")") +
+                    " maps (thread " + std::to_string(i % threads) + ", value " + std::to_string(i / threads) + ") to " +
+                    std::to_string(idx) + ", outside its tile (" + std::to_string(f->rows) + "," + std::to_string(f->cols) + ")");
+    }
+  }
   r.from_ext = extend(from, mc, nc);
   r.to_ext = extend(to, mc, nc);
   const std::int64_t to_values = size_value(r.to_ext) / threads;
   r.values = to_values;
   charge_enumeration(checked_add(size_value(r.from_ext), size_value(r.to_ext)), "register_permutation");
 
-  // Every fragment value's tile index (checked to lie in its tile).
-  auto indices = [&](const RegisterFragment& f, const Layout& ext) {
+  // Every extended value's index in the common tile (inside it: each fragment is inside its tile).
+  auto indices = [&](const Layout& ext) {
     std::vector<std::int64_t> idx(static_cast<std::size_t>(size_value(ext)));
-    for (std::int64_t i = 0; i < size_value(ext); ++i) {
-      idx[i] = apply_index(ext, i);
-      if (idx[i] < 0 || idx[i] >= mc * nc)
-        throw Error("register_permutation: " + f.name + (f.name == f.layout_tv.to_string() ? "" : " (TV layout " + f.layout_tv.to_string() + ")") + " maps (thread " +
-                    std::to_string(i % threads) + ", value " + std::to_string(i / threads) + ") outside its tile (" +
-                    std::to_string(f.rows) + "," + std::to_string(f.cols) + ")");
-    }
+    for (std::int64_t i = 0; i < size_value(ext); ++i) idx[i] = apply_index(ext, i);
     return idx;
   };
-  const std::vector<std::int64_t> from_idx = indices(from, r.from_ext), to_idx = indices(to, r.to_ext);
+  const std::vector<std::int64_t> from_idx = indices(r.from_ext), to_idx = indices(r.to_ext);
   std::vector<std::vector<std::int64_t>> holders(static_cast<std::size_t>(mc * nc));  // tile index -> FROM flat indices
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(from_idx.size()); ++i) holders[from_idx[i]].push_back(i);
 
