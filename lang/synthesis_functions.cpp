@@ -98,6 +98,12 @@ RegisterPermutation register_permutation_args(const std::vector<Value>& a, const
 
 namespace {
 
+Value table_value(const std::vector<std::int64_t>& table) {
+  std::vector<IntTuple> e;
+  for (std::int64_t v : table) e.push_back(IntTuple::integer(v));
+  return Value(IntTuple::tuple(std::move(e)));
+}
+
 Value register_permutation_call(const Args& a) {
   const std::string fn = "register_permutation";
   const RegisterPermutation r = register_permutation_args(a, fn);
@@ -107,13 +113,20 @@ Value register_permutation_call(const Args& a) {
     case RegisterMove::Identity: e.push_back(Value(identity_values)); break;
     case RegisterMove::Permute:
     case RegisterMove::Relabel:
-      if (r.move == RegisterMove::Relabel) {
-        if (!r.relabel_layout) throw Error(fn + ": the relabeling is not a layout: see `cuteref synth registers` for the table");
-        e.push_back(Value(*r.relabel_layout));
-      }
+      // A permutation that is no layout is given as its table (k -> PI(k), v -> P(v)).
+      if (r.move == RegisterMove::Relabel) e.push_back(r.relabel_layout ? Value(*r.relabel_layout) : table_value(r.relabel));
       if (!r.value_moves) e.push_back(Value(identity_values));
       else if (r.value_permutation) e.push_back(Value(*r.value_permutation));
-      else throw Error(fn + ": the value permutation differs between threads: see `cuteref synth registers`");
+      else if (r.distinct_value_permutations == 1) e.push_back(table_value(r.value_table));
+      else {  // thread-dependent: per thread t, its table v -> P_t(v)
+        std::vector<IntTuple> per_thread;
+        for (std::int64_t t = 0; t < r.threads; ++t) {
+          std::vector<IntTuple> row;
+          for (std::int64_t v = 0; v < r.values; ++v) row.push_back(IntTuple::integer(r.source[t + r.threads * v].value));
+          per_thread.push_back(IntTuple::tuple(std::move(row)));
+        }
+        e.push_back(Value(IntTuple::tuple(std::move(per_thread))));
+      }
       break;
     case RegisterMove::Shuffle:
       // -1: no schedule (values from another warp, or beyond the schedule's bound; `cuteref synth`)

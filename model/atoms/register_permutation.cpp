@@ -330,6 +330,7 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
     r.distinct_value_permutations = static_cast<std::int64_t>(perms.size());
     for (std::int64_t v = 0; v < to_values; ++v) r.value_moves = r.value_moves || p0[v] != v;
     if (perms.size() == 1) r.value_permutation = layout_of_table(p0);
+    r.value_table = p0;
     if (r.value_moves && bits < 32) {
       const int per_reg = 32 / bits, bytes = bits / 8;
       for (std::int64_t d = 0; d < to_values / per_reg; ++d) {

@@ -83,6 +83,7 @@ struct RegisterPermutation {
   // permute / relabel's residual: v -> P(v), the same for every thread (nullopt when it differs).
   bool value_moves = false;
   std::optional<Layout> value_permutation;
+  std::vector<std::int64_t> value_table;  // thread 0's v -> P(v) (every thread's when uniform)
   std::int64_t distinct_value_permutations = 0;
   std::vector<std::string> prmt;  // per destination register of thread 0, when value_moves
   // The source map t + T*v -> t' + T*v' as a layout, when it is one (shuffle).
