@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <sstream>
-#include <tuple>
 
 #include "checked_math.hpp"
 #include "coordinates.hpp"
