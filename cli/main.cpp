@@ -1,4 +1,5 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include <vector>
 
 #include "atoms/copy_bank_conflicts.hpp"
+#include "atoms/register_permutation.hpp"
+#include "atoms/swizzle_synthesis.hpp"
 #include "atoms/smem_banks.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "command_arguments.hpp"
@@ -95,6 +98,12 @@ void print_help(std::ostream& out) {
          "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
          "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
          "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
+         "  cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]...\n"
+         "                             the swizzle of least total wavefronts for the copies (swizzle_for): each\n"
+         "                             access's wavefronts and ideal, the family searched, the certificate\n"
+         "  cuteref synth registers 'FROM' C|A|B 'TO' C|A|B [BITS]\n"
+         "                             what moves when FROM's registers are used as TO's (register_permutation):\n"
+         "                             identity, permute (prmt selectors), relabel, shuffle (rounds); a Z3 claim\n"
          "  cuteref gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
@@ -318,6 +327,37 @@ int banks_command(const BanksRequest& r) {
     return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << diagnostic("out of memory") << "\n";
+    return 1;
+  }
+}
+
+// `cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D]...` or `cuteref synth registers 'FROM' W 'TO' W
+// [BITS]`: the readable reports of swizzle_for and register_permutation.
+int synth_command(const std::vector<std::string>& args) {
+  const char* usage =
+      "error: usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... | cuteref synth registers "
+      "'FROM' C|A|B 'TO' C|A|B [BITS]\n";
+  const bool swizzle = args[1] == "swizzle", registers = args[1] == "registers";
+  if ((!swizzle && !registers) || (swizzle && args.size() < 4) || (registers && args.size() != 6 && args.size() != 7)) {
+    std::cerr << usage;
+    return kExitUsage;
+  }
+  try {
+    std::vector<Value> values;
+    // A bare word (S, D, A, B, C, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
+    auto bare_word = [](const std::string& w) {
+      if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0]))) return false;
+      for (char c : w)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+      return true;
+    };
+    for (std::size_t i = 2; i < args.size(); ++i)
+      values.push_back(bare_word(args[i]) ? Value(Symbol{args[i]}) : parse_and_evaluate(args[i], &standard_functions()));
+    if (swizzle) std::cout << describe(swizzle_for_args(values, "cuteref synth swizzle"));
+    else std::cout << describe(register_permutation_args(values, "cuteref synth registers"));
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
 }
@@ -579,6 +619,13 @@ int run_command(int argc, char** argv) {
                                    : "error: usage: cuteref draw 'EXPR' [-o FILE.tex|.svg|.html] [--tile '(M,N)'] [--banks BITS]\n");
       return kExitUsage;
     }
+  }
+  if (cmd == "synth") {
+    if (args.size() < 2) {
+      std::cerr << "error: usage: cuteref synth swizzle ... | cuteref synth registers ...\n";
+      return kExitUsage;
+    }
+    return synth_command(args);
   }
   if (cmd == "gpu") {
     const std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -23,6 +23,7 @@
 #include "atoms/copy_bank_conflicts.hpp"
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/smem_banks.hpp"
+#include "atoms/swizzle_synthesis.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "coordinates.hpp"
 #include "cuda_check.hpp"
@@ -164,7 +165,7 @@ int kind_of(const std::string& instr) {
 using Offsets = std::vector<std::vector<std::int64_t>>;  // lane -> element offsets of its values
 
 struct BankCase {
-  std::string category;  // gmma_atom, tiled_copy, strides, probe, random, cp_async
+  std::string category;  // gmma_atom, tiled_copy, strides, probe, random, cp_async, synth
   std::string what;
   std::string instr;     // smem_instruction's name, or cp.async.ca.N
   int bits = 0;
@@ -536,11 +537,84 @@ void cp_async_cases(CaseBuilder& b) {
   for (std::int64_t s : {1, 2, 8}) b.add("cp_async", "16-byte cp.async at stride " + std::to_string(s), "cp.async.ca.16", 32, strided(32, 4 * s, 4));
 }
 
+// Synthesized layouts (model/atoms/swizzle_synthesis.hpp): for each (shared-memory layout, tiled
+// copy) scenario, swizzle_for's answer; its first and last instructions are cases, each with the
+// family's next-best member on the same instruction as the control (when their predictions
+// differ, the counter must differ from the next-best's: the next-best measures worse). Scenarios
+// whose unswizzled layout the copy does not accept are left out.
+void synthesized_cases(CaseBuilder& b) {
+  const char* mma2x2 = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(1,2,0))";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> scenarios = {
+      {std::string("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, ") + mma2x2 + ")",
+       {"(32,64):(64,1)", "(32,32):(32,1)", "(32,128):(128,1)", "(64,64):(64,1)", "(32,16):(16,1)", "(64,32):(32,1)",
+        "(32,256):(256,1)", "(32,64):(72,1)", "(32,64):(96,1)", "(64,128):(128,1)", "(32,48):(48,1)", "(32,64):(80,1)"}},
+      {std::string("make_tiled_copy_A(SM75_U16x8_LDSM_T, 16, ") + mma2x2 + ")",
+       {"(32,64):(1,32)", "(32,32):(1,32)", "(64,64):(1,64)", "(32,16):(1,32)", "(64,32):(1,64)", "(128,32):(1,128)",
+        "(32,64):(1,40)", "(32,64):(1,48)", "(32,64):(1,64)", "(64,16):(1,64)"}},
+      {"make_tiled_copy_B(SM75_U16x8_LDSM_T, 16, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_2,_1,_0), (_32,_32,_16)))",
+       {"(32,32):(1,32)", "(64,32):(1,64)", "(32,64):(1,32)", "(128,32):(1,128)", "(32,32):(1,40)", "(64,64):(1,64)",
+        "(32,16):(1,32)", "(64,16):(1,64)"}},
+      {"make_tiled_copy_B(SM75_U32x4_LDSM_N, 16, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_2,_1,_0), (_32,_32,_16)))",
+       {"(32,16):(16,1)", "(32,32):(32,1)", "(32,64):(64,1)", "(64,64):(64,1)", "(32,128):(128,1)", "(64,32):(32,1)",
+        "(32,64):(72,1)"}},
+      {"make_tiled_copy_C(SM90_U32x4_STSM_N, 16, make_tiled_mma(SM90_64x64x16_F16F16F16_SS<K,K>, (_1,_1,_1):(_0,_0,_0)))",
+       {"(64,64):(64,1)", "(64,128):(128,1)", "(64,64):(72,1)", "(64,256):(256,1)", "(128,64):(64,1)", "(64,64):(96,1)"}},
+      {"make_tiled_copy_C(SM90_U16x8_STSM_T, 16, make_tiled_mma(SM90_64x64x16_F16F16F16_SS<K,K>, (_1,_1,_1):(_0,_0,_0)))",
+       {"(64,64):(1,64)", "(128,64):(1,128)", "(64,64):(1,72)", "(64,128):(1,64)", "(64,64):(1,96)"}},
+      {"make_tiled_copy(UniversalCopy<uint128_t>, 16, (_16,_8):(_8,_1), (_1,_8))",
+       {"(64,64):(64,1)", "(32,64):(64,1)", "(64,128):(128,1)", "(16,64):(64,1)", "(64,64):(72,1)", "(64,256):(256,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint128_t>, 16, (_8,_16):(_1,_8), (_8,_1))",
+       {"(64,64):(1,64)", "(64,32):(1,64)", "(128,64):(1,128)", "(64,16):(1,64)", "(64,64):(1,72)"}},
+      {"make_tiled_copy(UniversalCopy<uint128_t>, 16, (_32,_4):(_4,_1), (_1,_8))",
+       {"(32,32):(32,1)", "(64,32):(32,1)", "(32,64):(64,1)", "(32,32):(40,1)", "(64,32):(64,1)", "(32,128):(128,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint64_t>, 32, (_16,_8):(_8,_1), (_1,_2))",
+       {"(64,32):(32,1)", "(16,16):(16,1)", "(32,32):(32,1)", "(64,64):(64,1)", "(16,32):(32,1)", "(32,16):(16,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint32_t>, 32, (_32,_1):(_1,_0), (_1,_1))",
+       {"(32,32):(32,1)", "(32,32):(1,32)", "(32,64):(64,1)", "(32,16):(16,1)", "(32,8):(8,1)", "(32,128):(128,1)",
+        "(32,2):(2,1)", "(32,4):(4,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint32_t>, 32, (_8,_4):(_4,_1), (_1,_1))",
+       {"(8,32):(32,1)", "(8,64):(64,1)", "(8,16):(16,1)", "(8,8):(8,1)", "(8,32):(1,8)", "(16,32):(32,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint64_t>, 64, (_32,_1):(_1,_0), (_1,_1))",
+       {"(32,16):(16,1)", "(32,32):(32,1)", "(32,8):(8,1)", "(32,4):(4,1)", "(32,2):(2,1)", "(32,16):(1,32)"}},
+      {"make_tiled_copy(UniversalCopy<uint16_t>, 16, (_32,_1):(_1,_0), (_1,_1))",
+       {"(32,32):(32,1)", "(32,64):(64,1)", "(32,16):(16,1)", "(32,128):(128,1)", "(32,2):(2,1)", "(32,8):(8,1)"}},
+      {"make_tiled_copy(UniversalCopy<uint128_t>, 32, (_32,_1):(_1,_0), (_1,_4))",
+       {"(32,32):(32,1)", "(32,16):(16,1)", "(32,64):(64,1)", "(32,8):(8,1)", "(32,4):(4,1)"}},
+  };
+  for (const auto& [copy, layouts] : scenarios) {
+    const cuteref::TiledCopy tc = cuteref::tiled_copy_arg({eval(copy)}, 0, "banks probe");
+    for (const std::string& smem : layouts) {
+      std::optional<cuteref::SwizzleSynthesis> s;
+      try {
+        s = cuteref::swizzle_for(std::get<Layout>(eval(smem).data), {{tc, cuteref::CopySide::Auto, std::nullopt, 0}});
+      } catch (const cuteref::Error&) {
+        continue;  // the copy does not fit this layout
+      }
+      const cuteref::SwizzleMember& best = s->family[s->best];
+      const cuteref::CopyBankConflicts banks = cuteref::bank_conflicts(tc, cuteref::swizzled_smem(s->smem, best.swizzle, s->bits));
+      std::optional<cuteref::CopyBankConflicts> next;
+      if (s->next_best)
+        next = cuteref::bank_conflicts(tc, cuteref::swizzled_smem(s->smem, s->family[*s->next_best].swizzle, s->bits));
+      const std::string chosen = best.swizzle ? best.swizzle->to_string() : "no swizzle";
+      const std::string runner = s->next_best ? (s->family[*s->next_best].swizzle ? s->family[*s->next_best].swizzle->to_string() : "no swizzle") : "-";
+      std::vector<std::size_t> picks{0};
+      if (banks.instructions.size() > 1) picks.push_back(banks.instructions.size() - 1);
+      for (std::size_t i : picks) {
+        const auto& ins = banks.instructions[i];
+        const std::string what = "swizzle_for(" + smem + ", " + copy + ") = " + chosen + " (total " + std::to_string(best.total) +
+                                 ", ideal " + std::to_string(s->ideal_total) + "; control: next best " + runner + "): warp " +
+                                 std::to_string(ins.warp) + " call " + std::to_string(ins.call);
+        b.add("synth", what, banks.instruction.name, banks.bits, ins.offsets, next ? &next->instructions[i].offsets : nullptr);
+      }
+    }
+  }
+}
+
 // Every case, the categories interleaved (so that a run cut short by its time budget still
 // covers each of them).
 std::vector<BankCase> all_cases() {
   std::vector<std::vector<BankCase>> groups;
-  for (void (*make)(CaseBuilder&) : {gmma_atom_cases, tiled_copy_cases, stride_cases, probe_cases, cp_async_cases}) {
+  for (void (*make)(CaseBuilder&) : {gmma_atom_cases, tiled_copy_cases, stride_cases, probe_cases, cp_async_cases, synthesized_cases}) {
     CaseBuilder b;
     make(b);
     groups.push_back(std::move(b.cases));

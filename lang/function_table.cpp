@@ -53,6 +53,7 @@ const FunctionTable& standard_functions() {
     register_copy_functions(t);
     register_algebra_functions(t);
     register_divide_product_functions(t);
+    register_synthesis_functions(t);
     return t;
   }();
   return table;

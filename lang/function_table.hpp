@@ -52,5 +52,12 @@ void register_atom_functions(FunctionTable& table);
 void register_copy_functions(FunctionTable& table);
 void register_algebra_functions(FunctionTable& table);
 void register_divide_product_functions(FunctionTable& table);
+void register_synthesis_functions(FunctionTable& table);
+
+// The arguments of swizzle_for / register_permutation, evaluated (for `cuteref synth`).
+struct SwizzleSynthesis;
+struct RegisterPermutation;
+SwizzleSynthesis swizzle_for_args(const std::vector<Value>& args, const std::string& fn);
+RegisterPermutation register_permutation_args(const std::vector<Value>& args, const std::string& fn);
 
 }  // namespace cuteref

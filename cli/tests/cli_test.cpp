@@ -199,3 +199,26 @@ TEST(Cli, BanksReportsCollisions) {
   EXPECT_EQ(bad.exit_code, 64);  // INSTR is an argument of the command line: EX_USAGE
   EXPECT_NE(bad.err.find("not a known shared-memory instruction"), std::string::npos) << bad.err;
 }
+
+// `cuteref synth`: the register report's first word is the answer (an f32 WGMMA accumulator is
+// the RS atom's 16-bit A operand: identity); the swizzle report names the chosen member, the
+// family's size (361 = 1 + 9 * (10 + 9 + 8 + 7 + 6)) and that the ideal is reached (ldmatrix.x4
+// at rows of a 64-half row-major tile: Sw<3,4,3>, 4 wavefronts); a malformed command line exits
+// 64, a bad operand 1 with the diagnostic.
+TEST(Cli, SynthReports) {
+  const RunResult r = run_cli("synth registers SM90_64x64x16_F32F16F16_SS C SM90_64x64x16_F32F16F16_RS A");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("identity: ", 0), 0u) << r.out;
+  const RunResult s = run_cli("synth swizzle " + quote("(32,8):(64,1)") + " ldmatrix.x4 16");
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find(": Sw<3,4,3> o smem_ptr[16b](unset) o (32,8):(64,1)\n"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("total wavefronts 4 (ideal 4, unswizzled 32)"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("361 members"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("no layout at all does better"), std::string::npos) << s.out;
+  EXPECT_EQ(run_cli("synth").exit_code, 64);
+  EXPECT_EQ(run_cli("synth registers SM90_64x64x16_F32F16F16_SS C").exit_code, 64);
+  EXPECT_EQ(run_cli("synth other x y").exit_code, 64);
+  const RunResult bad = run_cli("synth registers SM90_64x64x16_F32F16F16_SS A SM90_64x64x16_F32F16F16_RS A");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("read from shared memory through a descriptor"), std::string::npos) << bad.err;
+}
