@@ -14,7 +14,7 @@
 #include "coordinates.hpp"
 #include "divide.hpp"
 #include "coalesce_induction.hpp"
-#include "complement_generic.hpp"
+#include "complement_induction.hpp"
 #include "inverse.hpp"
 #include "notation.hpp"
 #include "seed_swizzle_hypothesis.hpp"
@@ -386,72 +386,10 @@ LawResult coalesce_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
-// complement: A's modes and R's are one injective layout, for every rank of filter(A) and
-// every number of cotarget leaves. Induction over complement_modes' walk, whose steps
-// (complement_generic.hpp's complement_gap_step and complement_rest_step) read only their
-// arguments; each runs here on symbolic values with the proofs' SymComplementOps.
-//
-// Summary after some steps: the modes so far (A's in stride order, each after its gap, then
-// the rests) form a layout Q, a function of its coordinate x, with 0 <= Q(x) < E (E: the
-// extent, or `running` for the rests) and injective. Q is uninterpreted; the two points
-// x1, x2 carry the induction hypothesis as an instance (Q(x1) == Q(x2) -> x1 == x2). A step
-// appends modes; the new layout, at coordinates (x, y, z), is
-//   gap step  (y < gap at stride E, z < s at stride d):  Q(x) + E*y + d*z,  new extent d*s;
-//   rest step (y < rest at stride running):              Q(x) + running*y, new running.
-// Claim: the new mode's shape is >= 1 (R is a layout), and the new layout is injective and
-// below its new extent. Hypotheses: the step's
-// checks pass (gap != 0 and the checked arithmetic: where the model returns), d >= 0 (the
-// walk's check_stride), s >= 1 (a layout's shapes), E >= 1 and c >= 1 (the cotarget's
-// check). Two instances of uniqueness of division (the law division_lemmas) are stated for
-// Z3: by d (or running) for the whole offset, and by E for the part below d.
-// Permuting a layout's modes permutes its coordinates, so (A, R) in their own order is
-// injective too; R's final coalesce keeps its function (coalesce_preserves_every_rank).
-z3::expr division_unique(const z3::expr& d, const z3::expr& y, const z3::expr& u1, const z3::expr& v1,
-                         const z3::expr& u2, const z3::expr& v2);
-
+// complement: R's shapes >= 1 and (filter(A), R) injective for every rank: the step lemma of
+// complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
 LawResult complement_every_rank_law(const ProofOptions& opt) {
-  LawResult r;
-  r.status = ProofStatus::Proved;
-  SymbolicScope s(Encoding::Int64Range);
-  ProofOptions o = opt;
-  o.side_conditions_as_hypotheses = true;
-  z3::context& ctx = s.ctx();
-  const z3::func_decl q = z3::function("Q", ctx.int_sort(), ctx.int_sort());
-  for (const bool gap_step : {true, false}) {
-    std::vector<z3::expr> domain;
-    const SymInt e = s.ranged_variable("E", 1, INT64_MAX, domain);
-    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), d = s.ranged_variable("d", 0, INT64_MAX, domain);
-    const SymInt c = s.ranged_variable("c", 1, INT64_MAX, domain), divisor = s.ranged_variable("divisor", 1, INT64_MAX, domain);
-    const z3::expr x1 = ctx.int_const("x1"), x2 = ctx.int_const("x2");
-    const SymInt y1 = s.ranged_variable("y1", 0, INT64_MAX, domain), y2 = s.ranged_variable("y2", 0, INT64_MAX, domain);
-    const SymInt z1 = s.ranged_variable("z1", 0, INT64_MAX, domain), z2 = s.ranged_variable("z2", 0, INT64_MAX, domain);
-    const z3::expr q1 = q(x1), q2 = q(x2);
-    domain.push_back(q1 >= 0 && q1 < e.e && q2 >= 0 && q2 < e.e && z3::implies(q1 == q2, x1 == x2));
-    const auto out = run_one(r, s, domain, {{"E", e.e}, {"s", sh.e}, {"d", d.e}, {"c", c.e}, {"y1", y1.e}, {"y2", y2.e},
-                                            {"z1", z1.e}, {"z2", z2.e}},
-                             [&]() -> z3::expr {
-      const SymComplementOps ops;
-      SymInt extent = e;
-      if (gap_step) {
-        const SymInt gap = complement_gap_step(sh, d, extent, ops);
-        const z3::expr low1 = q1 + e.e * y1.e, low2 = q2 + e.e * y2.e;
-        const z3::expr v1 = low1 + d.e * z1.e, v2 = low2 + d.e * z2.e;
-        s.add_hypothesis(d.e >= 0);
-        s.add_hypothesis(division_unique(d.e, v1, z1.e, low1, z2.e, low2));
-        s.add_hypothesis(division_unique(e.e, low1, y1.e, q1, y2.e, q2));
-        const z3::expr coords = y1.e < gap.e && y2.e < gap.e && z1.e < sh.e && z2.e < sh.e;
-        return gap.e >= 1 && z3::implies(coords, z3::implies(v1 == v2, x1 == x2 && y1.e == y2.e && z1.e == z2.e) &&
-                                                     v1 >= 0 && v1 < extent.e);
-      }
-      SymInt div = divisor;
-      const SymInt rest = complement_rest_step(c, div, extent, ops);  // extent: `running`
-      const z3::expr v1 = q1 + e.e * y1.e, v2 = q2 + e.e * y2.e;
-      s.add_hypothesis(division_unique(e.e, v1, y1.e, q1, y2.e, q2));
-      const z3::expr coords = y1.e < rest.e && y2.e < rest.e;
-      return rest.e >= 1 && z3::implies(coords, z3::implies(v1 == v2, x1 == x2 && y1.e == y2.e) && v1 >= 0 && v1 < extent.e);
-    }, o);
-    fold_status(r, out, ProofStatus::Proved, gap_step ? "gap step" : "rest step");
-  }
+  LawResult r = complement_step_lemma(SymComplementOps{}, opt);
   // The corner: every A of rank <= 3 with shapes in [1,3] and strides in [0,6], and every
   // cotarget in [1,40], that complement accepts: (filter(A), R) is injective on the model.
   for (std::int64_t code = 0; code < 3 * 3 * 3 * 7 * 7 * 7; ++code) {
@@ -585,14 +523,6 @@ LawResult right_inverse_law(const std::vector<std::pair<std::string, std::string
         r.corner_failure = tl + " at " + std::to_string(k);
   }
   return r;
-}
-
-// Uniqueness of division: y == d*u1 + v1 == d*u2 + v2 with d >= 1 and both remainders in
-// [0, d) gives u1 == u2 and v1 == v2 (proved for all integers by division_lemmas).
-z3::expr division_unique(const z3::expr& d, const z3::expr& y, const z3::expr& u1, const z3::expr& v1,
-                         const z3::expr& u2, const z3::expr& v2) {
-  return z3::implies(d >= 1 && y == d * u1 + v1 && y == d * u2 + v2 && v1 >= 0 && v1 < d && v2 >= 0 && v2 < d,
-                     u1 == u2 && v1 == v2);
 }
 
 // Proves each negated statement unsat (over all integers), with `solver_for` making the
