@@ -79,19 +79,9 @@ LawResult coalesce_step_lemma(const StepOps& ops, const ProofOptions& opt) {
       s.pop_guard();
       return size_ok && z3::implies(in_domain, value == expected);
     }, po);
-    ++r.proofs;
-    r.paths += out.paths;
-    r.ms += out.ms;
-    for (const auto& q : out.smt2) r.smt2.push_back(q);
-    if (out.status != ProofStatus::Proved && r.status == ProofStatus::Proved) {
-      r.status = out.status;
-      r.detail = std::string(has_last ? "step after a kept mode" : "step with no mode kept") + ": " +
-                 (out.status == ProofStatus::Refuted ? "refuted" : "unknown " + out.reason);
-      for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
-    }
+    fold_step_proof(r, out, has_last ? "step after a kept mode" : "step with no mode kept");
   }
   return r;
 }
-
 
 }  // namespace cuteref::proofs

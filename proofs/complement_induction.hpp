@@ -85,16 +85,7 @@ LawResult complement_step_lemma(const ComplementOps& ops, const ProofOptions& op
       const z3::expr coords = y1.e < rest.e && y2.e < rest.e;
       return rest.e >= 1 && z3::implies(coords, z3::implies(v1 == v2, x1 == x2 && y1.e == y2.e) && v1 >= 0 && v1 < extent.e);
     }, po);
-    ++r.proofs;
-    r.paths += out.paths;
-    r.ms += out.ms;
-    for (const auto& qq : out.smt2) r.smt2.push_back(qq);
-    if (out.status != ProofStatus::Proved && r.status == ProofStatus::Proved) {
-      r.status = out.status;
-      r.detail = std::string(gap_step ? "gap step" : "rest step") + ": " +
-                 (out.status == ProofStatus::Refuted ? "refuted" : "unknown " + out.reason);
-      for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
-    }
+    fold_step_proof(r, out, gap_step ? "gap step" : "rest step");
   }
   return r;
 }

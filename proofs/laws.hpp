@@ -36,6 +36,19 @@ const std::vector<Law>& named_laws();
 // The bank-conflict laws (bank_laws.cpp), appended by named_laws().
 void add_bank_laws(std::vector<Law>& laws);
 
+// Folds one proof of a step lemma into its law's result (every query kept for the second
+// solver): the law stays proved only if every proof is; the first other outcome is named.
+inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::string& what) {
+  ++r.proofs;
+  r.paths += out.paths;
+  r.ms += out.ms;
+  for (const auto& q : out.smt2) r.smt2.push_back(q);
+  if (out.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
+  r.status = out.status;
+  r.detail = what + ": " + (out.status == ProofStatus::Refuted ? "refuted" : "unknown " + out.reason);
+  for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
+}
+
 // "proved", "refuted", "unknown".
 std::string status_name(ProofStatus s);
 
