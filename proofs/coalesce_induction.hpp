@@ -84,4 +84,53 @@ LawResult coalesce_step_lemma(const StepOps& ops, const ProofOptions& opt) {
   return r;
 }
 
+// Idempotence for every rank, by two step lemmas on coalesce_step (StepOps as above):
+//   invariant: after every step, the last kept mode has shape != 1 and does not continue
+//     the kept mode before it (sp * dp != dl): the step keeps it (Dropped: unchanged;
+//     Merged: the last mode's stride is unchanged and its shape sl * s >= 4; Kept: the
+//     decisions just taken say s != 1 and sl * dl != d);
+//   keeping: a mode with shape != 1 that does not continue the last kept mode is Kept.
+// So coalesce's output, walked again, keeps every mode: coalesce(coalesce(L)) has the same
+// modes (coalesce_tree writes no mode as 1:0, which coalesce drops again, one as a leaf).
+template <class StepOps>
+LawResult coalesce_idempotence_lemmas(const StepOps& ops, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  ProofOptions o = opt;
+  o.side_conditions_as_hypotheses = true;
+  o.keep_smt2 = true;
+  z3::context& ctx = s.ctx();
+  using T = ScalarTuple<SymInt>;
+  for (const bool has_last : {true, false})
+    for (const bool keeping : {false, true}) {
+      std::vector<z3::expr> domain;
+      const SymInt sp = s.ranged_variable("sp", 1, INT64_MAX, domain), dp = s.ranged_variable("dp", INT64_MIN, INT64_MAX, domain);
+      const SymInt sl = s.ranged_variable("sl", 2, INT64_MAX, domain), dl = s.ranged_variable("dl", INT64_MIN, INT64_MAX, domain);
+      const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), d = s.ranged_variable("d", INT64_MIN, INT64_MAX, domain);
+      const z3::expr has_prev = ctx.bool_const("has_prev");
+      const ProofOutcome out = prove(s, domain, {{"sp", sp.e}, {"dp", dp.e}, {"sl", sl.e}, {"dl", dl.e}, {"s", sh.e}, {"d", d.e}},
+                                     [&]() -> z3::expr {
+        T last_shape = T::of(sl);
+        const T last_stride = T::of(dl);
+        if (keeping) {
+          // The next mode of coalesce's output: shape != 1, not continuing the last one.
+          s.add_hypothesis(!(sh.e == 1));
+          if (has_last) s.add_hypothesis(!(sl.e * dl.e == d.e));
+          const CoalesceStep step = coalesce_step(has_last, &last_shape, &last_stride, T::of(sh), T::of(d), ops);
+          return ctx.bool_val(step == CoalesceStep::Kept) && *last_shape.leaf == sl;
+        }
+        if (has_last) s.add_hypothesis(!(has_prev && sp.e * dp.e == dl.e));  // the invariant before
+        const CoalesceStep step = coalesce_step(has_last, &last_shape, &last_stride, T::of(sh), T::of(d), ops);
+        if (step == CoalesceStep::Dropped) return ctx.bool_val(true);  // nothing changed
+        if (step == CoalesceStep::Merged)
+          return !(*last_shape.leaf == s.constant(1)) && !(has_prev && sp.e * dp.e == dl.e);
+        // Kept: (s:d) is the new last mode, after (sl:dl) when there was one.
+        return !(sh.e == 1) && (has_last ? !(sl.e * dl.e == d.e) : ctx.bool_val(true));
+      }, o);
+      fold_step_proof(r, out, std::string(keeping ? "keeping" : "invariant") + (has_last ? " after a kept mode" : " with none kept"));
+    }
+  return r;
+}
+
 }  // namespace cuteref::proofs

@@ -386,6 +386,23 @@ LawResult coalesce_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// coalesce is idempotent for every flat rank: coalesce_induction.hpp's two lemmas with the
+// model's decisions, and coalesce(coalesce(L)) == coalesce(L) (same modes) on a corner.
+LawResult coalesce_idempotent_every_rank_law(const ProofOptions& opt) {
+  LawResult r = coalesce_idempotence_lemmas(ScalarCoalesceOps<SymInt>{}, opt);
+  for (std::int64_t code = 0; code < 4 * 4 * 4 * 4 * 7 * 7 * 7 * 7; code += 3) {
+    std::int64_t k = code;
+    std::vector<IntTuple> sh, st;
+    for (int m = 0; m < 4; ++m) sh.push_back(IntTuple::integer(1 + k % 4)), k /= 4;
+    for (int m = 0; m < 4; ++m) st.push_back(IntTuple::integer(k % 7 - 2)), k /= 7;
+    const Layout c = coalesce(Layout(IntTuple::tuple(sh), IntTuple::tuple(st)));
+    const Layout cc = coalesce(c);
+    ++r.corner_cases;
+    if ((cc.shape() != c.shape() || cc.stride() != c.stride()) && r.corner_failure.empty()) r.corner_failure = c.to_string();
+  }
+  return r;
+}
+
 // complement: R's shapes >= 1 and (filter(A), R) injective for every rank: the step lemma of
 // complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
 LawResult complement_every_rank_law(const ProofOptions& opt) {
@@ -952,6 +969,11 @@ const std::vector<Law>& named_laws() {
                  "coalesce_step run on a symbolic last mode and an uninterpreted summary of the modes before it; "
                  "shapes >= 1, strides and extents any integers where the model's checked products do not overflow",
                  ProofStatus::Proved, coalesce_every_rank_law});
+    v.push_back({"coalesce_idempotent_every_rank",
+                 "coalesce(coalesce(L)) has the modes of coalesce(L), for flat L of every rank: coalesce_step keeps "
+                 "the output invariant (the last kept mode has shape != 1 and does not continue the one before) and "
+                 "keeps every mode of such an output; shapes >= 1, where the model's checked products do not overflow",
+                 ProofStatus::Proved, coalesce_idempotent_every_rank_law});
     v.push_back({"complement_injective_every_rank",
                  "complement(A, M) has shapes >= 1 and (filter(A), complement(A, M)) is injective and below its extent, for every rank of A and every "
                  "number of cotarget leaves: induction over complement_modes' walk, complement_gap_step and "

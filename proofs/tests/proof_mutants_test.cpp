@@ -66,6 +66,17 @@ TEST(ProofMutants, CoalesceStepLemma) {
   expect_refuted<DropsShapeTwo>("drops shape-2 modes");
 }
 
+TEST(ProofMutants, CoalesceIdempotenceLemmas) {
+  const LawResult model = coalesce_idempotence_lemmas(ScalarCoalesceOps<SymInt>{}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  for (const LawResult& r : {coalesce_idempotence_lemmas(MergeOnEqualStrides{}, ProofOptions{}),
+                             coalesce_idempotence_lemmas(DropsShapeTwo{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
+}
+
 template <class ComplementOps>
 void expect_complement_refuted(const char* what) {
   const LawResult r = complement_step_lemma(ComplementOps{}, ProofOptions{});
