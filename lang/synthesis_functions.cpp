@@ -23,7 +23,7 @@ int bits_in_range(std::int64_t bits, const std::string& fn) {
 bool is_tiled_copy(const Value& v) {
   if (!v.is_mixed_tuple()) return false;
   const auto& e = std::get<MixedTuple>(v.data).elements;
-  return e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && e[2].is_layout() && e[3].is_int_tuple();
+  return e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && e[2].is_layout() && (e[3].is_int_tuple() || e[3].is_mixed_tuple());
 }
 
 // Argument i and i+1: (TILED_MMA, A|B|C), (TILED_COPY, TV|S|D) or (TV_LAYOUT, (rows, cols)).

@@ -152,6 +152,10 @@ TEST(TmemTiledCopy, Refusals) {
       {"tmem_warp_lanes(" + tmem_copy("SM100_TMEM_LOAD_32dp32b1x", kAcc128) + ", ((128,256),1,1):((131072,1),0,0))",
        "warp 0 (thread 0, value 16) addresses lane 32, outside its subpartition [0, 32)"},
       {"tmem_warp_lanes(make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,4)), (32,4):(1,32))", "not a tensor-memory copy atom"},
+      // A register permutation needs a (rows, cols) tile; make_tmem_copy's is a tuple of layouts.
+      {"register_permutation(" + tmem_copy("SM100_TMEM_LOAD_32dp32b8x", kAcc128) +
+           ", D, make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,4), (1,8)), S)",
+       "(make_tmem_copy's), not a (rows, cols) register tile"},
   };
   for (const auto& [expr, what] : bad) {
     try {
