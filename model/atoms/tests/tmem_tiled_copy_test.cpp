@@ -132,6 +132,32 @@ TEST(TmemTiledCopy, CtaPairAccumulator) {
   cases += 2;
 }
 
+// f16 accumulator: one 16-bit element in the low half of each 32-bit column (address 2n of a lane of
+// 2^17, umma_tmem_fragment.hpp). 32x32b.x1 .pack::16b puts the low halves of columns 2k and 2k+1
+// of lane t in thread t's register k: thread 37 holds row 37, columns 0..255 in order. The plain
+// 32x32b (both halves of one column) reaches the high halves, outside the tensor: refused.
+TEST(TmemTiledCopy, HalfPrecisionAccumulator) {
+  const std::string acc = "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,half_t,128,256,K,K>), (128,256):(1,128))";
+  EXPECT_EQ(ev(acc), "((_128,_256),1,1):((_131072,_2),_0,0)");
+  const TiledCopy tc = tiled("make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x_16b, 16, " + acc + ")");
+  const Partition p = partition_D(tc, 37, layout("((128,256),1,1):((1,128),0,0)"));
+  ASSERT_EQ(size_value(p.layout), 256);
+  for (std::int64_t v = 0; v < 256; ++v) EXPECT_EQ(p.offset + apply_index(p.layout, v), 37 + 128 * v) << v;
+  std::multiset<std::int64_t> want;
+  for (std::int64_t l = 32; l < 64; ++l)
+    for (std::int64_t c = 0; c < 256; ++c) want.insert(l * 2 * kLane + 2 * c);
+  EXPECT_EQ(reached(tc, 37, layout(acc), true), want);
+  EXPECT_EQ(ev("tmem_warp_lanes(make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x_16b, 16, " + acc + "), " + acc + ")"),
+            "((0,32),(32,64),(64,96),(96,128))");
+  try {
+    ev("make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x, 16, " + acc + ")");
+    ADD_FAILURE() << "32dp32b1x on an f16 accumulator was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not all elements of the TMEM tensor"), std::string::npos) << e.what();
+  }
+  cases += 5;
+}
+
 // The printed tiled copy (its Tiler_MN a tuple of layouts) reads back as the same copy.
 TEST(TmemTiledCopy, PrintedValueReadsBack) {
   const std::string printed = ev(tmem_copy("SM100_TMEM_LOAD_16dp256b1x", kAcc128));
