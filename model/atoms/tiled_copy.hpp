@@ -2,7 +2,8 @@
 // make_tiled_copy_A/B/C, ThrCopy::partition_S/D and retile_S/D define it.
 //
 // A tiled copy is (atom, value width, TiledLayout_TV, Tiler_MN): TiledLayout_TV maps
-// (thread, value) to the colexicographic index of a coordinate in the tile Tiler_MN (a shape).
+// (thread, value) to the colexicographic index of a coordinate in the tile Tiler_MN (a shape, or
+// for make_tmem_copy a tuple of layouts selecting the tile's elements of each tensor mode).
 // Partitioning a tensor T of shape (M, N, ...) by it, for thread t:
 //   T is divided into tiles (zipped_divide(T, Tiler_MN)); the tile is read through the TV
 //   layout re-expressed in the atom's source (or destination) thread/value order:

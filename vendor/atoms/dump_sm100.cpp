@@ -10,7 +10,8 @@
 //   tmem_copy       Copy_Traits of every tcgen05.ld/st atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*):
 //                   ThrID, Src, Dst, Ref layouts and ValID
 //   tmem_tiled_copy make_tmem_copy(Op, accumulator) over partition_fragment_C of an SM100 tiled MMA:
-//                   TiledLayout_TV, Tiler_MN, and each warp's TMEM lanes [first, end) as CuTe's
+//                   TiledLayout_TV, Tiler_MN, retile_D of a register fragment, and each warp's
+//                   TMEM lanes [first, end) as CuTe's
 //                   partitions address them (lane = logical address / TMEM::DP<T>)
 //   copy_partition  (dump_tiled_copy's format) partition_S of the TMEM tensor for one thread per
 //                   warp and thread 37, partition_D of a compact (M, N) tensor of the fragment's
@@ -247,6 +248,13 @@ void tmem_tiled(const char* mma_name, const char* op_name) {
     line(Load ? "D" : "S", t, reg_part, regs, long(reg_part.data() - regs.data()),
          [&](int i) { return long(&reg_part(i) - regs.data()); });
   }
+  // retile_D of the register fragment a kernel makes for thread 0 (make_tensor<T>(shape(partition))).
+  auto frag = make_tensor<Acc>(shape(tc.get_slice(0).partition_D(regs)));
+  std::printf("tmem_tiled_copy\tretile(%s, ", tcname);
+  print(frag.layout());
+  std::printf(")\t");
+  print(tc.get_slice(0).retile_D(frag).layout());
+  std::printf("\n");
   std::printf("tmem_tiled_copy\ttmem_warp_lanes(%s, ", tcname);
   std::printf("partition_fragment_C(make_tiled_mma(%s), (%d,%d):(1,%d)))\t((%ld,%ld),(%ld,%ld),(%ld,%ld),(%ld,%ld))\n", mma_name, m, n,
               m, first[0], end[0], first[1], end[1], first[2], end[2], first[3], end[3]);
