@@ -7,6 +7,7 @@
 #include "atoms/copy_bank_conflicts.hpp"
 #include "atoms/smem_banks.hpp"
 #include "atoms/tiled_copy.hpp"
+#include "atoms/tmem_tiled_copy.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "make_layout.hpp"
@@ -29,7 +30,22 @@ int bits_of(const Args& a, std::size_t i, const std::string& fn) {
 
 Value tiled_copy_value(const TiledCopy& tc) {
   return Value(MixedTuple{{Value(Symbol{tc.atom.name}), Value(IntTuple::integer(tc.value_bits)), Value(tc.layout_tv),
-                           Value(tc.tiler)}});
+                           tc.tiler_layouts ? *tc.tiler_layouts : Value(tc.tiler)}});
+}
+
+// make_tmem_copy(ATOM, BITS, TMEM): the layout argument maps coordinates to TMEM addresses.
+Value make_tmem_copy_call(const Args& a) {
+  const std::string fn = "make_tmem_copy";
+  return tiled_copy_value(make_tmem_copy(atom_of(a, 0, fn), bits_of(a, 1, fn), layout_arg(a, 2, fn)));
+}
+
+// tmem_warp_lanes(TILED_COPY, TMEM): ((first, end) per warp).
+Value tmem_warp_lanes_call(const Args& a) {
+  const std::string fn = "tmem_warp_lanes";
+  std::vector<IntTuple> warps;
+  for (const auto& [first, end] : tmem_warp_lanes(tiled_copy_arg(a, 0, fn), layout_arg(a, 1, fn)))
+    warps.push_back(IntTuple::tuple({IntTuple::integer(first), IntTuple::integer(end)}));
+  return Value(IntTuple::tuple(std::move(warps)));
 }
 
 // A layout argument, or a shape standing for its compact column-major layout (CuTe's
@@ -122,6 +138,22 @@ TiledCopy tiled_copy_arg(const std::vector<Value>& a, std::size_t i, const std::
       return make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
                                 static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
                                 std::get<IntTuple>(e[3].data));
+    // make_tmem_copy's Tiler_MN: a tuple of layouts, one per tensor mode.
+    if (e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && std::get<IntTuple>(e[1].data).is_integer() &&
+        e[2].is_layout() && e[3].is_mixed_tuple()) {
+      std::vector<IntTuple> shape;
+      for (const Value& m : std::get<MixedTuple>(e[3].data).elements) {
+        if (!m.is_layout()) break;
+        shape.push_back(std::get<Layout>(m.data).shape());
+      }
+      if (shape.size() == std::get<MixedTuple>(e[3].data).elements.size()) {
+        TiledCopy tc = make_tiled_copy_tv(copy_atom(std::get<Symbol>(e[0].data).name),
+                                          static_cast<int>(std::get<IntTuple>(e[1].data).value()), std::get<Layout>(e[2].data),
+                                          IntTuple::tuple(std::move(shape)));
+        tc.tiler_layouts = e[3];
+        return tc;
+      }
+    }
   }
   throw Error(fn + ": argument " + std::to_string(i + 1) +
               " must be a tiled copy (ATOM, BITS, TiledLayout_TV, Tiler_MN) as make_tiled_copy returns it, got " +
@@ -140,12 +172,24 @@ void register_copy_functions(FunctionTable& table) {
                                   [](const Args& a) { return from_mma_call<make_tiled_copy_B>(a, "make_tiled_copy_B"); }});
   table.add("make_tiled_copy_C", {3, 3, "make_tiled_copy_C(ATOM, BITS, TILED_MMA)  the copy of the tiled MMA's C fragments",
                                   [](const Args& a) { return from_mma_call<make_tiled_copy_C>(a, "make_tiled_copy_C"); }});
+  table.add("make_tmem_copy", {3, 3,
+                               "make_tmem_copy(ATOM, BITS, TMEM)  CuTe's make_tmem_copy(Copy_Atom<ATOM, BITS-bit T>, TMEM tensor): "
+                               "four warps of a tcgen05.ld/st atom over the TMEM layout (coordinate -> TMEM address), e.g. "
+                               "partition_fragment_C of an SM100 tiled MMA; Tiler_MN is a tuple of layouts",
+                               make_tmem_copy_call});
+  table.add("tmem_warp_lanes", {2, 2,
+                                "tmem_warp_lanes(TMEM_COPY, TMEM)  the TMEM lanes [first, end) each warp of a make_tmem_copy "
+                                "reaches on TMEM; an error if a warp leaves its subpartition [32(w%4), 32(w%4)+32)",
+                                tmem_warp_lanes_call});
   table.add("tiled_copy_layout", {2, 2,
                                   "tiled_copy_layout(TILED_COPY, TV|S|D)  TiledLayout_TV, get_layoutS_TV or get_layoutD_TV: "
                                   "(thread, value) -> index in the tile",
                                   tiled_copy_layout_call});
-  table.add("tiled_copy_tiler", {1, 1, "tiled_copy_tiler(TILED_COPY)  Tiler_MN",
-                                 [](const Args& a) { return Value(tiled_copy_arg(a, 0, "tiled_copy_tiler").tiler); }});
+  table.add("tiled_copy_tiler", {1, 1, "tiled_copy_tiler(TILED_COPY)  Tiler_MN (a shape, or make_tmem_copy's tuple of layouts)",
+                                 [](const Args& a) {
+                                   const TiledCopy tc = tiled_copy_arg(a, 0, "tiled_copy_tiler");
+                                   return tc.tiler_layouts ? *tc.tiler_layouts : Value(tc.tiler);
+                                 }});
   table.add("tiled_copy_size", {1, 1, "tiled_copy_size(TILED_COPY)  the number of threads",
                                 [](const Args& a) {
                                   return Value(IntTuple::integer(tiled_copy_size(tiled_copy_arg(a, 0, "tiled_copy_size"))));

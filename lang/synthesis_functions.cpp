@@ -23,7 +23,7 @@ int bits_in_range(std::int64_t bits, const std::string& fn) {
 bool is_tiled_copy(const Value& v) {
   if (!v.is_mixed_tuple()) return false;
   const auto& e = std::get<MixedTuple>(v.data).elements;
-  return e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && e[2].is_layout() && e[3].is_int_tuple();
+  return e.size() == 4 && e[0].is_symbol() && e[1].is_int_tuple() && e[2].is_layout() && (e[3].is_int_tuple() || e[3].is_mixed_tuple());
 }
 
 // Argument i and i+1: (TILED_MMA, A|B|C), (TILED_COPY, TV|S|D) or (TV_LAYOUT, (rows, cols)).
@@ -45,6 +45,9 @@ RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std:
     if (w == "S") tv = tiled_copy_layout_S(tc);
     else if (w == "D") tv = tiled_copy_layout_D(tc);
     else if (w != "TV") throw Error(fn + ": argument " + std::to_string(i + 2) + " must be TV, S or D after a tiled copy, got `" + w + "`");
+    if (tc.tiler_layouts)
+      throw Error(fn + ": the tiled copy's tile is a tuple of layouts " + tc.tiler_layouts->to_string() +
+                  " (make_tmem_copy's), not a (rows, cols) register tile");
     if (!tc.tiler.is_tuple() || tc.tiler.rank() != 2 || !tc.tiler[0].is_integer() || !tc.tiler[1].is_integer())
       throw Error(fn + ": the tiled copy's tile " + tc.tiler.to_string() + " is not 2-D (rows, cols)");
     return tv_register_fragment(tv, tc.tiler[0].value(), tc.tiler[1].value(), bits != 0 ? bits : tc.value_bits,

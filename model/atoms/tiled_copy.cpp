@@ -71,7 +71,8 @@ Layout tidfrg(const TiledCopy& tc, const Layout& tensor, bool source) {
   if (rank(tensor) < tc.tiler.rank())
     throw Error(fn + ": the tensor " + tensor.to_string() + " has rank " + std::to_string(rank(tensor)) +
                 ", less than the tiler " + tc.tiler.to_string() + "'s");
-  return tile2thrfrg(tc, zipped_divide(tensor, Value(tc.tiler)), ref_to_target(tc, source));
+  return tile2thrfrg(tc, zipped_divide(tensor, tc.tiler_layouts ? *tc.tiler_layouts : Value(tc.tiler)),
+                     ref_to_target(tc, source));
 }
 
 // Thread t's slice of tidfrg and its offset (an integer, or a coordinate for scaled-basis strides).
@@ -152,7 +153,7 @@ Layout thrfrg(const TiledMma& mma, MmaOperand op, const Layout& ref) {
 TiledCopy make_from_mma(const CopyAtom& atom, int value_bits, const TiledMma& mma, MmaOperand op, const std::string& fn) {
   const int xi = op == MmaOperand::B ? 1 : 0, yi = op == MmaOperand::C ? 1 : 2;
   TiledCopy tc{atom, value_bits, tiled_mma_layout_tv(mma, op),
-               IntTuple::tuple({s(tiled_mma_tile_size(mma, xi)), s(tiled_mma_tile_size(mma, yi))})};
+               IntTuple::tuple({s(tiled_mma_tile_size(mma, xi)), s(tiled_mma_tile_size(mma, yi))}), std::nullopt};
   check_counts(tc, fn);
   return tc;
 }
@@ -160,7 +161,7 @@ TiledCopy make_from_mma(const CopyAtom& atom, int value_bits, const TiledMma& mm
 }  // namespace
 
 TiledCopy make_tiled_copy_tv(const CopyAtom& atom, int value_bits, const Layout& layout_tv, const IntTuple& tiler) {
-  TiledCopy tc{atom, value_bits, layout_tv, tiler};
+  TiledCopy tc{atom, value_bits, layout_tv, tiler, std::nullopt};
   check_counts(tc, "make_tiled_copy");
   return tc;
 }

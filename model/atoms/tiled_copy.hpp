@@ -2,7 +2,8 @@
 // make_tiled_copy_A/B/C, ThrCopy::partition_S/D and retile_S/D define it.
 //
 // A tiled copy is (atom, value width, TiledLayout_TV, Tiler_MN): TiledLayout_TV maps
-// (thread, value) to the colexicographic index of a coordinate in the tile Tiler_MN (a shape).
+// (thread, value) to the colexicographic index of a coordinate in the tile Tiler_MN (a shape, or
+// for make_tmem_copy a tuple of layouts selecting the tile's elements of each tensor mode).
 // Partitioning a tensor T of shape (M, N, ...) by it, for thread t:
 //   T is divided into tiles (zipped_divide(T, Tiler_MN)); the tile is read through the TV
 //   layout re-expressed in the atom's source (or destination) thread/value order:
@@ -14,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -29,7 +31,11 @@ struct TiledCopy {
   CopyAtom atom;
   int value_bits = 0;  // the width of CuTe's CopyInternalType (Copy_Atom<Op, T>)
   Layout layout_tv{IntTuple::static_int(1), IntTuple::static_int(0)};  // (thread, value) -> tile index
-  IntTuple tiler = IntTuple::static_int(1);                             // Tiler_MN, a shape
+  IntTuple tiler = IntTuple::static_int(1);                             // shape(Tiler_MN)
+  // Tiler_MN when it is a tuple of layouts, one per tensor mode, not a shape: CuTe's
+  // make_cotiled_copy (make_tmem_copy, tmem_tiled_copy.hpp) selects tile elements that need not be
+  // contiguous. Empty: Tiler_MN is the shape `tiler`. Partitions divide by this when present.
+  std::optional<Value> tiler_layouts;
 };
 
 // make_tiled_copy(Copy_Atom<atom, T>, thr_layout, val_layout): (m, n) -> thread and

@@ -9,6 +9,13 @@
 //                   (CTA of the pair) of the tiled MMA, on plain (MN, K) / (M, N) tensors
 //   tmem_copy       Copy_Traits of every tcgen05.ld/st atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*):
 //                   ThrID, Src, Dst, Ref layouts and ValID
+//   tmem_tiled_copy make_tmem_copy(Op, accumulator) over partition_fragment_C of an SM100 tiled MMA:
+//                   TiledLayout_TV, Tiler_MN, retile_D of a register fragment, and each warp's
+//                   TMEM lanes [first, end) as CuTe's
+//                   partitions address them (lane = logical address / TMEM::DP<T>)
+//   copy_partition  (dump_tiled_copy's format) partition_S of the TMEM tensor for one thread per
+//                   warp and thread 37, partition_D of a compact (M, N) tensor of the fragment's
+//                   shape for every thread: which (m, n) each register holds
 // On the host CuTe cannot convert a shared-memory pointer to an address (it prints an error line,
 // ignored by compare_atoms, and uses 0), so the descriptors are for base address 0.
 #include <cute/tensor.hpp>
@@ -180,6 +187,79 @@ void tmem(const char* name) {
   std::printf("\n");
 }
 
+// make_tmem_copy(Op, TMEM accumulator of make_tiled_mma(Mma) on an (M, N) tile of 16- or 32-bit C);
+// the model's tiled copy is named by the expression on its own partition_fragment_C (checked against
+// CuTe's by the `fragment` lines). Addresses are CuTe's logical element offsets: a tmem_ptr of 16-bit
+// elements keeps its offset rotated right by one bit (tmem_ptr::operator+), undone here.
+template <class Mma, class Op, bool Load, int m, int n>
+void tmem_tiled(const char* mma_name, const char* op_name) {
+  auto mma = make_tiled_mma(Mma{});
+  auto c = make_tensor(&gmem_buffer[0], make_layout(make_shape(Int<m>{}, Int<n>{})));
+  auto acc = mma.get_thread_slice(0).partition_fragment_C(c);  // TMEM, (MMA, MMA_M, MMA_N)
+  using Acc = typename decltype(acc)::value_type;
+  constexpr int bits = sizeof_bits_v<Acc>;
+  static_assert(bits == 16 || bits == 32, "16- or 32-bit accumulators only");
+  constexpr int shift = tmem_ptr<Acc>::OffsetShift;
+  const auto logical = [](uint32_t a) { return long(shift == 0 ? a : ((a << shift) | (a >> (32 - shift)))); };
+  auto tc = make_tmem_copy(Op{}, acc);
+  using TC = decltype(tc);
+  char tcname[512];
+  std::snprintf(tcname, sizeof tcname, "make_tmem_copy(%s, %d, partition_fragment_C(make_tiled_mma(%s), (%d,%d):(1,%d)))", op_name,
+                bits, mma_name, m, n, m);
+  std::printf("tmem_tiled_copy\ttiled_copy_layout(%s, TV)\t", tcname);
+  print(typename TC::TiledLayout_TV{});
+  std::printf("\ntmem_tiled_copy\ttiled_copy_tiler(%s)\t", tcname);
+  print(typename TC::Tiler_MN{});
+  std::printf("\n");
+
+  // The compact register-side tensor of the fragment's shape: element m + M n of the (M, N) tile.
+  auto regs = make_tensor(&gmem_buffer[0], make_layout(shape(acc)));
+  const auto tmem_addr = [&](auto const& p, int i) { return logical(p.data().get()) + long(p.layout()(i)); };
+  const auto line = [&](const char* side, int t, auto const& p, auto const& whole, long offset, auto const& value_of) {
+    std::printf("copy_partition\t%s\t%s\t%d\t", side, tcname, t);
+    print(whole.layout());
+    std::printf("\t");
+    print(p.layout());
+    std::printf("\t%ld\t", offset);
+    for (int i = 0; i < int(size(p)); ++i) std::printf(i ? ",%ld" : "%ld", value_of(i));
+    std::printf("\n");
+  };
+  long first[4] = {-1, -1, -1, -1}, end[4] = {0, 0, 0, 0};
+  for (int t = 0; t < int(size(tc)); ++t) {
+    auto thr = tc.get_slice(t);
+    auto tmem_part = [&] {
+      if constexpr (Load) return thr.partition_S(acc);
+      else return thr.partition_D(acc);
+    }();
+    auto reg_part = [&] {
+      if constexpr (Load) return thr.partition_D(regs);
+      else return thr.partition_S(regs);
+    }();
+    const long base = logical(acc.data().get());
+    for (int i = 0; i < int(size(tmem_part)); ++i) {
+      const long lane = (tmem_addr(tmem_part, i) - base) >> (16 + shift);
+      const int w = t / 32;
+      if (first[w] < 0 || lane < first[w]) first[w] = lane;
+      if (lane + 1 > end[w]) end[w] = lane + 1;
+    }
+    if (t % 32 == 0 || t == 37)
+      line(Load ? "S" : "D", t, tmem_part, acc, logical(tmem_part.data().get()) - base,
+           [&](int i) { return tmem_addr(tmem_part, i) - base; });
+    line(Load ? "D" : "S", t, reg_part, regs, long(reg_part.data() - regs.data()),
+         [&](int i) { return long(&reg_part(i) - regs.data()); });
+  }
+  // retile_D of the register fragment a kernel makes for thread 0 (make_tensor<T>(shape(partition))).
+  auto frag = make_tensor<Acc>(shape(tc.get_slice(0).partition_D(regs)));
+  std::printf("tmem_tiled_copy\tretile(%s, ", tcname);
+  print(frag.layout());
+  std::printf(")\t");
+  print(tc.get_slice(0).retile_D(frag).layout());
+  std::printf("\n");
+  std::printf("tmem_tiled_copy\ttmem_warp_lanes(%s, ", tcname);
+  std::printf("partition_fragment_C(make_tiled_mma(%s), (%d,%d):(1,%d)))\t((%ld,%ld),(%ld,%ld),(%ld,%ld),(%ld,%ld))\n", mma_name, m, n,
+              m, first[0], end[0], first[1], end[1], first[2], end[2], first[3], end[3]);
+}
+
 }  // namespace
 
 #define CUTEREF_TMEM_ONE(OP) tmem<SM100_TMEM_LOAD_##OP>("SM100_TMEM_LOAD_" #OP); tmem<SM100_TMEM_STORE_##OP>("SM100_TMEM_STORE_" #OP);
@@ -262,5 +342,27 @@ int main() {
   CUTEREF_TMEM_UP_TO_128(16dp64b)
   CUTEREF_TMEM_UP_TO_128(16dp32b)
   CUTEREF_TMEM_UP_TO_128(32dp32b)
+
+  // make_tmem_copy over accumulators: one CTA 128 x 256 (f32, f16) and 64 x 128, two CTAs 256 x 256 (128 lanes a CTA).
+  using Acc128 = SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>;
+  using Acc64 = SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 128, UMMA::Major::K, UMMA::Major::K>;
+  using Acc2SM = SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 256, UMMA::Major::K, UMMA::Major::K>;
+#define CUTEREF_ACC128 "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"
+#define CUTEREF_ACC64 "SM100_MMA_F16BF16_SS<half_t,half_t,float,64,128,K,K>"
+#define CUTEREF_ACC2SM "SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>"
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_32dp32b1x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_32dp32b1x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_32dp32b4x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_32dp32b4x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_32dp32b8x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_32dp32b8x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_32dp32b16x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_32dp32b16x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_32dp32b32x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_32dp32b32x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_16dp256b1x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_16dp256b1x");
+  tmem_tiled<Acc128, SM100_TMEM_LOAD_16dp64b2x, true, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_LOAD_16dp64b2x");
+  tmem_tiled<Acc128, SM100_TMEM_STORE_32dp32b8x, false, 128, 256>(CUTEREF_ACC128, "SM100_TMEM_STORE_32dp32b8x");
+  tmem_tiled<Acc64, SM100_TMEM_LOAD_16dp256b1x, true, 64, 128>(CUTEREF_ACC64, "SM100_TMEM_LOAD_16dp256b1x");
+  tmem_tiled<Acc64, SM100_TMEM_LOAD_16dp32b4x, true, 64, 128>(CUTEREF_ACC64, "SM100_TMEM_LOAD_16dp32b4x");
+  tmem_tiled<Acc2SM, SM100_TMEM_LOAD_32dp32b16x, true, 256, 256>(CUTEREF_ACC2SM, "SM100_TMEM_LOAD_32dp32b16x");
+  using Acc128Half = SM100_MMA_F16BF16_SS<half_t, half_t, half_t, 128, 256, UMMA::Major::K, UMMA::Major::K>;
+  tmem_tiled<Acc128Half, SM100_TMEM_LOAD_32dp32b2x_16b, true, 128, 256>("SM100_MMA_F16BF16_SS<half_t,half_t,half_t,128,256,K,K>",
+                                                                      "SM100_TMEM_LOAD_32dp32b2x_16b");
   return 0;
 }
