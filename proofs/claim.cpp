@@ -615,7 +615,9 @@ Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
 }
 
 // Two layouts with the same flat modes once the modes of size 1 are dropped (each is a
-// case split) are the same function: a mode of size 1 contributes only its coordinate 0.
+// case split) are the same function: a mode of size 1 contributes only its coordinate 0, and
+// a nested layout is the function of its flattened modes (colexicographic digits; proved for
+// depth 2 by the nested coalesce laws).
 // A sufficient condition for `==` (SymbolicScope::set_sufficient_goal), false when the
 // numbers of modes differ.
 z3::expr same_modes(const Val<SymInt>& a, const Val<SymInt>& b) {
