@@ -34,8 +34,7 @@ LawResult coalesce_step_lemma(const StepOps& ops, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s(Encoding::Int64Range);
-  ProofOptions o = opt;
-  o.side_conditions_as_hypotheses = true;
+  const ProofOptions o = step_lemma_options(opt);
   z3::context& ctx = s.ctx();
   const z3::sort z = ctx.int_sort();
   const z3::func_decl g = z3::function("g", z, z);
@@ -53,8 +52,6 @@ LawResult coalesce_step_lemma(const StepOps& ops, const ProofOptions& opt) {
       if (!has_last) return s.constant(0);
       return SymInt(g(SymInt(j % np).e)) + (j / np) * dl;
     };
-    ProofOptions po = o;
-    po.keep_smt2 = true;
     const ProofOutcome out = prove(s, domain, {{"Np", np.e}, {"sl", sl.e}, {"dl", dl.e}, {"s", sh.e}, {"d", d.e}, {"i", i.e}},
                              [&]() -> z3::expr {
       const SymInt n = np * sl;
@@ -78,7 +75,7 @@ LawResult coalesce_step_lemma(const StepOps& ops, const ProofOptions& opt) {
       }
       s.pop_guard();
       return size_ok && z3::implies(in_domain, value == expected);
-    }, po);
+    }, o);
     fold_step_proof(r, out, has_last ? "step after a kept mode" : "step with no mode kept");
   }
   return r;
@@ -97,9 +94,7 @@ LawResult coalesce_idempotence_lemmas(const StepOps& ops, const ProofOptions& op
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s(Encoding::Int64Range);
-  ProofOptions o = opt;
-  o.side_conditions_as_hypotheses = true;
-  o.keep_smt2 = true;
+  const ProofOptions o = step_lemma_options(opt);
   z3::context& ctx = s.ctx();
   using T = ScalarTuple<SymInt>;
   for (const bool has_last : {true, false})

@@ -47,8 +47,7 @@ LawResult complement_step_lemma(const ComplementOps& ops, const ProofOptions& op
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s(Encoding::Int64Range);
-  ProofOptions o = opt;
-  o.side_conditions_as_hypotheses = true;
+  const ProofOptions o = step_lemma_options(opt);
   z3::context& ctx = s.ctx();
   const z3::func_decl q = z3::function("Q", ctx.int_sort(), ctx.int_sort());
   for (const bool gap_step : {true, false}) {
@@ -61,8 +60,6 @@ LawResult complement_step_lemma(const ComplementOps& ops, const ProofOptions& op
     const SymInt z1 = s.ranged_variable("z1", 0, INT64_MAX, domain), z2 = s.ranged_variable("z2", 0, INT64_MAX, domain);
     const z3::expr q1 = q(x1), q2 = q(x2);
     domain.push_back(q1 >= 0 && q1 < e.e && q2 >= 0 && q2 < e.e && z3::implies(q1 == q2, x1 == x2));
-    ProofOptions po = o;
-    po.keep_smt2 = true;
     const ProofOutcome out = prove(s, domain, {{"E", e.e}, {"s", sh.e}, {"d", d.e}, {"c", c.e}, {"y1", y1.e}, {"y2", y2.e},
                                             {"z1", z1.e}, {"z2", z2.e}},
                              [&]() -> z3::expr {
@@ -84,7 +81,7 @@ LawResult complement_step_lemma(const ComplementOps& ops, const ProofOptions& op
       s.add_hypothesis(division_unique(e.e, v1, y1.e, q1, y2.e, q2));
       const z3::expr coords = y1.e < rest.e && y2.e < rest.e;
       return rest.e >= 1 && z3::implies(coords, z3::implies(v1 == v2, x1 == x2 && y1.e == y2.e) && v1 >= 0 && v1 < extent.e);
-    }, po);
+    }, o);
     fold_step_proof(r, out, gap_step ? "gap step" : "rest step");
   }
   return r;

@@ -36,6 +36,14 @@ const std::vector<Law>& named_laws();
 // The bank-conflict laws (bank_laws.cpp), appended by named_laws().
 void add_bank_laws(std::vector<Law>& laws);
 
+// The options of a step lemma's proofs: the model's checks are hypotheses (the lemma is
+// about what the model returns) and every query is kept for the second solver.
+inline ProofOptions step_lemma_options(ProofOptions o) {
+  o.side_conditions_as_hypotheses = true;
+  o.keep_smt2 = true;
+  return o;
+}
+
 // Folds one proof of a step lemma into its law's result (every query kept for the second
 // solver): the law stays proved only if every proof is; the first other outcome is named.
 inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::string& what) {

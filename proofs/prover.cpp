@@ -143,10 +143,10 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
       for (const auto& d : scope.definitions()) solver.add(d);
       return solver;
     };
-    if (!scope.sufficient_goal().empty()) {
+    if (scope.sufficient_goal()) {
       // unsat here proves the path; any other answer leaves it to the claim's own goal.
       z3::solver quick = path_solver(kSufficientGoalResources);
-      quick.add((!z3::implies(hypotheses, scope.sufficient_goal().front() && side_conditions)).simplify());
+      quick.add((!z3::implies(hypotheses, *scope.sufficient_goal() && side_conditions)).simplify());
       if (const char* dump = std::getenv("CUTEREF_PROOF_DUMP"))
         std::ofstream(std::string(dump) + "/query" + std::to_string(out.paths) + "-sufficient.smt2") << quick.to_smt2();
       phase = Phase::Solving;

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -153,9 +154,9 @@ class SymbolicScope {
   // the claim while it runs: the prover tries it first on each path (a cheap polynomial
   // identity where the claim's own goal needs division facts); if Z3 does not show it, the
   // claim's goal decides the path. Cleared before each run.
-  void set_sufficient_goal(const z3::expr& g) { sufficient_.clear(); sufficient_.push_back(g); }
-  const std::vector<z3::expr>& sufficient_goal() const { return sufficient_; }
-  void clear_sufficient_goal() { sufficient_.clear(); }
+  void set_sufficient_goal(const z3::expr& g) { sufficient_ = g; }
+  const std::optional<z3::expr>& sufficient_goal() const { return sufficient_; }
+  void clear_sufficient_goal() { sufficient_.reset(); }
   // Hypotheses the claim states while it runs (prove --assume): the goal is proved where
   // they hold. Cleared before each run.
   void add_hypothesis(const z3::expr& h) { hypotheses_.push_back(h); }
@@ -189,7 +190,7 @@ class SymbolicScope {
   std::vector<z3::expr> guards_;
   std::vector<z3::expr> ranges_;
   std::vector<z3::expr> definitions_;
-  std::vector<z3::expr> sufficient_;  // at most one
+  std::optional<z3::expr> sufficient_;
   std::vector<z3::expr> hypotheses_;
   struct Division {
     z3::expr a, b, q, r;
