@@ -15,6 +15,8 @@
 #include "divide.hpp"
 #include "coalesce_induction.hpp"
 #include "complement_induction.hpp"
+#include "composition_induction.hpp"
+#include "flatten_induction.hpp"
 #include "inverse.hpp"
 #include "notation.hpp"
 #include "seed_swizzle_hypothesis.hpp"
@@ -430,6 +432,84 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
         for (std::int64_t i = 0; ok && i < size_value(rl); ++i) ok = seen.insert(apply_index(fa, j) + apply_index(rl, i)).second;
       ++r.corner_cases;
       if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+    }
+  }
+  return r;
+}
+
+// composition of one leaf mode n:d into a flat A, for every rank of A: the step lemma of
+// composition_induction.hpp with the proofs' SymCompositionOps, and a corner enumerated.
+LawResult composition_every_rank_law(const ProofOptions& opt) {
+  LawResult r = composition_step_lemma(SymCompositionOps{nullptr}, opt);
+  // The corner: every flat A of rank 1 to 3 with shapes in [1,4] and strides in [-2,5], and
+  // every B = n:d with n in [1,8], d in [-4,6], that composition accepts: (A o B)(c) equals
+  // A(d * c), A's last mode unbounded (c * |d| split colexicographically, the last digit the
+  // whole quotient; negated for d < 0), on the concrete model.
+  for (std::size_t rank = 1; rank <= 3; ++rank) {
+    std::vector<std::int64_t> digits(2 * rank, 0);
+    for (;;) {
+      std::vector<IntTuple> sh, st;
+      for (std::size_t k = 0; k < rank; ++k) {
+        sh.push_back(IntTuple::integer(1 + digits[k]));
+        st.push_back(IntTuple::integer(digits[rank + k] - 2));
+      }
+      const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
+      auto a_unbounded = [&](std::int64_t x) {
+        std::int64_t v = 0;
+        for (std::size_t k = 0; k < rank; ++k) {
+          const std::int64_t digit = k + 1 < rank ? x % sh[k].value() : x;
+          v += digit * st[k].value();
+          x /= sh[k].value();
+        }
+        return v;
+      };
+      for (std::int64_t n = 1; n <= 8; ++n)
+        for (std::int64_t d = -4; d <= 6; ++d) {
+          std::optional<Layout> composed;
+          try {
+            composed = composition(a, Layout(IntTuple::integer(n), IntTuple::integer(d)));
+          } catch (const Error&) {
+            continue;
+          }
+          ++r.corner_cases;
+          for (std::int64_t c = 0; c < n; ++c) {
+            const std::int64_t expected = d < 0 ? -a_unbounded(-d * c) : a_unbounded(d * c);
+            if (apply_index(*composed, c) != expected && r.corner_failure.empty())
+              r.corner_failure = "composition(" + a.to_string() + ", " + std::to_string(n) + ":" + std::to_string(d) + ")";
+          }
+        }
+      std::size_t k = 0;
+      while (k < digits.size() && ++digits[k] == (k < rank ? 4 : 8)) digits[k++] = 0;
+      if (k == digits.size()) break;
+    }
+  }
+  return r;
+}
+
+// A nested layout is the function of its flattened modes, for every depth: the step lemma of
+// flatten_induction.hpp on the model's crd2idx, and a corner of layouts up to depth 4.
+LawResult flatten_every_depth_law(const ProofOptions& opt) {
+  LawResult r = flatten_step_lemma(ModelFlatten{}, opt);
+  // The corner: nested profiles of depth 2 to 4 with up to 5 leaves, shapes in [1,3] and
+  // strides in [-1,2]: L(i) == flatten(L)(i) for every i < size(L), on the concrete model.
+  for (const char* text : {"((0,0),0)", "(0,(0,0))", "((0,(0,0)),0)", "(0,((0,0),0))", "(((0,0),0),(0,0))",
+                           "((0,((0,0),0)),0)", "(((0,(0,0)),0),0)", "((0,0),(0,(0,0)))"}) {
+    const IntTuple profile = parse_int_tuple(text);
+    std::vector<IntTuple> leaves;
+    flatten_into(profile, leaves);
+    const std::size_t n = leaves.size();
+    std::vector<std::int64_t> code(2 * n, 0);
+    for (;;) {
+      std::vector<std::int64_t> sh(n), st(n);
+      for (std::size_t k = 0; k < n; ++k) sh[k] = 1 + code[k], st[k] = code[n + k] - 1;
+      const Layout l = concrete_layout(profile, sh, st);
+      const Layout f = flatten(l);
+      ++r.corner_cases;
+      for (std::int64_t i = 0; i < size_value(l); ++i)
+        if (apply_index(l, i) != apply_index(f, i) && r.corner_failure.empty()) r.corner_failure = l.to_string();
+      std::size_t k = 0;
+      while (k < code.size() && ++code[k] == (k < n ? 3 : 4)) code[k++] = 0;
+      if (k == code.size()) break;
     }
   }
   return r;
@@ -980,6 +1060,19 @@ const std::vector<Law>& named_laws() {
                  "complement_rest_step run on symbolic values with an uninterpreted summary of the modes before; "
                  "strides >= 0, shapes >= 1, where the model's checks pass",
                  ProofStatus::Proved, complement_every_rank_law});
+    v.push_back({"flatten_every_depth",
+                 "crd2idx(i, L) == crd2idx(i, flatten(L)) for every i < size(L), for L of every depth and rank: "
+                 "structural induction whose step runs the model's crd2idx on a child (q, s, w) between summarised "
+                 "siblings, against its flattening; extents >= 1, strides any integers, where the model's checked "
+                 "products do not overflow",
+                 ProofStatus::Proved, flatten_every_depth_law});
+    v.push_back({"composition_every_rank",
+                 "compose_leaf_mode(A, n:d) has the function c -> A(d * c) for c < n (-A(|d| * c) for d < 0), for flat A "
+                 "of every rank, its last mode unbounded: induction over the walk, compose_mode_step and "
+                 "compose_last_mode run on one symbolic mode with an uninterpreted rest of A and of the result; "
+                 "shapes >= 1, n >= 1, strides any integers, where the model's checks pass. B's tuple modes and "
+                 "A's coalesce_x are outside this law",
+                 ProofStatus::Proved, composition_every_rank_law});
     v.push_back({"coalesce_idempotent_nested",
                  "coalesce(coalesce(L)) is coalesce(L): depth-2 L with <= 4 leaves, same ranges",
                  ProofStatus::Proved, [](const ProofOptions& o) { return coalesce_law(true, true, 4, o); }});

@@ -40,41 +40,43 @@ SymTuple tuple_of(const std::vector<SymInt>& v) {
   return SymTuple::tuple(std::move(e));
 }
 
-// A's modes are s[0..r); the checks read them.
-struct SymCompositionOps {
-  const SymInt* s;
-  bool is_zero(const SymInt& x) const { return Ops::decide(x == zero()); }
-  bool is_negative(const SymInt& x) const { return Ops::decide(x < zero()); }
-  bool is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
-  bool above_one(const SymInt& x) const { return Ops::decide(x >= Ops::constant(2)); }
-  SymInt abs(const SymInt& x) const { return Ops::select(x < zero(), zero() - x, x); }
-  SymInt neg(const SymInt& x) const { return zero() - x; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt min(const SymInt& a, const SymInt& b) const { return Ops::select(a < b, a, b); }
-  SymInt scale(const SymInt& c, const SymInt& d) const { return c * d; }
-  SymInt zero_sum() const { return zero(); }
-  void add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const {
-    sum = sum + (new_shape - Ops::constant(1)) * rest_stride;
-  }
-  void check_stride_divisibility(const SymInt&, const SymInt& ri, std::size_t i) const {
-    Ops::require(ri % s[i] == zero() || ri < s[i], [] { return std::string("composition: stride divisibility"); });
-  }
-  void check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape, std::size_t i) const {
-    Ops::require(!(ri < s[i] && next_shape < ni && !(s[i] % ri == zero())),
-                 [] { return std::string("composition: exactness"); });
-  }
-  void check_shape_divisibility(const SymInt& ni, const SymInt&, const SymInt& new_shape, std::size_t) const {
-    Ops::require(ni % new_shape == zero(), [] { return std::string("composition: shape divisibility"); });
-  }
-  void check_carry(const SymInt&, const SymInt&, const SymInt& digit_sum, std::size_t i) const {
-    Ops::require(digit_sum < s[i], [] { return std::string("composition: no carry"); });
-  }
-  void check_signs() const {
-    Ops::require(current_scope().ctx().bool_val(false),
-                 [] { return std::string("composition: B's strides of both signs reach several modes of A"); });
-  }
-};
+}  // namespace
+
+bool SymCompositionOps::is_zero(const SymInt& x) const { return Ops::decide(x == zero()); }
+bool SymCompositionOps::is_negative(const SymInt& x) const { return Ops::decide(x < zero()); }
+bool SymCompositionOps::is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
+bool SymCompositionOps::above_one(const SymInt& x) const { return Ops::decide(x >= Ops::constant(2)); }
+SymInt SymCompositionOps::abs(const SymInt& x) const { return Ops::select(x < zero(), zero() - x, x); }
+SymInt SymCompositionOps::neg(const SymInt& x) const { return zero() - x; }
+SymInt SymCompositionOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
+SymInt SymCompositionOps::div(const SymInt& a, const SymInt& b) const { return a / b; }
+SymInt SymCompositionOps::min(const SymInt& a, const SymInt& b) const { return Ops::select(a < b, a, b); }
+SymInt SymCompositionOps::scale(const SymInt& c, const SymInt& d) const { return c * d; }
+SymInt SymCompositionOps::zero_sum() const { return zero(); }
+void SymCompositionOps::add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const {
+  sum = sum + (new_shape - Ops::constant(1)) * rest_stride;
+}
+void SymCompositionOps::check_stride_divisibility(const SymInt&, const SymInt& ri, std::size_t i) const {
+  Ops::require(ri % s[i] == zero() || ri < s[i], [] { return std::string("composition: stride divisibility"); });
+}
+void SymCompositionOps::check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape,
+                                        std::size_t i) const {
+  Ops::require(!(ri < s[i] && next_shape < ni && !(s[i] % ri == zero())),
+               [] { return std::string("composition: exactness"); });
+}
+void SymCompositionOps::check_shape_divisibility(const SymInt& ni, const SymInt&, const SymInt& new_shape,
+                                                 std::size_t) const {
+  Ops::require(ni % new_shape == zero(), [] { return std::string("composition: shape divisibility"); });
+}
+void SymCompositionOps::check_carry(const SymInt&, const SymInt&, const SymInt& digit_sum, std::size_t i) const {
+  Ops::require(digit_sum < s[i], [] { return std::string("composition: no carry"); });
+}
+void SymCompositionOps::check_signs() const {
+  Ops::require(current_scope().ctx().bool_val(false),
+               [] { return std::string("composition: B's strides of both signs reach several modes of A"); });
+}
+
+namespace {
 
 // B's leaf modes one by one (composition.cpp's compose_impl: right-distributivity over B's
 // tuple modes, A o (B0, B1, ...) = (A o B0, A o B1, ...); a leaf composes by

@@ -29,6 +29,30 @@ struct SymComplementOps {
   SymInt one() const;
 };
 
+// composition_generic.hpp's decisions and checks on symbolic leaves (each check a proof
+// obligation, each decision a case split). `s`: A's shapes, which the checks read.
+struct SymCompositionOps {
+  const SymInt* s;
+  bool is_zero(const SymInt& x) const;
+  bool is_negative(const SymInt& x) const;
+  bool is_one(const SymInt& x) const;
+  bool above_one(const SymInt& x) const;
+  SymInt abs(const SymInt& x) const;
+  SymInt neg(const SymInt& x) const;
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const;
+  SymInt div(const SymInt& a, const SymInt& b) const;
+  SymInt min(const SymInt& a, const SymInt& b) const;
+  SymInt scale(const SymInt& c, const SymInt& d) const;
+  SymInt zero_sum() const;
+  void add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const;
+  void check_stride_divisibility(const SymInt& rest_shape, const SymInt& ri, std::size_t i) const;
+  void check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape, std::size_t i) const;
+  void check_shape_divisibility(const SymInt& ni, const SymInt& rest_stride, const SymInt& new_shape,
+                                std::size_t i) const;
+  void check_carry(const SymInt& rest_shape, const SymInt& rest_stride, const SymInt& digit_sum, std::size_t i) const;
+  void check_signs() const;
+};
+
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);
 

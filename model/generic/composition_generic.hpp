@@ -75,6 +75,44 @@ struct CompositionOccupancy {
   }
 };
 
+// One step of compose_leaf_mode's walk: what is left of B's leaf, rest_shape:rest_stride
+// (the stride's magnitude; `negative` its sign), against A's mode i = (s_i : t_i), which is
+// not A's last mode. Emits at most one mode and updates the rest for A's next mode; returns
+// whether it emitted. It reads nothing of A's other modes: the law composition_every_rank
+// proves, by induction over the walk, that the emitted modes are A(d0 * c), running this
+// function on one symbolic mode and an uninterpreted rest of A.
+// @pre rest_shape >= 1, rest_stride >= 1, s_i >= 1; occ.modes.size() > i.
+template <class Leaf, class Sum, class Ops, class Emit>
+bool compose_mode_step(const Leaf& s_i, const Leaf& t_i, std::size_t i, bool negative, Leaf& rest_shape,
+                       Leaf& rest_stride, CompositionOccupancy<Sum>& occ, const Ops& ops, Emit&& emit) {
+  ops.check_stride_divisibility(rest_shape, rest_stride, i);
+  Leaf next_shape = ops.ceil_div(s_i, rest_stride);
+  Leaf next_stride = ops.ceil_div(rest_stride, s_i);
+  ops.check_exactness(rest_shape, rest_stride, next_shape, i);
+  if (ops.is_one(next_shape) || ops.is_one(rest_shape)) {
+    rest_stride = next_stride;
+    return false;
+  }
+  Leaf new_shape = ops.min(next_shape, rest_shape);
+  ops.check_shape_divisibility(rest_shape, rest_stride, new_shape, i);
+  occ.touch(i);
+  ops.add_digits(occ.modes[i].digit_sum[negative ? 1 : 0], new_shape, rest_stride);
+  ops.check_carry(rest_shape, rest_stride, occ.modes[i].digit_sum[negative ? 1 : 0], i);
+  emit(new_shape, ops.scale(negative ? ops.neg(rest_stride) : rest_stride, t_i));
+  rest_shape = ops.div(rest_shape, new_shape);
+  rest_stride = next_stride;
+  return true;
+}
+
+// The walk's end at A's last mode (s_last : t_last), unbounded: the rest of B is one mode
+// at stride rest_stride * t_last, unless it is a single point and a mode was emitted already.
+template <class Leaf, class Ops, class Emit>
+void compose_last_mode(const Leaf& t_last, bool negative, const Leaf& rest_shape, const Leaf& rest_stride,
+                       bool emitted_any, const Ops& ops, Emit&& emit) {
+  if (emitted_any && ops.is_one(rest_shape)) return;
+  emit(rest_shape, ops.scale(negative ? ops.neg(rest_stride) : rest_stride, t_last));
+}
+
 // A's modes (s[i] : t[i]), i < r; a leaf A is s = &shape, t = &stride, r = 1, a_is_leaf.
 // @pre n0 >= 1, s[i] >= 1.
 template <class Leaf, class Sum, class Ops, class Emit>
@@ -88,35 +126,15 @@ void compose_leaf_mode(const Leaf* s, const Leaf* t, std::size_t r, bool a_is_le
   // of A (else the truncating digits of p - q are not the differences of the digits).
   while (occ.modes.size() < r)
     occ.modes.push_back(typename CompositionOccupancy<Sum>::Mode{{ops.zero_sum(), ops.zero_sum()}, false});
-  const int sign = negative ? 1 : 0;
   if (ops.above_one(n0)) (negative ? occ.negative : occ.positive) = true;
-  std::size_t emitted = 0;
+  bool emitted_any = false;
   Leaf rest_shape = n0;
   Leaf rest_stride = ops.abs(d0);  // the sign is applied to the emitted strides
-  auto signed_stride = [&](const Leaf& mag) { return negative ? ops.neg(mag) : mag; };
-  for (std::size_t i = 0; i + 1 < r; ++i) {
-    ops.check_stride_divisibility(rest_shape, rest_stride, i);
-    Leaf next_shape = ops.ceil_div(s[i], rest_stride);
-    Leaf next_stride = ops.ceil_div(rest_stride, s[i]);
-    ops.check_exactness(rest_shape, rest_stride, next_shape, i);
-    if (ops.is_one(next_shape) || ops.is_one(rest_shape)) {
-      rest_stride = next_stride;
-      continue;
-    }
-    Leaf new_shape = ops.min(next_shape, rest_shape);
-    ops.check_shape_divisibility(rest_shape, rest_stride, new_shape, i);
-    occ.touch(i);
-    ops.add_digits(occ.modes[i].digit_sum[sign], new_shape, rest_stride);
-    ops.check_carry(rest_shape, rest_stride, occ.modes[i].digit_sum[sign], i);
-    emit(new_shape, ops.scale(signed_stride(rest_stride), t[i]));
-    ++emitted;
-    rest_shape = ops.div(rest_shape, new_shape);
-    rest_stride = next_stride;
-  }
+  for (std::size_t i = 0; i + 1 < r; ++i)
+    emitted_any = compose_mode_step(s[i], t[i], i, negative, rest_shape, rest_stride, occ, ops, emit) || emitted_any;
   if (ops.above_one(rest_shape)) occ.touch(r - 1);
   if (occ.negative && occ.positive && occ.touched_count > 1) ops.check_signs();
-  Leaf last_stride = ops.scale(signed_stride(rest_stride), t[r - 1]);
-  if (emitted == 0 || !ops.is_one(rest_shape)) emit(rest_shape, last_stride);
+  compose_last_mode(t[r - 1], negative, rest_shape, rest_stride, emitted_any, ops, emit);
 }
 
 }  // namespace cuteref

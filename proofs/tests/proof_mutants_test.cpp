@@ -9,6 +9,8 @@
 
 #include "coalesce_induction.hpp"
 #include "complement_induction.hpp"
+#include "composition_induction.hpp"
+#include "flatten_induction.hpp"
 
 using namespace cuteref;
 using namespace cuteref::proofs;
@@ -46,6 +48,25 @@ struct GapRoundedUp : SymComplementOps {
 // cotarget: an empty mode).
 struct RestOneShort : SymComplementOps {
   SymInt ceil_div(const SymInt& a, const SymInt& b) const { return SymComplementOps::ceil_div(a, b) - Ops::constant(1); }
+};
+
+// composition rounding the quotients down (a rest stride below the mode's shape becomes 0).
+// (Taking the larger of quotient and rest instead of the smaller is no mutant: the no-carry
+// check then admits only rests within the mode, where both agree.)
+struct QuotientsRoundDown : SymCompositionOps {
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return a / b; }
+};
+// composition without the stride divisibility check (a rest stride that straddles modes).
+struct NoStrideDivisibilityCheck : SymCompositionOps {
+  void check_stride_divisibility(const SymInt&, const SymInt&, std::size_t) const {}
+};
+// composition forgetting A's stride in the emitted modes.
+struct EmitsBStrideOnly : SymCompositionOps {
+  SymInt scale(const SymInt& c, const SymInt&) const { return c; }
+};
+// composition dropping the sign of a negative B stride.
+struct DropsTheSign : SymCompositionOps {
+  SymInt neg(const SymInt& x) const { return x; }
 };
 
 template <class StepOps>
@@ -91,6 +112,55 @@ TEST(ProofMutants, ComplementStepLemma) {
   expect_complement_refuted<NoGapCheck>("no gap check");
   expect_complement_refuted<GapRoundedUp>("gap rounded up");
   expect_complement_refuted<RestOneShort>("one repetition fewer");
+}
+
+template <class CompositionOps>
+void expect_composition_refuted(const char* what) {
+  const LawResult r = composition_step_lemma(CompositionOps{nullptr}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(r.status, ProofStatus::Refuted) << what << ": " << r.detail;
+}
+
+TEST(ProofMutants, CompositionStepLemma) {
+  const LawResult model = composition_step_lemma(SymCompositionOps{nullptr}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  expect_composition_refuted<QuotientsRoundDown>("quotients round down");
+  expect_composition_refuted<NoStrideDivisibilityCheck>("no stride divisibility check");
+  expect_composition_refuted<EmitsBStrideOnly>("emits B's stride only");
+  expect_composition_refuted<DropsTheSign>("drops the sign");
+}
+
+// Flattenings that lose the order of the leaves: each child's leaves reversed, or the
+// children's order reversed.
+struct FlattenReversingChildren {
+  T operator()(const T& t) const {
+    std::vector<T> leaves;
+    for (const T& child : t.elements) {
+      std::vector<T> inner;
+      flatten_leaves(child, inner);
+      leaves.insert(leaves.end(), inner.rbegin(), inner.rend());
+    }
+    return T::tuple(std::move(leaves));
+  }
+};
+struct FlattenReversingOrder {
+  T operator()(const T& t) const {
+    std::vector<T> leaves;
+    flatten_leaves(t, leaves);
+    return T::tuple(std::vector<T>(leaves.rbegin(), leaves.rend()));
+  }
+};
+
+TEST(ProofMutants, FlattenStepLemma) {
+  const LawResult model = flatten_step_lemma(ModelFlatten{}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  for (const LawResult& r : {flatten_step_lemma(FlattenReversingChildren{}, ProofOptions{}),
+                             flatten_step_lemma(FlattenReversingOrder{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
 }
 
 TEST(ProofMutants, CountsCases) {

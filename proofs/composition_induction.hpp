@@ -1,0 +1,105 @@
+// The step lemma behind the law composition_every_rank: composing one leaf mode n0:d0 of B
+// into a flat A of any rank gives modes whose function is c -> A(d0 * c), by induction over
+// compose_leaf_mode's walk, whose steps (composition_generic.hpp's compose_mode_step and
+// compose_last_mode) read only their arguments; each runs here on symbolic values with the
+// proofs' SymCompositionOps (the model's checks as hypotheses: a law about what it returns).
+//
+// A's modes (s_k : t_k), k < r, the last one unbounded (it takes the whole quotient):
+//   A_k(x) = t_k * (x mod s_k) + A_{k+1}(x div s_k)  for k < r - 1,  A_{r-1}(x) = t_{r-1} * x.
+// The walk from mode k on, entered with rest_shape n >= 1, rest stride d >= 1 and the flag
+// "a mode was emitted before", emits modes R_k. Claim P(k): for every n, d, flag and c < n,
+//   R_k(c) == sign * A_k(d * c)   (sign = -1 when B's stride is negative, the magnitude d
+//                                  walked and the sign put on every emitted stride).
+// Base (k = r - 1): compose_last_mode emits (n : sign * d * t) or, when a mode was emitted
+//   before and n == 1, nothing (R(0) == 0 == A(0)).
+// Step (P(k + 1) => P(k)): compose_mode_step on the symbolic mode (s_k : t_k); the walk after
+//   it is R' = R_{k+1} entered with the step's new rest (n', d'), uninterpreted, and A_{k+1}
+//   is A', uninterpreted with A'(0) == 0 (a layout at the origin). The hypothesis is P(k+1)
+//   at the one point the step reads (c' = c div e for an emitted mode of shape e, else c).
+//   Uniqueness of division (the law division_lemmas) is stated for Z3 at the points where
+//   d * c is split by s_k.
+// So for every rank, compose_leaf_mode's modes R satisfy R(c) == A(d0 * c) for c < n0 and
+// d0 > 0 (R(c) == -A(|d0| * c) for d0 < 0; d0 == 0 and a leaf A emit one mode, by
+// inspection). B's tuple modes compose one by one (right-distributivity), A is read through
+// coalesce_x first; neither is part of this law.
+#pragma once
+
+#include <string>
+
+#include "complement_induction.hpp"
+#include "composition_generic.hpp"
+#include "laws.hpp"
+#include "symbolic_algebra.hpp"
+
+namespace cuteref::proofs {
+
+// CompositionOps: composition_generic.hpp's decisions and checks; SymCompositionOps is the
+// proofs' (the model's checks as obligations), the proof tests pass broken ones.
+template <class CompositionOps>
+LawResult composition_step_lemma(const CompositionOps& make_ops_base, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::func_decl a_rest = z3::function("Arest", ctx.int_sort(), ctx.int_sort());
+  const z3::func_decl r_rest = z3::function("Rrest", ctx.int_sort(), ctx.int_sort());
+  for (const bool last : {false, true})
+    for (const bool negative : {false, true})
+      for (const bool emitted_before : {false, true}) {
+        std::vector<z3::expr> domain;
+        const SymInt sk = s.ranged_variable("s", 1, INT64_MAX, domain), tk = s.ranged_variable("t", INT64_MIN, INT64_MAX, domain);
+        const SymInt n = s.ranged_variable("n", 1, INT64_MAX, domain), d = s.ranged_variable("d", 1, INT64_MAX, domain);
+        const SymInt c = s.ranged_variable("c", 0, INT64_MAX, domain);
+        domain.push_back(a_rest(ctx.int_val(0)) == 0);
+        const ProofOutcome out = prove(s, domain, {{"s", sk.e}, {"t", tk.e}, {"n", n.e}, {"d", d.e}, {"c", c.e}},
+                                       [&]() -> z3::expr {
+          const SymInt shapes[2] = {sk, sk};
+          CompositionOps ops = make_ops_base;
+          ops.s = shapes;
+          const z3::expr sign = ctx.int_val(negative ? -1 : 1);
+          const z3::expr x = d.e * c.e;  // the index of A that c reaches
+          std::vector<std::pair<SymInt, SymInt>> emitted;
+          auto emit = [&](const SymInt& shape, const SymInt& stride) { emitted.emplace_back(shape, stride); };
+          if (last) {
+            compose_last_mode(tk, negative, n, d, emitted_before, ops, emit);
+            z3::expr value = ctx.int_val(0);
+            for (const auto& [shape, stride] : emitted) value = value + stride.e * c.e;  // at most one mode
+            return ctx.bool_val(emitted.size() <= 1) && z3::implies(c.e < n.e, value == sign * tk.e * x);
+          }
+          CompositionOccupancy<SymInt> occ;
+          occ.modes.push_back(typename CompositionOccupancy<SymInt>::Mode{{ops.zero_sum(), ops.zero_sum()}, false});
+          SymInt rest_shape = n, rest_stride = d;
+          const bool stepped = compose_mode_step(sk, tk, 0, negative, rest_shape, rest_stride, occ, ops, emit);
+          // A_k(x) through the quotient and remainder of x by s_k.
+          const z3::expr q = ctx.int_const("q"), m = ctx.int_const("m");
+          s.add_hypothesis(x == sk.e * q + m && m >= 0 && m < sk.e);
+          const z3::expr a_value = tk.e * m + a_rest(q);
+          // R_k(c): the emitted mode (e : w), then R' at c div e; or R' at c.
+          z3::expr c_next = c.e, r_value = ctx.int_val(0);
+          if (stepped) {
+            const SymInt& e = emitted.back().first;
+            const z3::expr cq = ctx.int_const("cq"), cm = ctx.int_const("cm");
+            s.add_hypothesis(c.e == e.e * cq + cm && cm >= 0 && cm < e.e);
+            c_next = cq;
+            r_value = emitted.back().second.e * cm;
+            // d * c split by s_k == d * e when the step consumed the whole mode.
+            s.add_hypothesis(division_unique(sk.e, x, q, m, cq, d.e * cm));
+          } else {
+            // The mode was skipped: s_k divides d (d == s_k * d'), so d * c == s_k * (d' * c).
+            s.add_hypothesis(division_unique(sk.e, x, q, m, rest_stride.e * c.e, ctx.int_val(0)));
+          }
+          // P(k + 1) at the point the step reads.
+          s.add_hypothesis(z3::implies(c_next >= 0 && c_next < rest_shape.e,
+                                       r_rest(c_next) == sign * a_rest(rest_stride.e * c_next)));
+          r_value = r_value + r_rest(c_next);
+          return ctx.bool_val(emitted.size() <= 1) && rest_shape.e >= 1 && rest_stride.e >= 1 &&
+                 z3::implies(c.e < n.e, c_next < rest_shape.e && r_value == sign * a_value);
+        }, o);
+        fold_step_proof(r, out, std::string(last ? "last mode" : "mode step") + (negative ? ", negative stride" : "") +
+                                    (emitted_before ? ", after an emitted mode" : ""));
+      }
+  return r;
+}
+
+}  // namespace cuteref::proofs
