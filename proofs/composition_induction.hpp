@@ -20,8 +20,11 @@
 //   d * c is split by s_k.
 // So for every rank, compose_leaf_mode's modes R satisfy R(c) == A(d0 * c) for c < n0 and
 // d0 > 0 (R(c) == -A(|d0| * c) for d0 < 0; d0 == 0 and a leaf A emit one mode, by
-// inspection). B's tuple modes compose one by one (right-distributivity), A is read through
-// coalesce_x first; neither is part of this law.
+// inspection).
+//
+// A is read through coalesce_x (coalesce_unbounded_modes) first; coalesce_x_step_lemma below
+// proves it keeps A's function with the last mode unbounded, for every rank. B's tuple modes
+// compose one by one (right-distributivity); that is not part of this law.
 #pragma once
 
 #include <string>
@@ -99,6 +102,45 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
         fold_step_proof(r, out, std::string(last ? "last mode" : "mode step") + (negative ? ", negative stride" : "") +
                                     (emitted_before ? ", after an emitted mode" : ""));
       }
+  return r;
+}
+
+// coalesce_x keeps A's function, the last mode unbounded, for every rank: induction over
+// coalesce_unbounded_modes' walk from the back. After the modes k+1.. the kept modes O are,
+// by hypothesis, A_{k+1} as a function on every x >= 0. Summary of O: its first kept mode
+// (sw : tw), and either nothing after it (then it is A's unbounded last mode: O(x) = tw * x) or
+// the rest of O, uninterpreted g: O(x) = tw * (x mod sw) + g(x div sw). The claim for the
+// mode (s : t) and every outcome of coalesce_unbounded_step, for every x >= 0: the new O is
+// A_k(x) = t * (x mod s) + O(x div s). Kept is that sum by definition (the mode in front).
+// XOps: the walk's decisions; SymCoalesceXOps is the proofs', the proof tests pass broken ones.
+template <class XOps>
+LawResult coalesce_x_step_lemma(const XOps& ops, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::func_decl g = z3::function("g", ctx.int_sort(), ctx.int_sort());
+  for (const bool first_is_last : {false, true}) {
+    std::vector<z3::expr> domain;
+    const SymInt sw = s.ranged_variable("sw", 1, INT64_MAX, domain), tw = s.ranged_variable("tw", INT64_MIN, INT64_MAX, domain);
+    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), t = s.ranged_variable("t", INT64_MIN, INT64_MAX, domain);
+    const SymInt x = s.ranged_variable("x", 0, INT64_MAX, domain);
+    const ProofOutcome out = prove(s, domain, {{"sw", sw.e}, {"tw", tw.e}, {"s", sh.e}, {"t", t.e}, {"x", x.e}},
+                                   [&]() -> z3::expr {
+      auto o_of = [&](const SymInt& shape, const SymInt& stride, const SymInt& y) {
+        if (first_is_last) return stride * y;
+        return stride * (y % shape) + SymInt(g((y / shape).e));
+      };
+      SymInt first_shape = sw, first_stride = tw;
+      const CoalesceStep step = coalesce_unbounded_step(first_shape, first_stride, sh, t, ops);
+      const SymInt expected = t * (x % sh) + o_of(sw, tw, x / sh);
+      if (step == CoalesceStep::Kept) return ctx.bool_val(true);
+      const SymInt value = step == CoalesceStep::Dropped ? o_of(sw, tw, x) : o_of(first_shape, first_stride, x);
+      return value == expected;
+    }, o);
+    fold_step_proof(r, out, first_is_last ? "step at the unbounded last mode" : "step before other kept modes");
+  }
   return r;
 }
 

@@ -441,6 +441,7 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
 // composition_induction.hpp with the proofs' SymCompositionOps, and a corner enumerated.
 LawResult composition_every_rank_law(const ProofOptions& opt) {
   LawResult r = composition_step_lemma(SymCompositionOps{nullptr}, opt);
+  fold_lemma(r, coalesce_x_step_lemma(SymCoalesceXOps{}, opt));
   // The corner: every flat A of rank 1 to 3 with shapes in [1,4] and strides in [-2,5], and
   // every B = n:d with n in [1,8], d in [-4,6], that composition accepts: (A o B)(c) equals
   // A(d * c), A's last mode unbounded (c * |d| split colexicographically, the last digit the
@@ -1067,11 +1068,11 @@ const std::vector<Law>& named_laws() {
                  "products do not overflow",
                  ProofStatus::Proved, flatten_every_depth_law});
     v.push_back({"composition_every_rank",
-                 "compose_leaf_mode(A, n:d) has the function c -> A(d * c) for c < n (-A(|d| * c) for d < 0), for flat A "
-                 "of every rank, its last mode unbounded: induction over the walk, compose_mode_step and "
-                 "compose_last_mode run on one symbolic mode with an uninterpreted rest of A and of the result; "
-                 "shapes >= 1, n >= 1, strides any integers, where the model's checks pass. B's tuple modes and "
-                 "A's coalesce_x are outside this law",
+                 "composition(A, n:d) has the function c -> A(d * c) for c < n (-A(|d| * c) for d < 0), for flat A "
+                 "of every rank, its last mode unbounded: coalesce_x keeps A's function and compose_leaf_mode emits "
+                 "A(d * c), each by induction over its walk (coalesce_unbounded_step, compose_mode_step, "
+                 "compose_last_mode run on one symbolic mode with an uninterpreted rest); shapes >= 1, n >= 1, "
+                 "strides any integers, where the model's checks pass. B's tuple modes are outside this law",
                  ProofStatus::Proved, composition_every_rank_law});
     v.push_back({"coalesce_idempotent_nested",
                  "coalesce(coalesce(L)) is coalesce(L): depth-2 L with <= 4 leaves, same ranges",

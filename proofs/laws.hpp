@@ -57,6 +57,18 @@ inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::st
   for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
 }
 
+// Folds a second lemma of the same law into its result: proved only if both are; the first
+// other outcome's detail is kept.
+inline void fold_lemma(LawResult& r, const LawResult& lemma) {
+  r.proofs += lemma.proofs;
+  r.paths += lemma.paths;
+  r.ms += lemma.ms;
+  for (const auto& q : lemma.smt2) r.smt2.push_back(q);
+  if (lemma.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
+  r.status = lemma.status;
+  r.detail = lemma.detail;
+}
+
 // "proved", "refuted", "unknown".
 std::string status_name(ProofStatus s);
 

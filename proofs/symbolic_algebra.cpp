@@ -102,12 +102,6 @@ SymLayout compose_tree(const std::vector<SymInt>& as, const std::vector<SymInt>&
   return {tuple_of(out_shape), tuple_of(out_stride)};
 }
 
-struct SymCoalesceXOps {
-  bool is_one(const SymInt& s) const { return Ops::decide(s == Ops::constant(1)); }
-  bool continues(const SymInt& s, const SymInt& d, const SymInt& next) const { return Ops::decide(s * d == next); }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-};
-
 struct SymDivideOps {
   std::vector<SymInt> coalesced_shape(const SymLayout& a) const { return leaves_of(sym_coalesce(a).shape); }
   SymLayout complement(const SymLayout& t, const std::vector<SymInt>& shape) const { return sym_complement(t, shape); }

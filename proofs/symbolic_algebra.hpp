@@ -53,6 +53,15 @@ struct SymCompositionOps {
   void check_signs() const;
 };
 
+// coalesce_unbounded_modes' (CuTe's coalesce_x) decisions on symbolic leaves.
+struct SymCoalesceXOps {
+  bool is_one(const SymInt& s) const { return ScalarOps<SymInt>::decide(s == ScalarOps<SymInt>::constant(1)); }
+  bool continues(const SymInt& s, const SymInt& d, const SymInt& next) const {
+    return ScalarOps<SymInt>::decide(s * d == next);
+  }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+};
+
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);
 

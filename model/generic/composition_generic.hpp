@@ -20,9 +20,25 @@
 #include <cstddef>
 #include <vector>
 
+#include "coalesce_generic.hpp"
 #include "small_vector.hpp"
 
 namespace cuteref {
+
+// One step of coalesce_unbounded_modes' walk, which goes back to front: mode (shape : stride)
+// against the first mode kept so far (first_shape : first_stride). Dropped: shape 1. Merged:
+// s:d followed by s':(s*d) is (s*s'):d, written into the first kept mode. Kept: the caller
+// puts the mode in front. It reads nothing else: the law composition_every_rank proves, by
+// induction over the walk, that the kept modes are A's function (the last mode unbounded).
+template <class Leaf, class Ops>
+CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, const Leaf& shape, const Leaf& stride,
+                                     const Ops& ops) {
+  if (ops.is_one(shape)) return CoalesceStep::Dropped;
+  if (!ops.continues(shape, stride, first_stride)) return CoalesceStep::Kept;
+  first_shape = ops.mul(shape, first_shape);
+  first_stride = stride;
+  return CoalesceStep::Merged;
+}
 
 // CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
 // back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
@@ -35,13 +51,7 @@ void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
   // The result is [w, n), w only decreasing, always above k.
   std::size_t w = shapes.size() - 1;
   for (std::size_t k = shapes.size() - 1; k-- > 0;) {
-    if (ops.is_one(shapes[k])) continue;
-    if (ops.continues(shapes[k], strides[k], strides[w])) {
-      // s:d followed by s':(s*d) is (s*s'):d.
-      shapes[w] = ops.mul(shapes[k], shapes[w]);
-      strides[w] = std::move(strides[k]);
-      continue;
-    }
+    if (coalesce_unbounded_step(shapes[w], strides[w], shapes[k], strides[k], ops) != CoalesceStep::Kept) continue;
     --w;
     if (w != k) {
       shapes[w] = std::move(shapes[k]);

@@ -114,6 +114,15 @@ TEST(ProofMutants, ComplementStepLemma) {
   expect_complement_refuted<RestOneShort>("one repetition fewer");
 }
 
+// coalesce_x merging when the strides are equal (forgets the mode's shape), or multiplying
+// the strides instead of the shapes.
+struct XMergesOnEqualStrides : SymCoalesceXOps {
+  bool continues(const SymInt&, const SymInt& d, const SymInt& next) const { return Ops::decide(d == next); }
+};
+struct XDropsShapeTwo : SymCoalesceXOps {
+  bool is_one(const SymInt& s) const { return Ops::decide(s < Ops::constant(3)); }
+};
+
 template <class CompositionOps>
 void expect_composition_refuted(const char* what) {
   const LawResult r = composition_step_lemma(CompositionOps{nullptr}, ProofOptions{});
@@ -129,6 +138,14 @@ TEST(ProofMutants, CompositionStepLemma) {
   expect_composition_refuted<NoStrideDivisibilityCheck>("no stride divisibility check");
   expect_composition_refuted<EmitsBStrideOnly>("emits B's stride only");
   expect_composition_refuted<DropsTheSign>("drops the sign");
+  const LawResult x = coalesce_x_step_lemma(SymCoalesceXOps{}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(x.status, ProofStatus::Proved) << x.detail;
+  for (const LawResult& r : {coalesce_x_step_lemma(XMergesOnEqualStrides{}, ProofOptions{}),
+                             coalesce_x_step_lemma(XDropsShapeTwo{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
 }
 
 // Flattenings that lose the order of the leaves: each child's leaves reversed, or the
