@@ -54,22 +54,21 @@ SymInt SymCompositionOps::min(const SymInt& a, const SymInt& b) const { return O
 SymInt SymCompositionOps::scale(const SymInt& c, const SymInt& d) const { return c * d; }
 SymInt SymCompositionOps::zero_sum() const { return zero(); }
 void SymCompositionOps::add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const {
-  sum = sum + (new_shape - Ops::constant(1)) * rest_stride;
+  sum = composition_add_reach(sum, new_shape, rest_stride);
 }
 void SymCompositionOps::check_stride_divisibility(const SymInt&, const SymInt& ri, std::size_t i) const {
-  Ops::require(ri % s[i] == zero() || ri < s[i], [] { return std::string("composition: stride divisibility"); });
+  Ops::require(composition_stride_divisible(ri, s[i]), [] { return std::string("composition: stride divisibility"); });
 }
 void SymCompositionOps::check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape,
                                         std::size_t i) const {
-  Ops::require(!(ri < s[i] && next_shape < ni && !(s[i] % ri == zero())),
-               [] { return std::string("composition: exactness"); });
+  Ops::require(composition_exact(ni, ri, s[i], next_shape), [] { return std::string("composition: exactness"); });
 }
 void SymCompositionOps::check_shape_divisibility(const SymInt& ni, const SymInt&, const SymInt& new_shape,
                                                  std::size_t) const {
-  Ops::require(ni % new_shape == zero(), [] { return std::string("composition: shape divisibility"); });
+  Ops::require(composition_shape_divisible(ni, new_shape), [] { return std::string("composition: shape divisibility"); });
 }
 void SymCompositionOps::check_carry(const SymInt&, const SymInt&, const SymInt& digit_sum, std::size_t i) const {
-  Ops::require(digit_sum < s[i], [] { return std::string("composition: no carry"); });
+  Ops::require(composition_no_carry(digit_sum, s[i]), [] { return std::string("composition: no carry"); });
 }
 void SymCompositionOps::check_signs() const {
   Ops::require(current_scope().ctx().bool_val(false),

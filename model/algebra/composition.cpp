@@ -119,34 +119,33 @@ struct IntTupleCompositionOps {
   IntTuple scale(const IntTuple& c, const IntTuple& d) const { return scale_stride_leaf(c, d); }
   std::int64_t zero_sum() const { return 0; }
   void add_digits(std::int64_t& sum, const IntTuple& new_shape, const IntTuple& rest_stride) const {
-    sum = checked_add(sum, checked_mul(new_shape.value() - 1, rest_stride.value()));
+    sum = composition_add_reach(CheckedInt(sum), CheckedInt(new_shape.value()), CheckedInt(rest_stride.value())).v;
   }
   [[noreturn]] void fail(const std::string& condition, std::size_t i, const IntTuple& rest_shape,
                          const IntTuple& rest_stride) const {
     fail_composition(condition, i, lhs, n0, d0, rest_shape, rest_stride, ctx);
   }
   void check_stride_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, std::size_t i) const {
-    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
-    if (!(ri % si == 0 || ri < si))
+    if (!composition_stride_divisible(CheckedInt(rest_stride.value()), CheckedInt(lhs.shape()[i].value())))
       fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
            "Condition\"", i, rest_shape, rest_stride);
   }
   void check_exactness(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& next_shape,
                        std::size_t i) const {
-    const std::int64_t si = lhs.shape()[i].value(), ri = rest_stride.value();
-    if (ri < si && rest_shape.value() > next_shape.value() && si % ri != 0)
+    if (!composition_exact(CheckedInt(rest_shape.value()), CheckedInt(rest_stride.value()),
+                           CheckedInt(lhs.shape()[i].value()), CheckedInt(next_shape.value())))
       fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
            "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
   }
   void check_shape_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& new_shape,
                                 std::size_t i) const {
-    if (rest_shape.value() % new_shape.value() != 0)
+    if (!composition_shape_divisible(CheckedInt(rest_shape.value()), CheckedInt(new_shape.value())))
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i, rest_shape, rest_stride);
   }
   void check_carry(const IntTuple& rest_shape, const IntTuple& rest_stride, std::int64_t digit_sum,
                    std::size_t i) const {
-    if (digit_sum >= lhs.shape()[i].value())
+    if (!composition_no_carry(CheckedInt(digit_sum), CheckedInt(lhs.shape()[i].value())))
       fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
@@ -186,30 +185,29 @@ struct FlatCompositionOps {
   FlatInt scale(FlatInt c, FlatInt d) const { return flat_mul(c, d); }
   std::int64_t zero_sum() const { return 0; }
   void add_digits(std::int64_t& sum, FlatInt new_shape, FlatInt rest_stride) const {
-    sum = checked_add(sum, checked_mul(new_shape.v - 1, rest_stride.v));
+    sum = composition_add_reach(CheckedInt(sum), CheckedInt(new_shape.v), CheckedInt(rest_stride.v)).v;
   }
   [[noreturn]] void fail(const std::string& condition, std::size_t i, FlatInt rest_shape, FlatInt rest_stride) const {
     fail_composition(condition, i, lhs.layout(), n0.tuple(), d0.tuple(), rest_shape.tuple(), rest_stride.tuple(), ctx);
   }
   void check_stride_divisibility(FlatInt rest_shape, FlatInt rest_stride, std::size_t i) const {
-    const std::int64_t si = lhs.shapes[i].v, ri = rest_stride.v;
-    if (!(ri % si == 0 || ri < si))
+    if (!composition_stride_divisible(CheckedInt(rest_stride.v), CheckedInt(lhs.shapes[i].v)))
       fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
            "Condition\"", i, rest_shape, rest_stride);
   }
   void check_exactness(FlatInt rest_shape, FlatInt rest_stride, FlatInt next_shape, std::size_t i) const {
-    const std::int64_t si = lhs.shapes[i].v, ri = rest_stride.v;
-    if (ri < si && rest_shape.v > next_shape.v && si % ri != 0)
+    if (!composition_exact(CheckedInt(rest_shape.v), CheckedInt(rest_stride.v), CheckedInt(lhs.shapes[i].v),
+                           CheckedInt(next_shape.v)))
       fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
            "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
   }
   void check_shape_divisibility(FlatInt rest_shape, FlatInt rest_stride, FlatInt new_shape, std::size_t i) const {
-    if (rest_shape.v % new_shape.v != 0)
+    if (!composition_shape_divisible(CheckedInt(rest_shape.v), CheckedInt(new_shape.v)))
       fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
            "Divisibility Condition\"", i, rest_shape, rest_stride);
   }
   void check_carry(FlatInt rest_shape, FlatInt rest_stride, std::int64_t digit_sum, std::size_t i) const {
-    if (digit_sum >= lhs.shapes[i].v)
+    if (!composition_no_carry(CheckedInt(digit_sum), CheckedInt(lhs.shapes[i].v)))
       fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
            " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
            "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",

@@ -62,6 +62,34 @@ void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
   strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
 }
 
+// compose_leaf_mode's preconditions (composition.hpp), each written once as a condition on
+// values that holds when the check passes: the model's Ops evaluate it on CheckedInt (a
+// bool, a failure throws its diagnostic), the proofs' on SymInt (a formula, an obligation or,
+// in the step lemmas, a hypothesis). si: A's shape at mode i; ni, ri: the rest of B's leaf
+// (shape, stride magnitude) reaching that mode.
+template <class Scalar>
+auto composition_stride_divisible(const Scalar& ri, const Scalar& si) {
+  return ri % si == ScalarOps<Scalar>::constant(0) || ri < si;
+}
+template <class Scalar>
+auto composition_exact(const Scalar& ni, const Scalar& ri, const Scalar& si, const Scalar& next_shape) {
+  return !(ri < si && next_shape < ni && !(si % ri == ScalarOps<Scalar>::constant(0)));
+}
+template <class Scalar>
+auto composition_shape_divisible(const Scalar& ni, const Scalar& new_shape) {
+  return ni % new_shape == ScalarOps<Scalar>::constant(0);
+}
+template <class Scalar>
+auto composition_no_carry(const Scalar& digit_sum, const Scalar& si) {
+  return digit_sum < si;
+}
+// The no-carry bookkeeping: a leaf of new_shape digits at rest_stride reaches digit
+// (new_shape - 1) * rest_stride of A's mode; the leaves' reaches add up.
+template <class Scalar>
+Scalar composition_add_reach(const Scalar& sum, const Scalar& new_shape, const Scalar& rest_stride) {
+  return sum + (new_shape - ScalarOps<Scalar>::constant(1)) * rest_stride;
+}
+
 // What B's leaf modes already occupy of one (coalesced) sub-layout of A: per mode and per
 // stride sign, the sum of the largest digits B's leaves reach in that mode, and the modes
 // any leaf reaches at all (composition.hpp's no-carry precondition).
