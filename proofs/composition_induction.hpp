@@ -54,8 +54,9 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
         const SymInt sk = s.ranged_variable("s", 1, INT64_MAX, domain), tk = s.ranged_variable("t", INT64_MIN, INT64_MAX, domain);
         const SymInt n = s.ranged_variable("n", 1, INT64_MAX, domain), d = s.ranged_variable("d", 1, INT64_MAX, domain);
         const SymInt c = s.ranged_variable("c", 0, INT64_MAX, domain);
+        const SymInt prior = s.ranged_variable("prior", 0, INT64_MAX, domain);
         domain.push_back(a_rest(ctx.int_val(0)) == 0);
-        const ProofOutcome out = prove(s, domain, {{"s", sk.e}, {"t", tk.e}, {"n", n.e}, {"d", d.e}, {"c", c.e}},
+        const ProofOutcome out = prove(s, domain, {{"s", sk.e}, {"t", tk.e}, {"n", n.e}, {"d", d.e}, {"c", c.e}, {"prior", prior.e}},
                                        [&]() -> z3::expr {
           const SymInt shapes[2] = {sk, sk};
           CompositionOps ops = make_ops_base;
@@ -71,7 +72,8 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
             return ctx.bool_val(emitted.size() <= 1) && z3::implies(c.e < n.e, value == sign * tk.e * x);
           }
           CompositionOccupancy<SymInt> occ;
-          occ.modes.push_back(typename CompositionOccupancy<SymInt>::Mode{{ops.zero_sum(), ops.zero_sum()}, false});
+          // What B's earlier leaves already occupy of this mode (any amount).
+          occ.modes.push_back(typename CompositionOccupancy<SymInt>::Mode{{prior, prior}, false});
           SymInt rest_shape = n, rest_stride = d;
           const bool stepped = compose_mode_step(sk, tk, 0, negative, rest_shape, rest_stride, occ, ops, emit);
           // A_k(x) through the quotient and remainder of x by s_k.
@@ -96,12 +98,46 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
           s.add_hypothesis(z3::implies(c_next >= 0 && c_next < rest_shape.e,
                                        r_rest(c_next) == sign * a_rest(rest_stride.e * c_next)));
           r_value = r_value + r_rest(c_next);
+          // For B's tuple modes: the digit m of d * c in this mode is within what the model's
+          // occupancy records for this leaf, and the quotient is the next mode's d' * c'.
+          const z3::expr reach_recorded = prior.e + m <= occ.modes[0].digit_sum[negative ? 1 : 0].e;
           return ctx.bool_val(emitted.size() <= 1) && rest_shape.e >= 1 && rest_stride.e >= 1 &&
-                 z3::implies(c.e < n.e, c_next < rest_shape.e && r_value == sign * a_value);
+                 z3::implies(c.e < n.e, c_next < rest_shape.e && r_value == sign * a_value && reach_recorded &&
+                                            q == rest_stride.e * c_next);
         }, o);
         fold_step_proof(r, out, std::string(last ? "last mode" : "mode step") + (negative ? ", negative stride" : "") +
                                     (emitted_before ? ", after an emitted mode" : ""));
       }
+  return r;
+}
+
+// B's leaves add without carry, for every rank of A (the law composition_tuple_every_rank).
+// Digits of x >= 0 in A's modes: digit_k(x) = (x div S_k) mod s_k (S_k: the product of the
+// shapes before k), the last mode the whole quotient x div S_{r-1}; A(x) = sum t_k digit_k(x)
+// (flatten_every_depth's F on A's modes). Q(k): for X, Y >= 0 whose digits in modes k..r-2
+// sum below those modes' shapes, every digit from k on of X + Y is the sum of theirs. Step:
+// X = a + s X', Y = b + s Y' with a, b in [0, s) the digits at mode k and a + b < s; then
+// (X + Y) mod s == a + b and (X + Y) div s == X' + Y', the pair Q(k + 1) is about. Base: the
+// last mode takes the quotient whole, X' + Y'. `no_carry`: state a + b < s (the proof tests
+// drop it, and the lemma must fail).
+inline LawResult digit_additivity_lemma(const ProofOptions& opt, bool no_carry = true) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  std::vector<z3::expr> domain;
+  const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain);
+  const SymInt a = s.ranged_variable("a", 0, INT64_MAX, domain), b = s.ranged_variable("b", 0, INT64_MAX, domain);
+  const SymInt xq = s.ranged_variable("Xq", 0, INT64_MAX, domain), yq = s.ranged_variable("Yq", 0, INT64_MAX, domain);
+  domain.push_back(a.e < sh.e && b.e < sh.e);
+  if (no_carry) domain.push_back(a.e + b.e < sh.e);
+  const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"a", a.e}, {"b", b.e}, {"Xq", xq.e}, {"Yq", yq.e}},
+                                 [&]() -> z3::expr {
+    const SymInt x = a + sh * xq, y = b + sh * yq;
+    const SymInt sum = x + y;
+    return sum % sh == a + b && sum / sh == xq + yq;
+  }, o);
+  fold_step_proof(r, out, "digits add without carry");
   return r;
 }
 

@@ -487,6 +487,54 @@ LawResult composition_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// composition by a flat B of any number of leaves (strides >= 0) into a flat A of every rank:
+// the digit-additivity lemma of composition_induction.hpp, composition_every_rank's step lemma
+// (each leaf's digits within the occupancy the model records), and a corner enumerated.
+LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
+  LawResult r = digit_additivity_lemma(opt);
+  // The corner: every flat A of rank 1 to 3 with shapes in [1,3] and strides in [0,2], and
+  // every B of two leaves with shapes in [1,4] and strides in [0,5], that composition
+  // accepts: (A o B)(i) == A(B(i)) for every i < size(B) (A's last mode unbounded).
+  for (std::size_t rank = 1; rank <= 3; ++rank) {
+    std::vector<std::int64_t> digits(2 * rank, 0);
+    for (;;) {
+      std::vector<IntTuple> sh, st;
+      for (std::size_t k = 0; k < rank; ++k) {
+        sh.push_back(IntTuple::integer(1 + digits[k]));
+        st.push_back(IntTuple::integer(digits[rank + k]));
+      }
+      const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
+      auto a_unbounded = [&](std::int64_t x) {
+        std::int64_t v = 0;
+        for (std::size_t k = 0; k < rank; ++k) {
+          v += (k + 1 < rank ? x % sh[k].value() : x) * st[k].value();
+          x /= sh[k].value();
+        }
+        return v;
+      };
+      for (std::int64_t code = 0; code < 4 * 4 * 6 * 6; ++code) {
+        const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4, d0 = code / 16 % 6, d1 = code / 96;
+        const Layout b(IntTuple::tuple({IntTuple::integer(n0), IntTuple::integer(n1)}),
+                       IntTuple::tuple({IntTuple::integer(d0), IntTuple::integer(d1)}));
+        std::optional<Layout> composed;
+        try {
+          composed = composition(a, b);
+        } catch (const Error&) {
+          continue;
+        }
+        ++r.corner_cases;
+        for (std::int64_t i = 0; i < n0 * n1; ++i)
+          if (apply_index(*composed, i) != a_unbounded(apply_index(b, i)) && r.corner_failure.empty())
+            r.corner_failure = "composition(" + a.to_string() + ", " + b.to_string() + ")";
+      }
+      std::size_t k = 0;
+      while (k < digits.size() && ++digits[k] == 3) digits[k++] = 0;
+      if (k == digits.size()) break;
+    }
+  }
+  return r;
+}
+
 // A nested layout is the function of its flattened modes, for every depth: the step lemma of
 // flatten_induction.hpp on the model's crd2idx, and a corner of layouts up to depth 4.
 LawResult flatten_every_depth_law(const ProofOptions& opt) {
@@ -1061,6 +1109,13 @@ const std::vector<Law>& named_laws() {
                  "complement_rest_step run on symbolic values with an uninterpreted summary of the modes before; "
                  "strides >= 0, shapes >= 1, where the model's checks pass",
                  ProofStatus::Proved, complement_every_rank_law});
+    v.push_back({"composition_tuple_every_rank",
+                 "(A o B)(i) == A(B(i)) for i < size(B), for flat B of every number of leaves with strides >= 0 and "
+                 "flat A of every rank, where the model's checks pass: each leaf is composition_every_rank's "
+                 "c -> A(d * c), whose step lemma also shows each leaf's digit in a mode of A within the occupancy the "
+                 "model records there, and digits below the mode's shape add without carry (induction over A's "
+                 "modes), so A is additive on B's leaves. Negative strides of B are outside this law",
+                 ProofStatus::Proved, composition_tuple_every_rank_law});
     v.push_back({"flatten_every_depth",
                  "crd2idx(i, L) == crd2idx(i, flatten(L)) for every i < size(L), for L of every depth and rank: "
                  "structural induction whose step runs the model's crd2idx on a child (q, s, w) between summarised "

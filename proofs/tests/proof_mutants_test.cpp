@@ -138,6 +138,10 @@ TEST(ProofMutants, CompositionStepLemma) {
   expect_composition_refuted<NoStrideDivisibilityCheck>("no stride divisibility check");
   expect_composition_refuted<EmitsBStrideOnly>("emits B's stride only");
   expect_composition_refuted<DropsTheSign>("drops the sign");
+  // Without the no-carry bound, B's leaves do not add (a digit sum of s carries).
+  const LawResult carry = digit_additivity_lemma(ProofOptions{}, false);
+  ++g_cases;
+  EXPECT_EQ(carry.status, ProofStatus::Refuted) << carry.detail;
   const LawResult x = coalesce_x_step_lemma(SymCoalesceXOps{}, ProofOptions{});
   ++g_cases;
   EXPECT_EQ(x.status, ProofStatus::Proved) << x.detail;
