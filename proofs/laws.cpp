@@ -17,6 +17,7 @@
 #include "complement_induction.hpp"
 #include "composition_induction.hpp"
 #include "flatten_induction.hpp"
+#include "inverse_induction.hpp"
 #include "inverse.hpp"
 #include "notation.hpp"
 #include "seed_swizzle_hypothesis.hpp"
@@ -529,6 +530,34 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
       }
       std::size_t k = 0;
       while (k < digits.size() && ++digits[k] == 3) digits[k++] = 0;
+      if (k == digits.size()) break;
+    }
+  }
+  return r;
+}
+
+// right_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
+// SymInverseOps, and a corner enumerated.
+LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
+  LawResult r = right_inverse_step_lemma(SymInverseOps{nullptr}, opt);
+  // The corner: every flat L of rank 1 to 4 with shapes in [1,3] and strides in [0,8] (the
+  // first 40000 in odometer order at rank 4): L(R(i)) == i for every i < size(R), R the
+  // model's by-value right inverse, on the concrete model.
+  for (std::size_t rank = 1; rank <= 4; ++rank) {
+    std::vector<std::int64_t> digits(2 * rank, 0);
+    for (std::size_t count = 0; count < 40000; ++count) {
+      std::vector<IntTuple> sh, st;
+      for (std::size_t k = 0; k < rank; ++k) {
+        sh.push_back(IntTuple::integer(1 + digits[k]));
+        st.push_back(IntTuple::integer(digits[rank + k]));
+      }
+      const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
+      const Layout inv = right_inverse(l);
+      ++r.corner_cases;
+      for (std::int64_t i = 0; i < size_value(inv); ++i)
+        if (apply_index(l, apply_index(inv, i)) != i && r.corner_failure.empty()) r.corner_failure = l.to_string();
+      std::size_t k = 0;
+      while (k < digits.size() && ++digits[k] == (k < rank ? 3 : 9)) digits[k++] = 0;
       if (k == digits.size()) break;
     }
   }
@@ -1116,6 +1145,12 @@ const std::vector<Law>& named_laws() {
                  "model records there, and digits below the mode's shape add without carry (induction over A's "
                  "modes), so A is additive on B's leaves. Negative strides of B are outside this law",
                  ProofStatus::Proved, composition_tuple_every_rank_law});
+    v.push_back({"right_inverse_every_rank",
+                 "L(R(i)) == i for every i < size(R), R the by-value right inverse of L, for flat L of every rank: "
+                 "induction over right_inverse_modes' walk, right_inverse_step run on one symbolic mode with L, R "
+                 "and L's digits uninterpreted (the digit facts from composition_tuple_every_rank's additivity); "
+                 "shapes >= 1, strides any integers, where the model's checked products do not overflow",
+                 ProofStatus::Proved, right_inverse_every_rank_law});
     v.push_back({"flatten_every_depth",
                  "crd2idx(i, L) == crd2idx(i, flatten(L)) for every i < size(L), for L of every depth and rank: "
                  "structural induction whose step runs the model's crd2idx on a child (q, s, w) between summarised "

@@ -153,24 +153,6 @@ SymLayout append_to_rank(const SymLayout& l, std::size_t r) {
 
 // The flat modes of coalesce(L) with the exclusive prefix products of their shapes
 // (inverse.cpp's coalesced_modes).
-struct SymInverseOps {
-  bool less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
-  bool equal(const SymInt& a, const SymInt& b) const { return Ops::decide(a == b); }
-  bool is_zero(const SymInt& a) const { return Ops::decide(a == zero()); }
-  const std::vector<SymInt>* strides;
-  void check_nonnegative(std::size_t k) const {
-    Ops::require((*strides)[k] >= zero(), [] { return std::string("left_inverse: the strides must be >= 0"); });
-  }
-  void check_divisible(std::size_t k, const SymInt& covered) const {
-    Ops::require((*strides)[k] % covered == zero(),
-                 [] { return std::string("left_inverse: divisibility (L injective, modes not interleaved)"); });
-  }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt one() const { return Ops::constant(1); }
-  SymInt zero() const { return Ops::constant(0); }
-};
-
 template <class Select>
 SymLayout sym_inverse(const SymLayout& l, Select select) {
   const SymLayout c = sym_coalesce(l);

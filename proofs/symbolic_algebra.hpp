@@ -62,6 +62,27 @@ struct SymCoalesceXOps {
   SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
 };
 
+// inverse_generic.hpp's decisions and checks on symbolic leaves (`strides`: L's coalesced
+// strides, which left_inverse's checks read).
+struct SymInverseOps {
+  using Ops = ScalarOps<SymInt>;
+  const std::vector<SymInt>* strides;
+  bool less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
+  bool equal(const SymInt& a, const SymInt& b) const { return Ops::decide(a == b); }
+  bool is_zero(const SymInt& a) const { return Ops::decide(a == zero()); }
+  void check_nonnegative(std::size_t k) const {
+    Ops::require((*strides)[k] >= zero(), [] { return std::string("left_inverse: the strides must be >= 0"); });
+  }
+  void check_divisible(std::size_t k, const SymInt& covered) const {
+    Ops::require((*strides)[k] % covered == zero(),
+                 [] { return std::string("left_inverse: divisibility (L injective, modes not interleaved)"); });
+  }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
+  SymInt one() const { return Ops::constant(1); }
+  SymInt zero() const { return Ops::constant(0); }
+};
+
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);
 

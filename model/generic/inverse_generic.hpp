@@ -32,6 +32,22 @@ std::vector<std::size_t> inverse_stride_order(const Vec& strides, const Ops& ops
   return idx;
 }
 
+// One step of right_inverse_modes' walk: L's mode (shape : stride), at weight `prefix` in L's
+// domain, continues the inverse when its stride is the offset `next` the inverse has reached;
+// then it becomes the inverse's next mode (shape : prefix) and `next` grows to shape * stride.
+// It reads nothing else: the law right_inverse_every_rank proves, by induction over the walk,
+// that L(R(i)) = i for every rank, running this step on one symbolic mode.
+// Returns whether the mode was taken.
+template <class Leaf, class Next, class Ops, class Out>
+bool right_inverse_step(const Leaf& shape, const Leaf& stride, const Leaf& prefix, Next& next, const Ops& ops,
+                        Out& out_shapes, Out& out_strides) {
+  if (!ops.equal(stride, next)) return false;
+  out_shapes.push_back(shape);
+  out_strides.push_back(prefix);
+  next = ops.mul(shape, stride);
+  return true;
+}
+
 // right_inverse: R(L(R(i))) = i; the modes whose strides continue the compact run 1, s0*d0, ...
 // in stride order, each at its position's prefix product in L's domain.
 // @pre shapes, strides, prefix have one size.
@@ -42,12 +58,8 @@ void right_inverse_modes(const In& shapes, const In& strides, const Prefix& pref
   out_shapes.push_back(ops.one());
   out_strides.push_back(ops.zero());
   auto next = ops.one();  // the offset the inverse must reach next
-  for (std::size_t k : inverse_stride_order(strides, ops)) {
-    if (!ops.equal(strides[k], next)) continue;
-    out_shapes.push_back(shapes[k]);
-    out_strides.push_back(prefix[k]);
-    next = ops.mul(shapes[k], strides[k]);
-  }
+  for (std::size_t k : inverse_stride_order(strides, ops))
+    right_inverse_step(shapes[k], strides[k], prefix[k], next, ops, out_shapes, out_strides);
 }
 
 // left_inverse: Li(L(i)) = i for an injective L; the gaps between L's modes in stride order

@@ -11,6 +11,7 @@
 #include "complement_induction.hpp"
 #include "composition_induction.hpp"
 #include "flatten_induction.hpp"
+#include "inverse_induction.hpp"
 
 using namespace cuteref;
 using namespace cuteref::proofs;
@@ -179,6 +180,26 @@ TEST(ProofMutants, FlattenStepLemma) {
   EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
   for (const LawResult& r : {flatten_step_lemma(FlattenReversingChildren{}, ProofOptions{}),
                              flatten_step_lemma(FlattenReversingOrder{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
+}
+
+// right_inverse taking a mode whose stride is at least the offset reached (skips a gap), or
+// growing the offset by adding the shape instead of multiplying.
+struct TakesLargerStrides : SymInverseOps {
+  bool equal(const SymInt& stride, const SymInt& next) const { return Ops::decide(stride >= next); }
+};
+struct NextAddsTheShape : SymInverseOps {
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a + b; }
+};
+
+TEST(ProofMutants, RightInverseStepLemma) {
+  const LawResult model = right_inverse_step_lemma(SymInverseOps{nullptr}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  for (const LawResult& r : {right_inverse_step_lemma(TakesLargerStrides{{nullptr}}, ProofOptions{}),
+                             right_inverse_step_lemma(NextAddsTheShape{{nullptr}}, ProofOptions{})}) {
     ++g_cases;
     EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
   }

@@ -1,0 +1,74 @@
+// The step lemma behind the law right_inverse_every_rank: L(R(i)) == i for i < size(R), for L
+// of every rank, by induction over right_inverse_modes' walk, whose step
+// (inverse_generic.hpp's right_inverse_step) reads only its mode; it runs here on one symbolic
+// mode with the proofs' SymInverseOps.
+//
+// L: coalesce(L)'s flat modes (s_k : d_k) at weights w_k (the exclusive prefix products of the
+// shapes, what the walk gets as `prefix`). By flatten_every_depth's F, L(x) = sum_k d_k *
+// digit_k(x), digit_k(x) = (x div w_k) mod s_k (the last mode's digit the whole quotient).
+// Invariant after some steps, `next` the offset reached, R the modes taken (after R's 1:0):
+//   I1: size(R) == next, and L(R(i)) == i for i < next;
+//   I2: every mode not taken has digit 0 in every R(i), i < next.
+// Start: R = 1:0, next = 1 (R(0) == 0, L(0) == 0, every digit 0).
+// Step on a mode k not visited before: taken (its stride is `next`) appends (s_k : w_k), so
+// R_new(i) = R(i mod next) + w_k * (i div next) for i < next * s_k (colexicographic). With
+// j = i div next < s_k, w_k * j has digit j in mode k and 0 elsewhere, so by the law
+// composition_tuple_every_rank's digit additivity (no digit sum reaches a shape: mode k's is
+// 0 + j < s_k by I2):
+//   F1: digit_k(x) == 0 and 0 <= j < s_k give L(x + w_k j) == L(x) + d_k j;
+//   F2: and digit_k2(x + w_k j) == digit_k2(x) for every other mode k2.
+// F1 and F2 are stated for Z3 at x = R(i mod next) (L and the digits uninterpreted). Claim:
+// next grows to next * s_k (I1's size), L(R_new(i)) == i (I1), digit_k2(R_new(i)) == 0 (I2).
+// Not taken: nothing changes. The walk's order (CuTe's stride sort) is not used: each mode is
+// visited once. right_inverse then coalesces R (coalesce_preserves_every_rank).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "inverse_generic.hpp"
+#include "laws.hpp"
+#include "symbolic_algebra.hpp"
+
+namespace cuteref::proofs {
+
+// InverseOps: right_inverse_step's decisions; SymInverseOps is the proofs', the proof tests
+// pass broken ones.
+template <class InverseOps>
+LawResult right_inverse_step_lemma(const InverseOps& ops, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::sort z = ctx.int_sort();
+  const z3::func_decl l_of = z3::function("L", z, z), r_of = z3::function("R", z, z);
+  const z3::func_decl digit_k = z3::function("digit_k", z, z), digit_k2 = z3::function("digit_k2", z, z);
+  std::vector<z3::expr> domain;
+  const SymInt next = s.ranged_variable("next", 1, INT64_MAX, domain), sh = s.ranged_variable("s", 1, INT64_MAX, domain);
+  const SymInt d = s.ranged_variable("d", INT64_MIN, INT64_MAX, domain), w = s.ranged_variable("w", 1, INT64_MAX, domain);
+  const SymInt i = s.ranged_variable("i", 0, INT64_MAX, domain);
+  const ProofOutcome out = prove(s, domain, {{"next", next.e}, {"s", sh.e}, {"d", d.e}, {"w", w.e}, {"i", i.e}},
+                                 [&]() -> z3::expr {
+    SymInt reached = next;
+    std::vector<SymInt> out_shapes, out_strides;
+    const bool taken = right_inverse_step(sh, d, w, reached, ops, out_shapes, out_strides);
+    if (!taken) return ctx.bool_val(out_shapes.empty()) && reached.e == next.e;
+    const z3::expr lo = ctx.int_const("lo"), j = ctx.int_const("j");  // i mod next, i div next
+    s.add_hypothesis(i.e == next.e * j + lo && lo >= 0 && lo < next.e);
+    const z3::expr x = r_of(lo);
+    // I1 and I2 before the step, at i mod next.
+    s.add_hypothesis(l_of(x) == lo && digit_k(x) == 0 && digit_k2(x) == 0);
+    const z3::expr y = x + out_strides.back().e * j;  // R_new(i), the emitted stride at digit j
+    const z3::expr fits = digit_k(x) == 0 && j >= 0 && j < out_shapes.back().e;
+    s.add_hypothesis(z3::implies(fits && out_strides.back().e == w.e, l_of(y) == l_of(x) + d.e * j));   // F1
+    s.add_hypothesis(z3::implies(fits && out_strides.back().e == w.e, digit_k2(y) == digit_k2(x)));    // F2
+    const z3::expr in_domain = i.e < next.e * sh.e;
+    return out_shapes.size() == 1 && reached.e == next.e * sh.e &&
+           z3::implies(in_domain, l_of(y) == i.e && digit_k2(y) == 0);
+  }, o);
+  fold_step_proof(r, out, "right_inverse step");
+  return r;
+}
+
+}  // namespace cuteref::proofs
