@@ -70,7 +70,7 @@ Violation left_inverse_law(const InverseOp& op, const Layout& l) {
   return std::nullopt;
 }
 
-const InverseOp kRight = [](const Layout& l) { return right_inverse(l); };
+const InverseOp kRight = [](const Layout& l) { return right_inverse_full(l); };
 const InverseOp kLeft = [](const Layout& l) { return left_inverse(l); };
 
 rc::Gen<Layout> injective_layouts() {
