@@ -1012,7 +1012,7 @@ const std::vector<Law>& named_laws() {
                    }, o);
                  }});
     v.push_back({"right_inverse",
-                 "L(R(i)) == i for every i < size(R), R = right_inverse(L), L of 2^40 and more elements; R as pycute computes it",
+                 "L(R(i)) == i for every i < size(R), R = right_inverse_full(L), L of 2^40 and more elements; R as pycute computes it",
                  ProofStatus::Proved, [](const ProofOptions& o) {
                    return right_inverse_law({
                        {"(1048576,1048576):(1048576,1)", "(1048576,1048576):(1048576,1)"},

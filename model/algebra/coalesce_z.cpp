@@ -28,7 +28,8 @@ Layout coalesce_z(const Layout& l) {
       strides.pop_back();
     }
     if (!shapes.empty() && continues(shapes.back(), strides.back(), m.strides[k])) {
-      shapes.back() = leaf_mul(shapes.back(), m.shapes[k]);
+      // A merged size-1 mode changes nothing, not even whether the shape is static.
+      if (m.shapes[k].value() != 1) shapes.back() = leaf_mul(shapes.back(), m.shapes[k]);
       continue;
     }
     shapes.push_back(m.shapes[k]);

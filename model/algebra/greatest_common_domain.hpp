@@ -17,10 +17,10 @@ namespace cuteref {
 // @pre  A and B are integer shapes (or layouts: their shapes).
 // @post depth(result) == 1; symmetric in A and B
 // @post size(result) divides gcd(size(A), size(B))
-// @post composition(make_layout(A), result) and composition(make_layout(B), result) are
-//       admissible (each mode of the result lies inside one leaf of each shape)
-// @post maximal: the rest modes of logical_divide(make_layout(A), result) and of
-//       logical_divide(make_layout(B), result) have the trivial domain (1):(0) in common
+// @post composition(A, result) and composition(B, result) are admissible, each shape taken as a
+//       tiler, make_identity_layout(shape) (each mode of the result lies inside one leaf of each)
+// @post maximal: the rest modes of logical_divide(make_identity_layout(A), result) and of
+//       logical_divide(make_identity_layout(B), result) have the trivial domain (1):(0) in common
 // Leaves are static iff both shapes are fully static. Overflow is an error.
 Layout greatest_common_domain(const IntTuple& shape_a, const IntTuple& shape_b);
 

@@ -14,16 +14,16 @@ namespace cuteref {
 
 namespace {
 
-// The flat mode of a coalesced layout that holds 1-D index `index`, as `s:d` with the index
-// range it covers.
+// The flat mode of a coalesced layout whose coordinate is the digit of 1-D index `index` at or
+// above it (the first mode that ends past `index`), as `mode k = s:d` with that digit's formula.
 std::string mode_holding(const Layout& c, std::int64_t index) {
   const FlatModes m = flat_modes(c.shape(), c.stride());
   std::int64_t start = 1;
   for (std::size_t k = 0; k < m.shapes.size(); ++k) {
     const std::int64_t end = checked_mul(start, m.shapes[k].value());
     if (index < end || k + 1 == m.shapes.size())
-      return "mode " + std::to_string(k) + " (" + m.shapes[k].to_string() + ":" + m.strides[k].to_string() +
-             ", whose coordinate steps every " + std::to_string(start) + " indices)";
+      return "mode " + std::to_string(k) + " = " + m.shapes[k].to_string() + ":" + m.strides[k].to_string() +
+             " (its coordinate is (i / " + std::to_string(start) + ") mod " + m.shapes[k].to_string() + ")";
     start = end;
   }
   return "no mode";
@@ -50,8 +50,8 @@ Layout layout_add(const Layout& a, const Layout& b) {
     throw Error(call + ": no layout R with R(i) == A(i) + B(i): coalesce(A) = " + ca.to_string() + " and coalesce(B) = " +
                 cb.to_string() + " have no common refinement (greatest_common_domain = " + g.to_string() + ", size " +
                 std::to_string(size_value(g)) + " of " + std::to_string(n) + "); index " + std::to_string(covered) +
-                " is where they first split differently: coalesce(A)'s " + mode_holding(ca, covered) +
-                " against coalesce(B)'s " + mode_holding(cb, covered));
+                " is the first index the common domain does not reach; there coalesce(A)'s " + mode_holding(ca, covered) +
+                " and coalesce(B)'s " + mode_holding(cb, covered) + " have no common factor aligned in both");
   }
   const bool st = a.shape().all_static() && a.stride().all_static() && b.shape().all_static() && b.stride().all_static();
   std::vector<IntTuple> strides;

@@ -11,7 +11,7 @@ namespace cuteref {
 // on G's coordinates and R = coalesce(G.shape : (CA(G.stride_k) + CB(G.stride_k))_k).
 // @pre  A and B have integer strides and size(A) == size(B)
 // @pre  CA and CB split the domain at common factors (size(G) == size(A)); otherwise Error naming
-//       the first index not covered and the mode of each that contains it
+//       the first index G does not reach and the mode of each whose coordinate holds it
 // @post size(R) == size(A); R(i) == A(i) + B(i) for 0 <= i < size(R); symmetric
 // R is not congruent to A or B in general. Leaves are static iff both layouts are fully
 // static. Overflow is an error.
