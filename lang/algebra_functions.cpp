@@ -23,8 +23,12 @@ using Args = std::vector<Value>;
 Value composition_call(const Args& a) {
   // CuTe's composition(Swizzle, Layout) = Sw o _0 o L; of two composed layouts
   // (composition_swizzle.hpp)
-  if (a[0].is_swizzle() && a[1].is_layout())
+  if (a[0].is_swizzle()) {
+    if (!a[1].is_layout())
+      throw Error("composition: a swizzle on the left composes with a layout only (CuTe's composition(Swizzle, "
+                  "Layout)); argument 2 is " + a[1].kind_name() + " `" + a[1].to_string() + "`");
     return Value(composition(std::get<Swizzle>(a[0].data), std::get<Layout>(a[1].data)));
+  }
   if (a[0].is_composed() && a[1].is_composed())
     return composition(std::get<ComposedLayout>(a[0].data), std::get<ComposedLayout>(a[1].data));
   if (a[0].is_composed()) return Value(composition(std::get<ComposedLayout>(a[0].data), a[1]));

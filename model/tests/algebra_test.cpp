@@ -398,6 +398,26 @@ TEST(Inverse, MustHoldAndVendor) {
   EXPECT_TRUE(same_function(right_inverse_full(L("(2,3):(3,1)")), L("(3,2):(2,1)")));
 }
 
+// CuTe's right_inverse follows static strides only; each answer printed by CuTe 4.2 (g++ on the
+// headers: vendor/cute_unit_inputs.py, vendor/probes/corpus_vendor_probe.cpp), each derived here.
+TEST(InverseTyped, FollowsStaticStridesOnly) {
+  // The chain starts at _1 (mode 4:_1) and must go on with the stride 4*1 = 4, a run-time 4 here.
+  EXPECT_EQ(right_inverse(L("(4,2):(_1,4)")).to_string(), "4:_1");
+  EXPECT_EQ(right_inverse_full(L("(4,2):(_1,4)")).to_string(), "8:_1");
+  // No static stride at all: nothing to follow.
+  EXPECT_EQ(right_inverse(L("(4,2):(1,4)")).to_string(), "_1:_0");
+  // Static strides with a run-time shape 2 after _4:_1: _4 * _1 = _4 is static and matches mode 1;
+  // CuTe's coalesce does not merge the run-time 2 into _4, so both modes stay.
+  EXPECT_EQ(right_inverse(L("(_4,2):(_1,_4)")).to_string(), "(_4,2):(_1,_4)");
+  // (2,_4):(_4,_1): _4:_1 at prefix 2, then 2:_4 at prefix _1; the result (_4,2):(2,_1).
+  EXPECT_EQ(right_inverse(L("(2,_4):(_4,_1)")).to_string(), "(_4,2):(2,_1)");
+  // A run-time 1 stays a mode in CuTe's coalesce; the chain takes it (stride _1) and the next
+  // offset, 1 * _1, is a run-time value: done. 1 at prefix _2.
+  EXPECT_EQ(right_inverse(L("(_2,1,_4):(_4,_1,_1)")).to_string(), "1:_2");
+  // Fully static: as right_inverse_full.
+  EXPECT_EQ(right_inverse(L("(_4,_2):(_1,_4)")).to_string(), "_8:_1");
+}
+
 // CuTe's left_inverse documents L(R(L(i))) == L(i); for the non-injective (3,(3,3)):(2,(2,1))
 // CuTe C++ 4.2.0 returns (_2,_3):(_9,_1) (vendor) and the law fails at i = 5: 5 is the
 // coordinate (2,(1,0)), L(5) = 2*2 + 1*2 = 6; 6 is (0,3) in (2,3), R(6) = 3; 3 is (0,(1,0)),
