@@ -13,7 +13,8 @@
 //                    the refinement; the coarsening coarsens a and b.
 // coalesce_z:        size and depth <= 1 as coalesce; result(i) == L(i) for every i >= 0, past the
 //                    size too (the last flat coordinate takes the whole quotient);
-//                    coalesce(coalesce_z(L)) == coalesce(L).
+//                    coalesce(coalesce_z(L)) == coalesce(L); by mode (profile (1,...,1)): the rank
+//                    is kept, each mode has depth <= 1 and its size, the same function past the size.
 // right_inverse (CuTe's, static strides): L(R(i)) == i for i < size(R); on a fully static L the
 //                    same function as right_inverse_full(L).
 #include <gtest/gtest.h>
@@ -105,6 +106,29 @@ Violation gcd_law(const IntTuple& a, const IntTuple& b) {
   return std::nullopt;
 }
 
+// L(i) for any i >= 0: the colexicographic walk over the flat modes, the last coordinate
+// taking the whole quotient (how a layout is evaluated past its size).
+std::int64_t extended_value(const Layout& x, std::int64_t i) {
+  std::vector<IntTuple> s, d;
+  flatten_into(x.shape(), s);
+  flatten_into(x.stride(), d);
+  std::int64_t v = 0;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    v += (k + 1 == s.size() ? i : i % s[k].value()) * d[k].value();
+    i /= s[k].value();
+  }
+  return v;
+}
+
+// z and l agree at every index below 3 * size(l) + 3, past the size too.
+Violation same_function_past_size(const Layout& z, const Layout& l, const std::string& call) {
+  for (std::int64_t i = 0; i < 3 * size_value(l) + 3; ++i)
+    if (extended_value(z, i) != extended_value(l, i))
+      return call + " at " + std::to_string(i) + ": " + std::to_string(extended_value(z, i)) +
+             " != " + std::to_string(extended_value(l, i));
+  return std::nullopt;
+}
+
 Violation coalesce_z_law(const ZOp& op, const Layout& l) {
   Layout z = l;
   try {
@@ -115,21 +139,7 @@ Violation coalesce_z_law(const ZOp& op, const Layout& l) {
   const std::string call = "coalesce_z(" + l.to_string() + ") = " + z.to_string();
   if (size_value(z) != size_value(l)) return call + ": size differs";
   if (depth(z) > 1) return call + ": depth > 1";
-  // Past the size: the colexicographic walk with an unbounded last coordinate.
-  const auto extended = [](const Layout& x, std::int64_t i) {
-    std::vector<IntTuple> s, d;
-    flatten_into(x.shape(), s);
-    flatten_into(x.stride(), d);
-    std::int64_t v = 0;
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      v += (k + 1 == s.size() ? i : i % s[k].value()) * d[k].value();
-      i /= s[k].value();
-    }
-    return v;
-  };
-  for (std::int64_t i = 0; i < 3 * size_value(l) + 3; ++i)
-    if (extended(z, i) != extended(l, i))
-      return call + " at " + std::to_string(i) + ": " + std::to_string(extended(z, i)) + " != " + std::to_string(extended(l, i));
+  if (auto v = same_function_past_size(z, l, call)) return v;
   if (!(coalesce(z) == coalesce(l))) return call + ": coalesce of it is " + coalesce(z).to_string();
   return std::nullopt;
 }
@@ -226,6 +236,27 @@ RC_GTEST_PROP(PycuteOps, common_refinement_and_coarsening, ()) {
 RC_GTEST_PROP(PycuteOps, coalesce_z, ()) {
   rc_require(coalesce_z_law(kCoalesceZ, *gen::layout(gen::ShapeLimits{3, 4, 4, 128})));
   count_random("coalesce_z");
+}
+
+// By mode (profile (1,...,1)): each top-level mode coalesced on its own keeps the rank, each mode
+// has depth <= 1 and its size, and the whole is the same function past the size too.
+RC_GTEST_PROP(PycuteOps, coalesce_z_by_mode, ()) {
+  const Layout l = *gen::layout(gen::ShapeLimits{3, 4, 4, 128});
+  std::vector<IntTuple> ones(rank(l), IntTuple::integer(1));
+  const IntTuple profile = IntTuple::tuple(ones);
+  Layout z = l;
+  try {
+    z = coalesce_z(l, profile);
+  } catch (const Error& e) {
+    RC_FAIL(*rejected("coalesce_z(" + l.to_string() + ", " + profile.to_string() + ")", e));
+  }
+  RC_ASSERT(rank(z) == rank(l));
+  for (std::size_t m = 0; m < rank(l); ++m) {
+    RC_ASSERT(depth(mode(z, m)) <= 1);
+    RC_ASSERT(size_value(mode(z, m)) == size_value(mode(l, m)));
+  }
+  rc_require(same_function_past_size(z, l, "coalesce_z(" + l.to_string() + ", " + profile.to_string() + ") = " + z.to_string()));
+  count_random("coalesce_z by mode");
 }
 
 RC_GTEST_PROP(PycuteOps, right_inverse_static_strides, ()) {
