@@ -67,6 +67,7 @@ Layout coalesce_as_typed(const Layout& l) {
   const FlatModes m = flat_modes(l.shape(), l.stride());
   const auto static_one = [](const IntTuple& t) { return t.is_static() && t.value() == 1; };
   const std::size_t n = m.shapes.size();
+  if (n == 0) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // the empty layout ():()
   std::vector<IntTuple> shapes{m.shapes[n - 1]}, strides{m.strides[n - 1]};  // reversed: front is back()
   for (std::size_t k = n - 1; k-- > 0;) {
     const IntTuple &s = m.shapes[k], &d = m.strides[k];

@@ -416,6 +416,9 @@ TEST(InverseTyped, FollowsStaticStridesOnly) {
   EXPECT_EQ(right_inverse(L("(_2,1,_4):(_4,_1,_1)")).to_string(), "1:_2");
   // Fully static: as right_inverse_full.
   EXPECT_EQ(right_inverse(L("(_4,_2):(_1,_4)")).to_string(), "_8:_1");
+  // The empty layout has the one index 0, which it maps to 0: _1:_0, as right_inverse_full.
+  EXPECT_EQ(right_inverse(L("():()")).to_string(), "_1:_0");
+  EXPECT_EQ(right_inverse_full(L("():()")).to_string(), "_1:_0");
 }
 
 // CuTe's left_inverse documents L(R(L(i))) == L(i); for the non-injective (3,(3,3)):(2,(2,1))
