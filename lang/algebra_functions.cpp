@@ -21,6 +21,16 @@ using Args = std::vector<Value>;
 
 // composition(A, B): A a layout or a composed layout; B a layout or a tiler.
 Value composition_call(const Args& a) {
+  // CuTe's composition(Swizzle, Layout) = Sw o _0 o L; of two composed layouts
+  // (composition_swizzle.hpp)
+  if (a[0].is_swizzle()) {
+    if (!a[1].is_layout())
+      throw Error("composition: a swizzle on the left composes with a layout only (CuTe's composition(Swizzle, "
+                  "Layout)); argument 2 is " + a[1].kind_name() + " `" + a[1].to_string() + "`");
+    return Value(composition(std::get<Swizzle>(a[0].data), std::get<Layout>(a[1].data)));
+  }
+  if (a[0].is_composed() && a[1].is_composed())
+    return composition(std::get<ComposedLayout>(a[0].data), std::get<ComposedLayout>(a[1].data));
   if (a[0].is_composed()) return Value(composition(std::get<ComposedLayout>(a[0].data), a[1]));
   // a swizzle or a swizzled composed layout on the right (composition_swizzle.hpp)
   if (a[1].is_swizzle()) return Value(composition(layout_arg(a, 0, "composition"), std::get<Swizzle>(a[1].data)));
@@ -46,9 +56,9 @@ void register_algebra_functions(FunctionTable& t) {
            LayoutTV r = make_layout_tv(layout_arg(a, 0, "make_layout_tv"), layout_arg(a, 1, "make_layout_tv"));
            return Value(MixedTuple{{Value(std::move(r.tiler_mn)), Value(std::move(r.layout_tv))}});
          }});
-  t.add("composition", {2, 2, "composition(A, B | tiler | swizzle | composed layout)", composition_call});
+  t.add("composition", {2, 2, "composition(A | Sw | composed layout, B | tiler | swizzle | composed layout)", composition_call});
   t.add("complement", {1, 2, "complement(L | composed layout [, cotarget])", complement_call});
-  t.add("right_inverse", {1, 1, "right_inverse(L | Sw o 0 o L)", [](const Args& a) {
+  t.add("right_inverse", {1, 1, "right_inverse(L | Sw o 0 o L)  CuTe's: follows static strides only (right_inverse_full: all)", [](const Args& a) {
            if (a.at(0).is_composed()) return Value(right_inverse(std::get<ComposedLayout>(a[0].data)));
            return Value(right_inverse(layout_arg(a, 0, "right_inverse")));
          }});

@@ -53,6 +53,7 @@ void register_copy_functions(FunctionTable& table);
 void register_algebra_functions(FunctionTable& table);
 void register_divide_product_functions(FunctionTable& table);
 void register_synthesis_functions(FunctionTable& table);
+void register_pycute_functions(FunctionTable& table);
 
 // The arguments of swizzle_for / register_permutation, evaluated (for `cuteref synth`).
 struct SwizzleSynthesis;

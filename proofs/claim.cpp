@@ -577,8 +577,11 @@ class Evaluator {
         }
         if ((name == "blocked_product" || name == "raked_product") && two_layouts)
           return layout_of(sym_blocked_product(first, {args[1].t, args[1].stride}, name == "blocked_product"));
-        if (name == "right_inverse" && args.size() == 1 && args[0].kind == K::Layout)
+        if (name == "right_inverse_full" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_right_inverse(first));
+        if (name == "right_inverse" && args.size() == 1 && args[0].kind == K::Layout)
+          throw Unsupported("`right_inverse` follows static strides only (CuTe C++), and a symbolic value is a run-time "
+                            "one; right_inverse_full follows every stride by its value and is proved symbolically");
         if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_left_inverse(first));
         if (name == "tile_to_shape" && args.size() == 2 && args[0].kind == K::Layout &&
@@ -593,7 +596,7 @@ class Evaluator {
     }
     throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
                       "composition(A, B), the divides and products of a layout by a layout or an integer, "
-                      "blocked_product, raked_product, right_inverse, left_inverse, tile_to_shape(L, SHAPE))");
+                      "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE))");
   }
 };
 

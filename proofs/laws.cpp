@@ -552,7 +552,7 @@ LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
         st.push_back(IntTuple::integer(digits[rank + k]));
       }
       const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
-      const Layout inv = right_inverse(l);
+      const Layout inv = right_inverse_full(l);
       ++r.corner_cases;
       for (std::int64_t i = 0; i < size_value(inv); ++i)
         if (apply_index(l, apply_index(inv, i)) != i && r.corner_failure.empty()) r.corner_failure = l.to_string();
@@ -686,7 +686,7 @@ LawResult right_inverse_law(const std::vector<std::pair<std::string, std::string
   SymbolicScope s;
   for (const auto& [tl, vendor] : cases) {  // vendor: coalesce(right_inverse(L)) as pycute printed it
     const Layout l = parse_layout(tl);
-    const Layout inv = right_inverse(l);
+    const Layout inv = right_inverse_full(l);
     vendor_agrees(r, "right_inverse(" + tl + ")", inv, vendor);
     const SymLayout sl = lift(l), si = lift(inv);
     const SymInt i = s.variable("index");
@@ -1146,7 +1146,7 @@ const std::vector<Law>& named_laws() {
                  "modes), so A is additive on B's leaves. Negative strides of B are outside this law",
                  ProofStatus::Proved, composition_tuple_every_rank_law});
     v.push_back({"right_inverse_every_rank",
-                 "L(R(i)) == i for every i < size(R), R the by-value right inverse of L, for flat L of every rank: "
+                 "L(R(i)) == i for every i < size(R), R = right_inverse_full(L) (the by-value inverse), for flat L of every rank: "
                  "induction over right_inverse_modes' walk, right_inverse_step run on one symbolic mode with L, R "
                  "and L's digits uninterpreted (the digit facts from composition_tuple_every_rank's additivity); "
                  "shapes >= 1, strides any integers, where the model's checked products do not overflow",
@@ -1196,7 +1196,7 @@ const std::vector<Law>& named_laws() {
                    }, o);
                  }});
     v.push_back({"right_inverse",
-                 "L(R(i)) == i for every i < size(R), R = right_inverse(L), L of 2^40 and more elements; R as pycute computes it",
+                 "L(R(i)) == i for every i < size(R), R = right_inverse_full(L), L of 2^40 and more elements; R as pycute computes it",
                  ProofStatus::Proved, [](const ProofOptions& o) {
                    return right_inverse_law({
                        {"(1048576,1048576):(1048576,1)", "(1048576,1048576):(1048576,1)"},

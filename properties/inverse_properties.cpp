@@ -1,5 +1,6 @@
 // Laws of right_inverse and left_inverse.
-//   right inverse: R = right_inverse(L), for any L with integer strides: L(R(i)) == i for every
+//   right inverse: R = right_inverse_full(L) (by value; CuTe's right_inverse on static strides is in
+//                  pycute_ops_properties.cpp), for any L with integer strides: L(R(i)) == i for every
 //                  0 <= i < size(R); when L is a bijection onto [0, size(L)), size(R) == size(L).
 //   left inverse:  R = left_inverse(L), for injective L with non-negative strides where each
 //                  non-zero stride (sorted) divides the next (CuTe's divisibility condition):
@@ -70,7 +71,7 @@ Violation left_inverse_law(const InverseOp& op, const Layout& l) {
   return std::nullopt;
 }
 
-const InverseOp kRight = [](const Layout& l) { return right_inverse(l); };
+const InverseOp kRight = [](const Layout& l) { return right_inverse_full(l); };
 const InverseOp kLeft = [](const Layout& l) { return left_inverse(l); };
 
 rc::Gen<Layout> injective_layouts() {

@@ -65,7 +65,9 @@ def draw_case(pc, rng: random.Random, op: str) -> PycuteCase:
     if op == "filter":
         return PycuteCase(op, f"filter({As})", lambda: pc.filter(A))
     if op == "right_inverse":
-        return PycuteCase(op, f"right_inverse({As})", lambda: pc.right_inverse(A), A)
+        # pycute has no static integers: it follows every stride, as right_inverse_full does
+        # (the model's right_inverse follows CuTe C++, static strides only).
+        return PycuteCase(op, f"right_inverse_full({As})", lambda: pc.right_inverse(A), A)
     if op == "left_inverse":
         return PycuteCase(op, f"left_inverse({As})", lambda: pc.left_inverse(A), A)
     if op == "complement":

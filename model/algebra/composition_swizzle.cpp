@@ -2,12 +2,14 @@
 
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "composition.hpp"
 #include "coordinates.hpp"
 #include "enumeration_budget.hpp"
 #include "error.hpp"
+#include "evaluate.hpp"
 
 namespace cuteref {
 
@@ -91,6 +93,44 @@ ComposedLayout composition(const Layout& a, const ComposedLayout& b) {
                   moved.to_string() + "((A o B)(x)) = " + std::to_string(got) + what(a, bt));
   }
   return ComposedLayout{moved, ComposedOffset{IntTuple::static_int(0), "", 0}, ab};
+}
+
+ComposedLayout composition(const Swizzle& a, const Layout& b) {
+  return ComposedLayout{a, ComposedOffset{IntTuple::static_int(0), "", 0}, b};
+}
+
+Value composition(const ComposedLayout& a, const ComposedLayout& b) {
+  const ComposedLayout inner = composition(a.layout, b);  // Sw' o _0 o (A o B), checked
+  const bool integer_offset = !a.offset || a.offset->value.has_value();
+  const bool zero_offset = !a.offset || (a.offset->value && a.offset->value->value() == 0);
+  if (!integer_offset)
+    throw Error("composition(" + a.to_string() + ", " + b.to_string() +
+                "): the left composed layout's offset is a pointer; the model composes two composed layouts only "
+                "with an integer offset on the left");
+  std::optional<Value> result;
+  if (inner.swizzle.bits() == 0) result = Value(ComposedLayout{a.swizzle, a.offset, inner.layout});
+  else if (zero_offset && a.swizzle.bits() == 0) result = Value(inner);
+  else if (zero_offset && a.swizzle.source_mask() == inner.swizzle.source_mask() &&
+           a.swizzle.destination_mask() == inner.swizzle.destination_mask())
+    result = Value(inner.layout);
+  if (!result)
+    throw Error("composition(" + a.to_string() + ", " + b.to_string() + "): CuTe's answer is " + a.swizzle.to_string() +
+                " o " + (a.offset ? a.offset->to_string() : std::string("_0")) + " o " + inner.to_string() +
+                ", a composed layout inside a composed layout, which the model does not represent (it does where the "
+                "two swizzles make at most one: one of them the identity, or both the same with the offset 0)");
+  // The definition on the whole domain (inner was checked against A o (Sw_b o 0 o B) already).
+  const std::int64_t n = size_value(b.layout);
+  for (std::int64_t x = 0; x < n; ++x) {
+    const std::int64_t off = a.offset && a.offset->value ? a.offset->value->value() : 0;
+    const std::int64_t want = a.swizzle(checked_add(off, inner.swizzle(apply_index(inner.layout, x))));
+    const std::int64_t got = result->is_layout() ? apply_index(std::get<Layout>(result->data), x)
+                                                 : apply_composed(std::get<ComposedLayout>(result->data), x);
+    if (want != got)
+      throw Error("composition(" + a.to_string() + ", " + b.to_string() + "): the combined form " + result->to_string() +
+                  " differs from the definition at x = " + std::to_string(x) + " (" + std::to_string(got) + " vs " +
+                  std::to_string(want) + ")");
+  }
+  return *result;
 }
 
 }  // namespace cuteref

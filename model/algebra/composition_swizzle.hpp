@@ -3,6 +3,7 @@
 #pragma once
 
 #include "swizzle.hpp"
+#include "value.hpp"
 
 namespace cuteref {
 
@@ -27,5 +28,21 @@ Swizzle swizzle_moved_through(const Layout& a, const Swizzle& b);
 // @pre B's offset is the integer 0 (CuTe: "Require offset == 0"); the preconditions above,
 //      with size(B) <= 2^22 for the check.
 ComposedLayout composition(const Layout& a, const ComposedLayout& b);
+
+// composition(Sw, L): CuTe's Sw o _0 o L (cute/swizzle_layout.hpp builds the composed layout as
+// it is: the swizzle applies to L's offsets).
+// @post (Sw o _0 o L)(x) == Sw(L(x)) for every x < size(L)
+ComposedLayout composition(const Swizzle& a, const Layout& b);
+
+// composition(Sw_a o off o A, Sw_b o 0 o B): CuTe builds Sw_a o off o (A o (Sw_b o 0 o B)), that
+// is Sw_a o off o Sw' o _0 o (A o B) with Sw' from composition(A, Sw_b o 0 o B) above: a composed
+// layout inside a composed layout, which the model does not represent. It answers where the two
+// swizzles make at most one: Sw' without bits (the identity) gives Sw_a o off o (A o B); an
+// integer offset 0 with Sw_a == Sw' gives the layout A o B (a swizzle is an involution); an
+// integer offset 0 with Sw_a the identity gives Sw' o _0 o (A o B). Elsewhere Error, naming both
+// swizzles.
+// @pre the preconditions of composition(A, Sw_b o 0 o B)
+// @post result(x) == Sw_a(off + A(Sw_b(B(x)))) for every x < size(B), checked on the domain
+Value composition(const ComposedLayout& a, const ComposedLayout& b);
 
 }  // namespace cuteref

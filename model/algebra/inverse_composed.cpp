@@ -55,7 +55,7 @@ ComposedLayout moved(const Layout& inverse, const Swizzle& sw, const std::string
 ComposedLayout right_inverse(const ComposedLayout& c) {
   const std::string fn = "right_inverse";
   const Layout& l = inner_of_zero_offset(c, fn);
-  const ComposedLayout r = moved(right_inverse(l), c.swizzle, fn, c);
+  const ComposedLayout r = moved(right_inverse_full(l), c.swizzle, fn, c);
   const std::int64_t n = size_value(r.layout), domain = size_value(l);
   check_size(n, fn, c);
   charge_enumeration(n, "right_inverse");

@@ -10,7 +10,7 @@ namespace cuteref {
 
 LayoutTV make_layout_tv(const Layout& thr, const Layout& val) {
   const Layout layout_mn = raked_product(thr, val);
-  const Layout inverse = right_inverse(layout_mn);
+  const Layout inverse = right_inverse_full(layout_mn);
   if (size_value(inverse) < size_value(layout_mn))
     throw Error("make_layout_tv: the thread layout " + thr.to_string() + " and the value layout " + val.to_string() +
                 " must be compact: raked_product(thr, val) = " + layout_mn.to_string() +

@@ -19,12 +19,12 @@ bool contiguous_front(const Layout& a, const Layout& inv_b, Layout& front) {
 
 IntTuple max_common_vector(const Layout& a, const Layout& b) {
   Layout front = a;
-  if (contiguous_front(a, right_inverse(b), front)) return front.shape();
+  if (contiguous_front(a, right_inverse_full(b), front)) return front.shape();
   return IntTuple::static_int(1);
 }
 
 Layout max_common_layout(const Layout& a, const Layout& b) {
-  const Layout inv_b = right_inverse(b);
+  const Layout inv_b = right_inverse_full(b);
   Layout front = a;
   if (contiguous_front(a, inv_b, front)) return composition(inv_b, front);
   return Layout(IntTuple::static_int(1), IntTuple::static_int(0));

@@ -246,7 +246,7 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
   for (const auto& h : holders) bijective = bijective && h.size() == 1;
   if (bijective) {
     try {
-      const Layout alg = composition(right_inverse(r.from_ext), r.to_ext);
+      const Layout alg = composition(right_inverse_full(r.from_ext), r.to_ext);
       std::string verdict = "agrees at all " + std::to_string(to_idx.size()) + " (thread, value) pairs";
       for (std::int64_t i = 0; i < static_cast<std::int64_t>(to_idx.size()); ++i)
         if (apply_index(alg, i) != r.source[i].thread + threads * r.source[i].value) {

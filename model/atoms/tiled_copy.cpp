@@ -47,7 +47,7 @@ Layout zip2(const Layout& l, const std::string& fn) {
 // right_inverse(AtomLayoutRef) o AtomLayout{Src,Dst}: (src|dst thread, value) -> (ref thread, value).
 Layout ref_to_target(const TiledCopy& tc, bool source) {
   const CopyAtomValues v = copy_atom_values(tc.atom, tc.value_bits);
-  return composition(right_inverse(v.ref), source ? v.src : v.dst);
+  return composition(right_inverse_full(v.ref), source ? v.src : v.dst);
 }
 
 // CuTe's TiledCopy::tile2thrfrg: a zipped tensor ((TileM,TileN,...),(RestM,RestN,...)) read as
@@ -192,7 +192,7 @@ Layout tiled_mma_layout_tv(const TiledMma& mma, MmaOperand op) {
   // thread index -> index of the (V,M,N,K) coordinate (the thread layout's inverse, first mode)
   const Layout thridx_2_thrid =
       composition(Layout(IntTuple::tuple({s(size_value(vmnk)), s(1)}), IntTuple::tuple({s(1), s(0)})),
-                  right_inverse(make_layout_from_modes({vmnk, complement(vmnk)})));
+                  right_inverse_full(make_layout_from_modes({vmnk, complement(vmnk)})));
   Layout frg = thrfrg(mma, op, ref);
   if (op != MmaOperand::C) {
     // A is shared by the N threads, B by the M threads: their coordinate gets stride 0.
@@ -256,11 +256,11 @@ Layout retile_steps(const TiledCopy& tc, const Layout& tensor) {
   const std::int64_t threads = tiled_copy_size(tc);
   // (m, n) -> v index: the shape and order of the V values inside TiledLayout_TV
   const Layout frg_layout_mn =
-      upcast(composition(right_inverse(tc.layout_tv), make_layout(tc.tiler)), checked_mul(threads, values));
+      upcast(composition(right_inverse_full(tc.layout_tv), make_layout(tc.tiler)), checked_mul(threads, values));
   // (atom_vals, rest_vals) -> (v, m, n)
   const Layout frg_layout_v =
       zipped_divide(logical_product(make_layout(IntTuple::integer(values, mode(tensor, 0).shape().all_static())),
-                                    right_inverse(frg_layout_mn)),
+                                    right_inverse_full(frg_layout_mn)),
                     Value(make_layout(s(size_value(mode(v.ref, 1))))));
   // ((TileV, TileM, TileN, ...), (1, RestM, RestN, ...))
   std::vector<IntTuple> tile{IntTuple::integer(values, mode(tensor, 0).shape().all_static())};

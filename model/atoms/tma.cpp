@@ -60,7 +60,7 @@ struct StorageRun {
 // runs over the tile's coordinates, adjacent runs of one coordinate merged when the second
 // continues the first (CuTe coalesces the inverse the same way).
 std::vector<StorageRun> storage_runs(const Layout& l, const std::vector<std::int64_t>& tile) {
-  const Layout inv = right_inverse(l);
+  const Layout inv = right_inverse_full(l);
   std::vector<IntTuple> sh, st;
   flatten_into(inv.shape(), sh);
   flatten_into(inv.stride(), st);

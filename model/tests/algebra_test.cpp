@@ -382,7 +382,7 @@ TEST(Complement, BruteForce) {
 
 TEST(Inverse, MustHoldAndVendor) {
   // (4,8):(8,1): stride 1 mode (8, prefix 4) first, then stride 8 = 8*1 (4, prefix 1).
-  EXPECT_TRUE(same_function(right_inverse(L("(4,8):(8,1)")), L("(8,4):(4,1)")));
+  EXPECT_TRUE(same_function(right_inverse_full(L("(4,8):(8,1)")), L("(8,4):(4,1)")));
   EXPECT_EQ(right_inverse(L("(_4,_8):(_8,_1)")).to_string(), "(_8,_4):(_4,_1)");      // vendor
   EXPECT_EQ(left_inverse(L("(_4,_8):(_8,_1)")).to_string(), "(_8,_4):(_4,_1)");       // vendor
   EXPECT_EQ(right_inverse(L("(_4,_2):(_1,_8)")).to_string(), "_4:_1");                // vendor
@@ -393,8 +393,32 @@ TEST(Inverse, MustHoldAndVendor) {
   EXPECT_EQ(right_inverse(L("(_2,_2):(_1,_1)")).to_string(), "_2:_1");
   EXPECT_EQ(right_inverse(L("(_2,_2,_2):(_2,_1,_1)")).to_string(), "(_2,_2):(_2,_1)");
   EXPECT_EQ(left_inverse(L("(_2,_2):(_1,_1)")).to_string(), "_2:_2");
-  // Dynamic layouts invert on their values (CuTe C++ would drop dynamic modes).
-  EXPECT_TRUE(same_function(right_inverse(L("(2,3):(3,1)")), L("(3,2):(2,1)")));
+  // Dynamic layouts invert on their values in right_inverse_full (CuTe C++ drops dynamic modes:
+  // right_inverse, InverseTyped below).
+  EXPECT_TRUE(same_function(right_inverse_full(L("(2,3):(3,1)")), L("(3,2):(2,1)")));
+}
+
+// CuTe's right_inverse follows static strides only; each answer printed by CuTe 4.2 (g++ on the
+// headers: vendor/cute_unit_inputs.py, vendor/probes/corpus_vendor_probe.cpp), each derived here.
+TEST(InverseTyped, FollowsStaticStridesOnly) {
+  // The chain starts at _1 (mode 4:_1) and must go on with the stride 4*1 = 4, a run-time 4 here.
+  EXPECT_EQ(right_inverse(L("(4,2):(_1,4)")).to_string(), "4:_1");
+  EXPECT_EQ(right_inverse_full(L("(4,2):(_1,4)")).to_string(), "8:_1");
+  // No static stride at all: nothing to follow.
+  EXPECT_EQ(right_inverse(L("(4,2):(1,4)")).to_string(), "_1:_0");
+  // Static strides with a run-time shape 2 after _4:_1: _4 * _1 = _4 is static and matches mode 1;
+  // CuTe's coalesce does not merge the run-time 2 into _4, so both modes stay.
+  EXPECT_EQ(right_inverse(L("(_4,2):(_1,_4)")).to_string(), "(_4,2):(_1,_4)");
+  // (2,_4):(_4,_1): _4:_1 at prefix 2, then 2:_4 at prefix _1; the result (_4,2):(2,_1).
+  EXPECT_EQ(right_inverse(L("(2,_4):(_4,_1)")).to_string(), "(_4,2):(2,_1)");
+  // A run-time 1 stays a mode in CuTe's coalesce; the chain takes it (stride _1) and the next
+  // offset, 1 * _1, is a run-time value: done. 1 at prefix _2.
+  EXPECT_EQ(right_inverse(L("(_2,1,_4):(_4,_1,_1)")).to_string(), "1:_2");
+  // Fully static: as right_inverse_full.
+  EXPECT_EQ(right_inverse(L("(_4,_2):(_1,_4)")).to_string(), "_8:_1");
+  // The empty layout has the one index 0, which it maps to 0: _1:_0, as right_inverse_full.
+  EXPECT_EQ(right_inverse(L("():()")).to_string(), "_1:_0");
+  EXPECT_EQ(right_inverse_full(L("():()")).to_string(), "_1:_0");
 }
 
 // CuTe's left_inverse documents L(R(L(i))) == L(i); for the non-injective (3,(3,3)):(2,(2,1))
@@ -428,7 +452,7 @@ TEST(Inverse, BruteForce) {
       perms = 0;
   for (int trial = 0; trial < 20000; ++trial) {
     const Layout l = gen.layout({0, 1, 2, 3, 4, 6, 8, -1, -2});
-    const Layout r = right_inverse(l);
+    const Layout r = right_inverse_full(l);
     for (std::int64_t i = 0; i < size_value(r); ++i)
       ASSERT_EQ(eval(l, apply_index(r, i)), i) << l.to_string() << " right inverse " << r.to_string();
     ++right_checked;
@@ -475,7 +499,7 @@ TEST(Inverse, BruteForce) {
       order.push_back(IntTuple::integer(perm[k]));
     }
     const Layout p = make_ordered_layout(IntTuple::tuple(shape), IntTuple::tuple(order));
-    const Layout r = right_inverse(p), li = left_inverse(p);
+    const Layout r = right_inverse_full(p), li = left_inverse(p);
     ASSERT_EQ(size_value(r), size_value(p)) << p.to_string() << " -> " << r.to_string();
     for (std::int64_t i = 0; i < size_value(p); ++i) {
       ASSERT_EQ(apply_index(p, apply_index(r, i)), i) << p.to_string();

@@ -42,3 +42,30 @@ TEST(CompositionSwizzle, RefusesWhereCuteConstructionIsWrong) {
   // CuTe requires the offset 0 of a composed layout on the right.
   expect_error([] { composition(L("_512:_1"), CL("Sw<3,4,3> o 3 o (_8,_64):(_64,_1)")); }, "offset 0");
 }
+
+TEST(CompositionSwizzle, SwizzleOnTheLeft) {
+  // CuTe's unit-test input: composition(Sw<3,0,3>, (_8,_8):(_8,_1)) is Sw<3,0,3> o _0 o L as it is
+  // (CuTe 4.2 prints the same, vendor/probes/corpus_vendor_probe.cpp). At 9 = (1,1): L = 8 + 1 = 9
+  // = 0b001001, whose bits 3..5 (001) XOR into bits 0..2 (001): 8.
+  const ComposedLayout r = composition(Swizzle(3, 0, 3), L("(_8,_8):(_8,_1)"));
+  EXPECT_EQ(r.to_string(), "Sw<3,0,3> o _0 o (_8,_8):(_8,_1)");
+  EXPECT_EQ(at(r, 9), 8);
+}
+
+TEST(CompositionSwizzle, ComposedWithComposed) {
+  // CuTe's unit-test input: A = Sw<2,0,3> o _0 o (_8,_8):(_8,_1), B = Sw<2,0,-3> o _0 o the same.
+  // Inside, (_8,_8):(_8,_1) o Sw<2,0,-3> moves the swizzle through the row-major layout, which
+  // swaps the two 3-bit fields: Sw<2,0,3> over (_8,_8):(_1,_8). CuTe prints
+  // Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o (_8,_8):(_1,_8) and evaluates it to 0..63 (probe): the two
+  // equal swizzles cancel, and the model answers the layout.
+  const Value r = composition(CL("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)"), CL("Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)"));
+  ASSERT_TRUE(r.is_layout());
+  EXPECT_EQ(r.to_string(), "(_8,_8):(_1,_8)");
+  // The inner swizzle the identity: the outer one stays.
+  const Value s = composition(CL("Sw<1,0,1> o 2 o _4:_1"), CL("Sw<0,0,1> o _0 o _4:_1"));
+  EXPECT_EQ(s.to_string(), "Sw<1,0,1> o 2 o _4:_1");
+  // Two swizzles that make no single one: refused, naming CuTe's nested answer (probe: CuTe prints
+  // Sw<2,0,3> o _0 o Sw<1,0,3> o _0 o (_8,_8):(_1,_8)).
+  expect_error([] { composition(CL("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)"), CL("Sw<1,0,-3> o _0 o (_8,_8):(_8,_1)")); },
+               "CuTe's answer is Sw<2,0,3> o _0 o Sw<1,0,3> o _0 o (_8,_8):(_1,_8)");
+}

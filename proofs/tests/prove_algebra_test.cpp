@@ -83,8 +83,8 @@ TEST(ProveAlgebra, ProductsDividesInverses) {
        {"flat_divide((a*b):2, a:1) == (a,b):(2,a)", kAB, {"a", "b"}}},
       {{"tile_to_shape(a:1, (a*b)) == (a,b):(1,a)", kAB, {"a", "b"}},
        {"tile_to_shape(a:1, (a*b)) == (a,b):(1,a+1)", kAB, {"a", "b"}}},
-      {{"right_inverse((a,b):(b,1)) == (b,a):(a,1)", kAB, {"a", "b"}},
-       {"right_inverse((a,b):(b,1)) == (b,a):(a,2)", kAB, {"a", "b"}}},
+      {{"right_inverse_full((a,b):(b,1)) == (b,a):(a,1)", kAB, {"a", "b"}},
+       {"right_inverse_full((a,b):(b,1)) == (b,a):(a,2)", kAB, {"a", "b"}}},
       {{"left_inverse((a,b):(b,1)) == (b,a):(a,1)", kAB, {"a", "b"}},
        {"left_inverse((a,b):(b,1)) == (b,a):(1,a)", kAB, {"a", "b"}}},
   };

@@ -18,13 +18,17 @@
 
 #include "bindings.hpp"
 #include "coalesce.hpp"
+#include "coalesce_z.hpp"
+#include "common_shape.hpp"
 #include "complement.hpp"
 #include "composition.hpp"
 #include "convert.hpp"
 #include "coordinates.hpp"
 #include "divide.hpp"
 #include "error.hpp"
+#include "greatest_common_domain.hpp"
 #include "inverse.hpp"
+#include "layout_add.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
 #include "swizzle.hpp"
@@ -50,6 +54,13 @@ const Layout& layout_of(nb::handle h) { return nb::inst_ptr<PycuteLayout>(h)->la
 nb::object wrap(Layout l) { return nb::cast(PycuteLayout{std::move(l)}); }
 bool is_int(nb::handle h) { return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
 bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
+
+// A shape operand: an int or tuple of ints, or a pycute layout standing for its shape (PyCuTe's
+// shape functions accept anything with a shape).
+IntTuple shape_operand(nb::handle h, const char* fn) {
+  if (nb::isinstance<PycuteLayout>(h)) return nb::inst_ptr<PycuteLayout>(h)->layout.shape();
+  return int_tuple_from_python(h, fn);
+}
 
 // A layout operand: a pycute layout, or (as pycute's functions accept) an int n for n:1.
 Layout layout_operand(nb::handle h, const char* fn) {
@@ -295,13 +306,43 @@ void bind_pycute(nb::module_& parent) {
   m.def("right_inverse", [](nb::handle layout) -> nb::object {
     if (layout.is_none()) return nb::none();
     const Layout a = layout_operand(layout, "right_inverse");
-    return wrap(guarded([&] { return right_inverse(a); }));
+    // pycute has no static integers and follows every stride: right_inverse_full (the model's
+    // right_inverse follows CuTe C++, static strides only, which a Python int never is).
+    return wrap(guarded([&] { return right_inverse_full(a); }));
   }, nb::arg("layout").none());
   m.def("left_inverse", [](nb::handle layout) -> nb::object {
     if (layout.is_none()) return nb::none();
     const Layout a = layout_operand(layout, "left_inverse");
     return wrap(guarded([&] { return left_inverse(a); }));
   }, nb::arg("layout").none());
+
+  // PyCuTe's operations (the NVlabs/CuTe reference, package pycute) that pycute 4.2 lacks.
+  m.def("layout_add", [](nb::handle a, nb::handle b) -> nb::object {
+    if (b.is_none()) return nb::borrow(a);
+    if (a.is_none()) return nb::borrow(b);
+    const Layout x = layout_operand(a, "layout_add"), y = layout_operand(b, "layout_add");
+    return wrap(guarded([&] { return layout_add(x, y); }));
+  }, nb::arg("A").none(), nb::arg("B").none());
+  m.def("greatest_common_domain", [](nb::handle a, nb::handle b) {
+    const IntTuple x = shape_operand(a, "greatest_common_domain"), y = shape_operand(b, "greatest_common_domain");
+    return wrap(guarded([&] { return greatest_common_domain(x, y); }));
+  }, nb::arg("A"), nb::arg("B"));
+  m.def("common_refinement", [](nb::handle a, nb::handle b) {
+    const IntTuple x = shape_operand(a, "common_refinement"), y = shape_operand(b, "common_refinement");
+    return int_tuple_to_python(guarded([&] { return common_refinement(x, y); }));
+  }, nb::arg("a"), nb::arg("b"));
+  m.def("common_coarsening", [](nb::handle a, nb::handle b) {
+    const IntTuple x = shape_operand(a, "common_coarsening"), y = shape_operand(b, "common_coarsening");
+    return int_tuple_to_python(guarded([&] { return common_coarsening(x, y); }));
+  }, nb::arg("a"), nb::arg("b"));
+  m.def("coalesce_z", [](nb::handle layout, nb::handle profile) {
+    const Layout a = layout_operand(layout, "coalesce_z");
+    if (is_sequence(profile)) {
+      const IntTuple p = profile_from_python(profile);
+      return wrap(guarded([&] { return coalesce_z(a, p); }));
+    }
+    return wrap(guarded([&] { return coalesce_z(a); }));
+  }, nb::arg("A"), nb::arg("profile").none() = nb::none());
 
 #define CUTEREF_PYCUTE_TILER_FUNCTION(NAME)                                                             \
   m.def(#NAME, [](nb::handle a, nb::handle b) {                                                        \

@@ -70,5 +70,14 @@ int main() {
   // swizzle of a negative value
   printf("%-60s %d\n", "Swizzle<1,0,1>{}(-1)", int(Swizzle<1, 0, 1>{}(-1)));
   values("Sw<1,0,1> o 0 o 2:-1 values", make_composed_layout(Swizzle<1, 0, 1>{}, 0, make_layout(2, -1)));
+  // CuTe's unit-test inputs of issue 28 (corpus/vendor/cute_unit_inputs.txt)
+  auto l88 = Layout<Shape<_8, _8>, Stride<_8, _1>>{};
+  show("composition(Sw<3,0,3>, (_8,_8):(_8,_1))", composition(Swizzle<3, 0, 3>{}, l88));
+  auto ca = composition(Swizzle<2, 0, 3>{}, _0{}, l88);
+  show("composition(Sw<2,0,3> o _0 o L, Sw<2,0,-3> o _0 o L)", composition(ca, composition(Swizzle<2, 0, -3>{}, _0{}, l88)));
+  values("  its values", composition(ca, composition(Swizzle<2, 0, -3>{}, _0{}, l88)));
+  show("composition(Sw<2,0,3> o _0 o L, Sw<1,0,-3> o _0 o L)", composition(ca, composition(Swizzle<1, 0, -3>{}, _0{}, l88)));
+  show("right_inverse((4,2):(_1,4))", right_inverse(make_layout(make_shape(4, 2), make_stride(_1{}, 4))));
+  show("right_inverse((_2,1,_4):(_4,_1,_1))", right_inverse(make_layout(make_shape(_2{}, 1, _4{}), make_stride(_4{}, _1{}, _1{}))));
   return 0;
 }

@@ -7,6 +7,8 @@ len(L), L.size(), L.cosize(); make_layout, size, cosize, coalesce, filter, compo
 complement, right_inverse, left_inverse, logical_divide, logical_product, hier_unzip,
 zipped_divide, tiled_divide, zipped_product, tiled_product, slice_and_offset; Swizzle,
 ComposedLayout; the integer-tuple helpers (crd2idx, idx2crd, prefix_product, shape_div, ...).
+Beyond pycute 4.2, PyCuTe's (NVlabs/CuTe) layout_add, greatest_common_domain, common_refinement,
+common_coarsening and coalesce_z, under PyCuTe's names and argument order.
 
 The layouts and every layout function are the C++ model's (CuTe C++'s semantics). Results
 equal pycute's as functions (size and value at every index), with the model's answer where
@@ -31,6 +33,8 @@ __all__ = [
     "complement", "right_inverse", "left_inverse", "logical_divide", "logical_product", "hier_unzip",
     "zipped_divide", "tiled_divide", "zipped_product", "tiled_product", "slice_and_offset",
     "shiftr", "shiftl", "Swizzle", "ComposedLayout", "PycuteError",
+    # PyCuTe's (NVlabs/CuTe, the CuTe whitepaper's reference package) operations beyond pycute 4.2
+    "layout_add", "greatest_common_domain", "common_refinement", "common_coarsening", "coalesce_z",
 ]
 
 
@@ -195,6 +199,11 @@ tiled_divide = _core.tiled_divide
 zipped_product = _core.zipped_product
 tiled_product = _core.tiled_product
 slice_and_offset = _core.slice_and_offset
+layout_add = _core.layout_add
+greatest_common_domain = _core.greatest_common_domain
+common_refinement = _core.common_refinement
+common_coarsening = _core.common_coarsening
+coalesce_z = _core.coalesce_z
 
 
 def hier_unzip(splitter, layoutA, layoutB):
