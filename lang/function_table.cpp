@@ -54,6 +54,7 @@ const FunctionTable& standard_functions() {
     register_algebra_functions(t);
     register_divide_product_functions(t);
     register_synthesis_functions(t);
+    register_f2_functions(t);
     return t;
   }();
   return table;

@@ -929,9 +929,11 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
   std::string q;
   for (const auto& n : names) {
     const auto it = ranges.find(n);
-    q += (q.empty() ? "every " : ", ") + n + " in ";
+    q += q.empty() ? "every " : ", ";  // appended piecewise: GCC 12's -Wrestrict misreads the chained +
+    q += n;
+    q += " in ";
     if (it == ranges.end()) q += "[0, 2^63-1] (every non-negative int64)";
-    else q += "[" + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
+    else q += std::string("[") + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
   }
   if (q.empty()) q = "no variable (a concrete claim)";
   if (layouts) q += "; every index 0 <= i < size";

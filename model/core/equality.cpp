@@ -14,7 +14,7 @@
 namespace cuteref {
 
 namespace {
-bool layout_like(const Value& v) { return v.is_layout() || v.is_composed(); }
+bool layout_like(const Value& v) { return v.is_layout() || v.is_composed() || v.is_f2_layout(); }
 
 Verdict differ_at(const Value& a, const Value& b, std::int64_t i) {
   const IntTuple va = evaluate_at(a, i), vb = evaluate_at(b, i);

@@ -42,6 +42,7 @@ const char* kind_of(const Value& v) {
     const char* operator()(const MixedTuple&) const { return "mixed_tuple"; }
     const char* operator()(const MajorTag&) const { return "major_tag"; }
     const char* operator()(const Symbol&) const { return "symbol"; }
+    const char* operator()(const F2Layout&) const { return "f2_layout"; }
   };
   return std::visit(Visitor{}, v.data);
 }
