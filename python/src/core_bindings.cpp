@@ -47,7 +47,7 @@ const char* kind_of(const Value& v) {
   return std::visit(Visitor{}, v.data);
 }
 
-bool layout_like(const Value& v) { return v.is_layout() || v.is_composed(); }
+bool layout_like(const Value& v) { return v.is_layout() || v.is_composed() || v.is_f2_layout(); }
 
 // The argument of an application X(args...): one argument as it is, several as a tuple
 // (as the EXPR parser does for `L(_,2)`).
