@@ -1,7 +1,7 @@
 // F2 layouts in the expression language (model/f2): the literal `(8,8):(F1,F9)` is parsed by
 // notation.cpp; this file adds to_f2 / from_f2, the Triton bridge linear_layout /
 // from_linear_layout, and gives the existing functions that are defined on F2 layouts
-// (application, size, shape, coalesce, composition, complement, the inverses) their F2 case,
+// (application, size, cosize, shape, coalesce, composition, complement, the inverses) their F2 case,
 // each falling through to the function registered before it for every other value.
 #include <optional>
 
@@ -144,6 +144,10 @@ void register_f2_functions(FunctionTable& t) {
   add_f2_case(t, "__apply__", apply_f2);
   add_f2_case(t, "size", [](const Args& a) -> std::optional<Value> {
     if (const F2Layout* f = f2_arg(a, 0)) return Value(product(f->shape()));
+    return std::nullopt;
+  });
+  add_f2_case(t, "cosize", [](const Args& a) -> std::optional<Value> {
+    if (const F2Layout* f = f2_arg(a, 0)) return Value(IntTuple::integer(cosize(*f)));
     return std::nullopt;
   });
   add_f2_case(t, "shape", [](const Args& a) -> std::optional<Value> {

@@ -318,8 +318,6 @@ class Parser {
     const std::size_t start = pos_;
     refuse_dynamic_placeholder();
     if (peek() == 'F') return parse_f2_stride_leaf();
-    if (stride_kinds_.first_f2) fail_mixed_strides(start);
-    if (!stride_kinds_.first_integer) stride_kinds_.first_integer = start;
     if (peek() != '_' && peek() != '-' && !std::isdigit(static_cast<unsigned char>(peek())))
       fail("expected a stride (integer, scaled basis, F2 value `F9` or tuple), found " + describe_next());
     IntTuple leaf = parse_int_leaf_or_underscore();
@@ -351,12 +349,18 @@ class Parser {
       path.push_back(static_cast<int>(d));
       skip_ws();
     }
+    // A zero integer stride is F0 among F2 strides (PyCuTe adds an F2 to the integer 0); any
+    // other integer or scaled basis is not.
+    if (value != 0 || !path.empty()) {
+      if (stride_kinds_.first_f2) fail_mixed_strides(start);
+      if (!stride_kinds_.first_integer) stride_kinds_.first_integer = start;
+    }
     return IntTuple::basis(value, std::move(path), leaf.is_static());
   }
 
   // PyCuTe's F2 stride `F9` (model/f2/f2_layout.hpp): stored as the integer leaf 9; the layout
   // it belongs to becomes an F2Layout (maybe_layout). Every stride of one layout is an F2 value
-  // or none is: PyCuTe cannot add an F2 to a non-zero integer either.
+  // (or the integer 0, F0) or none is: PyCuTe cannot add an F2 to a non-zero integer either.
   IntTuple parse_f2_stride_leaf() {
     const std::size_t start = pos_;
     if (stride_kinds_.first_integer) fail_mixed_strides(*stride_kinds_.first_integer);
@@ -371,8 +375,8 @@ class Parser {
   }
 
   [[noreturn]] void fail_mixed_strides(std::size_t at) {
-    fail_at(at, "a layout's strides are all F2 values (`F9`) or all integers: F2 and integer strides cannot be "
-                "mixed (an F2 value and a non-zero integer have no sum)");
+    fail_at(at, "a layout's strides are all F2 values (`F9`, or 0) or all integers: F2 and non-zero integer "
+                "strides cannot be mixed (an F2 value and a non-zero integer have no sum)");
   }
 
   std::string parse_identifier() {

@@ -134,6 +134,15 @@ void require_injective(const F2Layout& f, const std::vector<std::int64_t>& bases
 
 }  // namespace
 
+std::int64_t cosize(const F2Layout& l) {
+  int width = 0;
+  for (const F2Mode& m : flat_modes(l))
+    if (m.shape > 1 && m.stride != 0) width = std::max(width, bit_width(m.shape - 1) + bit_width(m.stride) - 1);
+  if (width > 62) throw Error("cosize: " + l.to_string() + " reaches bit " + std::to_string(width - 1) + ", its cosize 2^" +
+                              std::to_string(width) + " overflows 64 bits");
+  return std::int64_t{1} << width;
+}
+
 F2Layout coalesce(const F2Layout& l) {
   bool all_static = true;
   for (const F2Mode& m : flat_modes(l)) all_static = all_static && m.static_shape;

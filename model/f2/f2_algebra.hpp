@@ -17,6 +17,12 @@
 
 namespace cuteref {
 
+// The smallest power of two above every value (PyCuTe's coshape of an F2 layout: the codomain is
+// bit vectors, XOR is not monotone). A mode (s, F d) reaches bit width w(s - 1) + w(d) - 1 and no
+// more (the carry-less product's width), alone when the other coordinates are 0; the XOR of
+// modes reaches no wider. 1 when every value is 0.
+std::int64_t cosize(const F2Layout& l);
+
 // Merged adjacent modes and dropped size-1 modes, the function kept. Two modes (s_a, F d_a),
 // (s_b, F d_b) merge into (s_a * s_b, F d_a) exactly when both strides are F0, or s_a is a power
 // of two and d_b == d_a << log2(s_a): for d_a != 0 and s_b > 1 the merged coordinate must split

@@ -185,5 +185,5 @@ def test_f2_layouts():
     assert str(cuteref.from_f2(F)) == "Sw<3,0,3> o (8,8):(1,8)"
     # 2 x F1 = F2, 4 x F2 = F8: one mode of 16.
     assert str(cuteref.coalesce("(2,4,2):(F1,F2,F8)")) == "16:F1"
-    with pytest.raises(cuteref.Error, match="F2 and integer strides cannot be mixed"):
+    with pytest.raises(cuteref.Error, match="F2 and non-zero integer strides cannot be mixed"):
         cuteref.eval("(8,8):(F1,9)")

@@ -104,8 +104,12 @@ TEST(F2Layout, NotationPrintsAsPyCuTeAndRefusesMixing) {
   EXPECT_EQ(eval("(8,8):(F1,F9)").to_string(), "(8,8):(F1,F9)");
   EXPECT_EQ(eval("((_4,2),8):((F1,F4),F64)").to_string(), "((_4,2),8):((F1,F4),F64)");
   EXPECT_EQ(eval("(8,8):(F1,F9)").kind_name(), "an F2 layout");
-  expect_error([] { eval("(8,8):(F1,9)"); }, "F2 and integer strides cannot be mixed");
-  expect_error([] { eval("(8,8):(1,F9)"); }, "F2 and integer strides cannot be mixed");
+  expect_error([] { eval("(8,8):(F1,9)"); }, "F2 and non-zero integer strides cannot be mixed");
+  expect_error([] { eval("(8,8):(1,F9)"); }, "F2 and non-zero integer strides cannot be mixed");
+  // PyCuTe's Layout((4,8),(F2(1),0)): the integer 0 is F2's additive identity, F0.
+  EXPECT_EQ(eval("(4,8):(F1,0)").to_string(), "(4,8):(F1,F0)");
+  EXPECT_EQ(eval("(4,8):(_0,F1)").to_string(), "(4,8):(F0,F1)");
+  expect_error([] { eval("(8,8):(F1,0@1)"); }, "cannot be mixed");
   expect_error([] { eval("(8,8):(F1,F)"); }, "expected the digits of an F2 stride");
   expect_error([] { eval("8:F-1"); }, "expected the digits of an F2 stride");
   expect_error([] { eval("8:F1@0"); }, "an F2 stride cannot be a scaled basis");
@@ -152,6 +156,20 @@ TEST(F2Layout, ToF2AndFromF2ByHand) {
   expect_error([] { eval("from_f2(8:1)"); }, "must be an F2 layout");
 }
 
+// PyCuTe's test suite, test_coshape_f2_stride_is_a_power_of_two: the coshape of an F2 layout is
+// the smallest power of two spanning its bit fields.
+TEST(F2Layout, CosizePyCuTeExamples) {
+  EXPECT_EQ(eval("cosize((8,8):(F1,F9))").to_string(), "64");
+  EXPECT_EQ(eval("cosize((8,8):(F9,F1))").to_string(), "64");
+  EXPECT_EQ(eval("cosize((4,8):(F1,F4))").to_string(), "32");
+  EXPECT_EQ(eval("cosize((4,4):(F1,F1))").to_string(), "4");
+  EXPECT_EQ(eval("cosize(8:F0)").to_string(), "1");
+  EXPECT_EQ(eval("cosize(4:F3)").to_string(), "8");  // the image reaches 6
+  // Not a power-of-two shape: (3,2):(F5,F1) reaches 2 x 5 = 10 (4 bits): 16.
+  EXPECT_EQ(eval("cosize((3,2):(F5,F1))").to_string(), "16");
+  expect_error([] { eval("cosize(2:F4611686018427387904)"); }, "overflows 64 bits");
+}
+
 TEST(F2Layout, CoalesceByHand) {
   EXPECT_EQ(eval("coalesce((2,4,(2,2)):(F1,F2,(F8,F16)))").to_string(), "32:F1");
   EXPECT_EQ(eval("coalesce((2,2):(F0,F0))").to_string(), "4:F0");
@@ -171,6 +189,8 @@ TEST(F2Layout, InversesAndComplementByHand) {
   EXPECT_EQ(eval("left_inverse((8,8):(F1,F9)) == (8,8):(F1,F9)").to_string(), "true");
   // 4:F2 reaches {0,2,4,6}: bit 0 is not reached, so the right inverse is 1:F0; the left inverse
   // reads bits 1..2 of 0..7: (2,4):(F0,F1).
+  // PyCuTe's right_inverse docstring: right_inverse(Layout((8,8),(F2(9),F2(1)))) is (8,8):(F8,F9).
+  EXPECT_EQ(eval("right_inverse((8,8):(F9,F1))").to_string(), "(8,8):(F8,F9)");
   EXPECT_EQ(eval("right_inverse(4:F2)").to_string(), "1:F0");
   EXPECT_EQ(eval("left_inverse(4:F2)").to_string(), "(2,4):(F0,F1)");
   // 4:F1 within 16: the complement is bits 2..3, 4:F4.
