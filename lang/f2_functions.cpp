@@ -131,11 +131,15 @@ Value from_linear_layout_call(const Args& a) {
 void register_f2_functions(FunctionTable& t) {
   t.add("to_f2", {1, 1, "to_f2(L | Sw o L | Sw o smem_ptr o L)  the F2 layout of the same function, e.g. (8,8):(F1,F9)",
                   [](const Args& a) { return Value(to_f2(a[0])); }});
-  t.add("from_f2", {1, 1, "from_f2(F)  the integer layout or Sw<B,M,S> o L of an F2 layout's function",
+  t.add("from_f2", {1, 2, "from_f2(F [, BITS])  the integer layout or Sw<B,M,S> o L of an F2 layout's function; with BITS, "
+                          "Sw o smem_ptr[BITSb](unset) o L (the swizzle on bytes)",
                     [](const Args& a) {
                       const F2Layout* f = f2_arg(a, 0);
                       if (f == nullptr) throw Error("from_f2: argument 1 must be an F2 layout, got " + a[0].kind_name() + " `" + a[0].to_string() + "`");
-                      return from_f2(*f);
+                      if (a.size() == 1) return from_f2(*f);
+                      const std::int64_t bits = integer_arg(a, 1, "from_f2");
+                      if (bits < 0 || bits > 4096) throw Error("from_f2: element width " + std::to_string(bits) + " bits is out of range");
+                      return from_f2(*f, static_cast<int>(bits));
                     }});
   t.add("linear_layout", {2, 3, "linear_layout(X, ((register,3),(lane,5),...) [, (M,N)])  Triton's basis vectors per input dim",
                           linear_layout_call});

@@ -4,12 +4,14 @@
 #include <optional>
 
 #include "checked_math.hpp"
+#include "coalesce.hpp"
 #include "enumeration_budget.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "f2_span.hpp"
 #include "layout.hpp"
+#include "pointer_swizzle.hpp"
 #include "swizzle.hpp"
 
 namespace cuteref {
@@ -225,7 +227,11 @@ Value from_f2(const F2Layout& f) {
       return IntTuple::tuple(std::move(elems));
     };
     IntTuple stride = rebuild(f.shape());
-    return Layout(f.shape(), stride);
+    // Each top-level mode coalesced (the bits an F2 layout had to split, e.g. (2,4):(F16,F36) of a
+    // swizzled 8:16, are one integer mode again); the rank stays F's.
+    const Layout l(f.shape(), stride);
+    if (!f.shape().is_tuple()) return coalesce(l);
+    return coalesce(l, IntTuple::tuple_made(f.shape().rank(), [](std::size_t) { return IntTuple::integer(1); }));
   };
   if (auto s = integer_strides([](std::int64_t v) { return v; })) return Value(layout_with(*s));
   for (int b = 1; b <= width; ++b)
@@ -238,6 +244,22 @@ Value from_f2(const F2Layout& f) {
         }
   throw Error("from_f2: " + f.to_string() + " is neither an integer layout nor Sw<B,M,S> o L for a swizzle whose bits "
               "lie in its " + std::to_string(width) + "-bit image");
+}
+
+Value from_f2(const F2Layout& f, int element_bits) {
+  if (element_bits < 8 || !is_power_of_two(element_bits))
+    throw Error("from_f2: element width " + std::to_string(element_bits) +
+                " bits: behind an smem pointer it must be a power of two of at least 8 bits (whole bytes)");
+  Value element_form = from_f2(f);
+  if (!element_form.is_composed()) return element_form;
+  ComposedLayout c = std::get<ComposedLayout>(std::move(element_form.data));
+  const Swizzle bytes(c.swizzle.bits(), c.swizzle.base() + log2_exact(element_bits) - 3, c.swizzle.shift());
+  if (!(element_swizzle(bytes, element_bits) == c.swizzle))
+    throw Error("from_f2: the element swizzle " + c.swizzle.to_string() + " has no byte form on " +
+                std::to_string(element_bits) + "-bit elements");
+  c.swizzle = bytes;
+  c.offset = ComposedOffset{std::nullopt, "smem_ptr[" + std::to_string(element_bits) + "b](unset)", element_bits};
+  return Value(std::move(c));
 }
 
 F2Layout right_inverse(const F2Layout& f) {

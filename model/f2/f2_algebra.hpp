@@ -43,11 +43,17 @@ F2Layout f2_layout_from_bits(const std::vector<std::int64_t>& bit_strides);
 // F2 layout, as an F2 layout over X's shape.
 F2Layout to_f2(const Value& x);
 
-// from_f2(F): an integer layout L, or `Sw<B,M,S> o L`, whose function is F's; the first swizzle in
+// from_f2(F): an integer layout L (each top-level mode coalesced), or `Sw<B,M,S> o L`, whose
+// function is F's; the first swizzle in
 // the order B, then M, then S (S > 0 before S < 0) whose bits lie inside the width of F's image.
 // Precondition (checked): a power-of-two shape; throws Error when no swizzle of that family
 // makes Sw o F an integer layout.
 Value from_f2(const F2Layout& f);
+// from_f2(F, N): the same behind an smem pointer of N-bit elements, `Sw<B,M',S> o smem_ptr[Nb](unset)
+// o L`, the swizzle on byte addresses (M' = M + log2(N / 8): pointer_swizzle.hpp's element form
+// of it is the element swizzle found). Precondition (checked): N a power of two >= 8. Without a
+// swizzle, the integer layout.
+Value from_f2(const F2Layout& f, int element_bits);
 
 // composition(A, B) = A o B as an F2 layout over B's shape, when A or B is an F2 layout and
 // both are layout-like (layouts, composed layouts, F2 layouts).

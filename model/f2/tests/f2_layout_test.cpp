@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "equality.hpp"
 #include "f2_algebra.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
@@ -168,6 +169,33 @@ TEST(F2Layout, CosizePyCuTeExamples) {
   // Not a power-of-two shape: (3,2):(F5,F1) reaches 2 x 5 = 10 (4 bits): 16.
   EXPECT_EQ(eval("cosize((3,2):(F5,F1))").to_string(), "16");
   expect_error([] { eval("cosize(2:F4611686018427387904)"); }, "overflows 64 bits");
+}
+
+// Every GMMA shared-memory atom of the model (vendor-checked against CuTe: vendor/atoms): its F2
+// layout, turned back with from_f2(F, bits), is the atom's swizzle behind an smem_ptr of the same
+// element width, with the same function at every index (the INTERLEAVE atoms, Sw<0,4,3>, have no
+// swizzle: the integer layout).
+TEST(F2Layout, FromF2BehindSmemPtrGivesTheGmmaAtomsBack) {
+  int atoms = 0, swizzled = 0;
+  for (const char* major : {"K", "MN"})
+    for (const char* sw : {"INTER", "SW32", "SW64", "SW128"})
+      for (int bits : {8, 16, 32}) {
+        const std::string atom = std::string("gmma_atom(") + major + ", " + sw + ", " + std::to_string(bits) + ")";
+        const Value x = eval(atom);
+        const Value back = from_f2(to_f2(x), bits);
+        EXPECT_EQ(functional_equal(back, x).holds, true) << atom << " vs " << back.to_string();
+        if (back.is_composed()) {
+          EXPECT_EQ(std::get<ComposedLayout>(back.data).swizzle, std::get<ComposedLayout>(x.data).swizzle) << atom;
+          ++swizzled;
+        } else {
+          EXPECT_EQ(std::get<ComposedLayout>(x.data).swizzle.bits(), 0) << atom;
+        }
+        ++atoms;
+      }
+  std::cout << "from_f2 behind smem_ptr: " << atoms << " GMMA atoms round-tripped (" << swizzled
+            << " with their swizzle), each equal at every index\n";
+  EXPECT_EQ(eval("from_f2((8,64):(F72,F1), 16)").to_string(), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+  expect_error([] { eval("from_f2((8,64):(F72,F1), 12)"); }, "power of two of at least 8 bits");
 }
 
 TEST(F2Layout, CoalesceByHand) {
