@@ -929,10 +929,9 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
   std::string q;
   for (const auto& n : names) {
     const auto it = ranges.find(n);
-    q += q.empty() ? "every " : ", ";  // appended piecewise: GCC 12's -Wrestrict misreads the chained +
-    q += n;
-    q += " in ";
+    q += (q.empty() ? "every " : ", ") + n + " in ";
     if (it == ranges.end()) q += "[0, 2^63-1] (every non-negative int64)";
+    // std::string first: GCC 12 at -O3 misreads `"[" + std::string&&` as an overlapping copy (-Wrestrict)
     else q += std::string("[") + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
   }
   if (q.empty()) q = "no variable (a concrete claim)";
