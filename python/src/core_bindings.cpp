@@ -189,7 +189,10 @@ void bind_core(nb::module_& m) {
              if (!std::holds_alternative<Verdict>(v.data)) throw nb::attribute_error("only a verdict has a reason");
              return std::get<Verdict>(v.data).reason;
            }, "Why a verdict of == is false: the first differing index and both values (empty when true).")
-      .def_prop_ro("shape", [](const Value& v) { return Value(layout_of(v, "shape").shape()); })
+      .def_prop_ro("shape", [](const Value& v) {
+             if (v.is_f2_layout()) return Value(std::get<F2Layout>(v.data).shape());
+             return Value(layout_of(v, "shape").shape());
+           })
       .def_prop_ro("stride", [](const Value& v) {
              if (v.is_composed()) return call_function("stride", std::vector<Value>{v});
              return Value(layout_of(v, "stride").stride());

@@ -181,6 +181,7 @@ def test_f2_layouts():
     assert F == "Sw<3,0,3> o (8,8):(1,8)"
     assert hash(F) == hash(cuteref.eval("Sw<3,0,3> o (8,8):(1,8)"))
     assert F((1, 1)) == 8  # 1 ^ 9
+    assert F.shape == (8, 8)
     assert str(cuteref.to_f2("Sw<3,0,3> o (8,8):(1,8)")) == "(8,8):(F1,F9)"
     assert str(cuteref.from_f2(F)) == "Sw<3,0,3> o (8,8):(1,8)"
     # 2 x F1 = F2, 4 x F2 = F8: one mode of 16.
