@@ -188,10 +188,13 @@ F2Layout to_f2(const Value& x) {
 
 F2Layout f2_composition(const Value& a, const Value& b) {
   const IntTuple& shape = layout_like_shape(b, "composition");
+  const std::string what = "composition(" + a.to_string() + ", " + b.to_string() + ")";
+  if (a.is_swizzle()) {  // a swizzle is linear over GF(2): Sw o F is an F2 layout
+    const Swizzle& sw = std::get<Swizzle>(a.data);
+    return f2_layout_of(shape, [&](std::int64_t i) { return sw(layout_like_value(b, i)); }, what);
+  }
   (void)layout_like_shape(a, "composition");
-  return f2_layout_of(
-      shape, [&](std::int64_t i) { return layout_like_value(a, layout_like_value(b, i)); },
-      "composition(" + a.to_string() + ", " + b.to_string() + ")");
+  return f2_layout_of(shape, [&](std::int64_t i) { return layout_like_value(a, layout_like_value(b, i)); }, what);
 }
 
 Value from_f2(const F2Layout& f) {

@@ -56,7 +56,7 @@ Value from_f2(const F2Layout& f);
 Value from_f2(const F2Layout& f, int element_bits);
 
 // composition(A, B) = A o B as an F2 layout over B's shape, when A or B is an F2 layout and
-// both are layout-like (layouts, composed layouts, F2 layouts).
+// both are layout-like (layouts, composed layouts, F2 layouts), or A is a swizzle.
 F2Layout f2_composition(const Value& a, const Value& b);
 
 // Right inverse R: F(R(y)) == y for y < size(R) = 2^r, r the most low bits 0..r-1 that all lie
