@@ -213,7 +213,7 @@ Value from_f2(const F2Layout& f) {
       const std::int64_t first = n == 0 ? 0 : swizzle(bases[bit]);
       for (int j = 0; j < n; ++j, ++bit) {
         const std::int64_t g = swizzle(bases[bit]);
-        if (g != 0 && (bit_width(first) + j > 63 || g != (first << j))) return std::nullopt;
+        if (bit_width(first) + j > 63 || g != (first << j)) return std::nullopt;
         if ((g & seen) != 0) return std::nullopt;
         seen |= g;
       }
