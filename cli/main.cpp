@@ -119,7 +119,8 @@ void print_help(std::ostream& out) {
          "  swizzles Sw<3,4,3>, composed layouts Sw<3,4,3> o (8,64):(64,1), Sw<3,4,3> o smem_ptr[16b](unset) o L;\n"
          "  application L(5), L((1,2)); slicing L(_,2) (drops the offset, as CuTe; slice_and_offset keeps it);\n"
          "  swizzle application Sw<3,4,3>(896); A == B compares functions (true, or false naming the first index);\n"
-         "  descriptor literals descriptor(16@0, 1@1) (the stride tree; make_layout((4,8), descriptor(1@0, 1@1))).\n\n"
+         "  descriptor literals descriptor(16@0, 1@1) (the stride tree; make_layout((4,8), descriptor(1@0, 1@1)));\n"
+         "  F2 layouts (8,8):(F1,F9) (PyCuTe's F2 strides: carry-less products combined by XOR; model/f2/README.md).\n\n"
          "Functions:\n";
   for (const auto& [name, spec] : standard_functions().all())
     if (name.rfind("__", 0) != 0) out << "  " << spec.signature << "\n";

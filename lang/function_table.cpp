@@ -55,6 +55,7 @@ const FunctionTable& standard_functions() {
     register_divide_product_functions(t);
     register_synthesis_functions(t);
     register_pycute_functions(t);
+    register_f2_functions(t);
     return t;
   }();
   return table;

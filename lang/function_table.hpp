@@ -54,6 +54,8 @@ void register_algebra_functions(FunctionTable& table);
 void register_divide_product_functions(FunctionTable& table);
 void register_synthesis_functions(FunctionTable& table);
 void register_pycute_functions(FunctionTable& table);
+// Registered last: it adds the F2 case to functions the others registered (f2_functions.cpp).
+void register_f2_functions(FunctionTable& table);
 
 // The arguments of swizzle_for / register_permutation, evaluated (for `cuteref synth`).
 struct SwizzleSynthesis;

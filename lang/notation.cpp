@@ -39,6 +39,11 @@ class Parser {
   const FunctionTable* functions_;
   std::size_t pos_ = 0;
   std::size_t nesting_ = 0;  // nesting levels being parsed (see NestingGuard)
+  // Where the stride tree being parsed has its first F2 leaf and its first integer leaf.
+  struct StrideKinds {
+    std::optional<std::size_t> first_f2, first_integer;
+  };
+  StrideKinds stride_kinds_;
 
   // Nesting deeper than this is rejected, so that bad input cannot exhaust the stack (here or
   // in the recursive IntTuple operations that follow).
@@ -196,11 +201,14 @@ class Parser {
     const std::size_t stride_start = pos_;
     skip_ws();
     const std::size_t stride_col = pos_;
+    stride_kinds_ = {};
     IntTuple stride = parse_stride_tree();
+    const bool f2_strides = stride_kinds_.first_f2.has_value();
     (void)stride_start;
     check_shape_leaves(shape, shape_start, colon);
     if (!congruent(shape, stride))
       fail_at(stride_col, "stride " + stride.to_string() + " is not congruent with shape " + shape.to_string());
+    if (f2_strides) return Value(F2Layout(shape, stride));
     return Value(Layout(shape, stride));
   }
 
@@ -309,8 +317,9 @@ class Parser {
     }
     const std::size_t start = pos_;
     refuse_dynamic_placeholder();
+    if (peek() == 'F') return parse_f2_stride_leaf();
     if (peek() != '_' && peek() != '-' && !std::isdigit(static_cast<unsigned char>(peek())))
-      fail("expected a stride (integer, scaled basis or tuple), found " + describe_next());
+      fail("expected a stride (integer, scaled basis, F2 value `F9` or tuple), found " + describe_next());
     IntTuple leaf = parse_int_leaf_or_underscore();
     if (leaf.is_underscore()) fail_at(start, "'_' is not a stride");
     std::int64_t value = leaf.value();
@@ -340,7 +349,34 @@ class Parser {
       path.push_back(static_cast<int>(d));
       skip_ws();
     }
+    // A zero integer stride is F0 among F2 strides (PyCuTe adds an F2 to the integer 0); any
+    // other integer or scaled basis is not.
+    if (value != 0 || !path.empty()) {
+      if (stride_kinds_.first_f2) fail_mixed_strides(start);
+      if (!stride_kinds_.first_integer) stride_kinds_.first_integer = start;
+    }
     return IntTuple::basis(value, std::move(path), leaf.is_static());
+  }
+
+  // PyCuTe's F2 stride `F9` (model/f2/f2_layout.hpp): stored as the integer leaf 9; the layout
+  // it belongs to becomes an F2Layout (maybe_layout). Every stride of one layout is an F2 value
+  // (or the integer 0, F0) or none is: PyCuTe cannot add an F2 to a non-zero integer either.
+  IntTuple parse_f2_stride_leaf() {
+    const std::size_t start = pos_;
+    if (stride_kinds_.first_integer) fail_mixed_strides(*stride_kinds_.first_integer);
+    if (!stride_kinds_.first_f2) stride_kinds_.first_f2 = start;
+    ++pos_;
+    if (!std::isdigit(static_cast<unsigned char>(peek())))
+      fail("expected the digits of an F2 stride (e.g. F9), found " + describe_next());
+    const std::int64_t value = parse_digits(false);
+    skip_ws();
+    if (peek() == '@') fail("an F2 stride cannot be a scaled basis");
+    return IntTuple::integer(value);
+  }
+
+  [[noreturn]] void fail_mixed_strides(std::size_t at) {
+    fail_at(at, "a layout's strides are all F2 values (`F9`, or 0) or all integers: F2 and non-zero integer "
+                "strides cannot be mixed (an F2 value and a non-zero integer have no sum)");
   }
 
   std::string parse_identifier() {

@@ -5,6 +5,8 @@
 // Literal grammar (whitespace allowed between tokens):
 //   int      ::= ["_"] ["-"] digits            `_` marks a static (compile-time) integer
 //   stride   ::= int | count "@" dim {"@" dim}  scaled basis; count ::= int ["/" int]
+//              | "F" digits                     an F2 stride (PyCuTe's `F9`): the layout is then an
+//                                               F2 layout, its other strides F2 values or 0
 //   tuple    ::= "(" [elem {"," elem}] ")"      `()` empty, `(4)` a 1-tuple
 //   layout   ::= shape ":" stride-tree          shape and stride congruent
 //   swizzle  ::= "Sw<" int "," int "," int ">"

@@ -934,7 +934,8 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
     const auto it = ranges.find(n);
     q += (q.empty() ? "every " : ", ") + n + " in ";
     if (it == ranges.end()) q += "[0, 2^63-1] (every non-negative int64)";
-    else q += "[" + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
+    // std::string first: GCC 12 at -O3 misreads `"[" + std::string&&` as an overlapping copy (-Wrestrict)
+    else q += std::string("[") + std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi) + "]";
   }
   if (q.empty()) q = "no variable (a concrete claim)";
   if (layouts) q += "; every index 0 <= i < size";

@@ -8,13 +8,14 @@
 #include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "f2_layout.hpp"
 #include "layout_value_stream.hpp"
 #include "mode_comparison.hpp"
 
 namespace cuteref {
 
 namespace {
-bool layout_like(const Value& v) { return v.is_layout() || v.is_composed(); }
+bool layout_like(const Value& v) { return v.is_layout() || v.is_composed() || v.is_f2_layout(); }
 
 Verdict differ_at(const Value& a, const Value& b, std::int64_t i) {
   const IntTuple va = evaluate_at(a, i), vb = evaluate_at(b, i);
@@ -52,6 +53,20 @@ std::optional<std::pair<Layout, Layout>> decided_by_inner_layouts(const Value& a
   return std::pair{ca.layout, cb.layout};
 }
 
+// Two F2 layouts of power-of-two shape (and equal size) are linear in the bits of the index:
+// they are equal iff their values at every 2^j are. The first j where they differ, -1 when none;
+// nullopt when the pair is not of that kind (decided otherwise).
+std::optional<int> first_differing_f2_bit(const Value& a, const Value& b) {
+  if (!a.is_f2_layout() || !b.is_f2_layout()) return std::nullopt;
+  const auto& fa = std::get<F2Layout>(a.data);
+  const auto& fb = std::get<F2Layout>(b.data);
+  if (!has_power_of_two_shape(fa) || !has_power_of_two_shape(fb)) return std::nullopt;
+  const auto ba = f2_index_bases(fa, "=="), bb = f2_index_bases(fb, "==");
+  for (std::size_t j = 0; j < ba.size(); ++j)
+    if (ba[j] != bb[j]) return static_cast<int>(j);
+  return -1;
+}
+
 }  // namespace
 
 Verdict functional_equal(const Value& a, const Value& b) {
@@ -59,6 +74,10 @@ Verdict functional_equal(const Value& a, const Value& b) {
     const std::int64_t na = layout_like_size(a), nb = layout_like_size(b);
     if (na != nb)
       return {false, "sizes differ: " + std::to_string(na) + " vs " + std::to_string(nb)};
+    if (const auto bit = first_differing_f2_bit(a, b)) {
+      if (*bit < 0) return {true, ""};
+      return differ_at(a, b, std::int64_t{1} << *bit);
+    }
     const auto inner = decided_by_inner_layouts(a, b);
     if (inner && integer_layout(inner->first) && integer_layout(inner->second)) {
       // Coalescing keeps each function and lines up more modes (e.g. (2,3):(1,2) is 6:1).

@@ -1,9 +1,10 @@
 // `A == B` of the expression language: functional comparison.
 //
-// Layouts (and composed layouts) are equal when they have the same size and the same value
+// Layouts (composed layouts, F2 layouts) are equal when they have the same size and the same value
 // at every index 0 <= i < size; the verdict names the first index where they differ. Two
 // layouts with integer strides are compared by their modes (mode_comparison.hpp: exact, no
-// enumeration, any size); the others (composed layouts, scaled-basis strides, modes that do
+// enumeration, any size), two F2 layouts of power-of-two shape by their values at the indices 2^j
+// (they are linear in the index bits); the others (composed and F2 layouts, scaled-basis strides, modes that do
 // not line up) by enumerating the domain, at most kMaxEnumeratedEquality indices.
 // Integer tuples are equal when they have the same structure and values (static flags are
 // ignored: `8` and `_8` are the same number). Other values compare by their notation.

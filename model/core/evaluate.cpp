@@ -12,7 +12,8 @@ namespace cuteref {
 std::int64_t layout_like_size(const Value& v) {
   if (v.is_layout()) return size_value(std::get<Layout>(v.data));
   if (v.is_composed()) return size_value(std::get<ComposedLayout>(v.data).layout);
-  throw Error("expected a layout or composed layout, got " + v.kind_name());
+  if (v.is_f2_layout()) return size_value(std::get<F2Layout>(v.data));
+  throw Error("expected a layout, composed layout or F2 layout, got " + v.kind_name());
 }
 
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
@@ -43,7 +44,8 @@ std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
 IntTuple evaluate_at(const Value& v, std::int64_t index) {
   if (v.is_layout()) return apply(std::get<Layout>(v.data), IntTuple::integer(index));
   if (v.is_composed()) return IntTuple::integer(apply_composed(std::get<ComposedLayout>(v.data), index));
-  throw Error("expected a layout or composed layout, got " + v.kind_name());
+  if (v.is_f2_layout()) return IntTuple::integer(apply_index(std::get<F2Layout>(v.data), index));
+  throw Error("expected a layout, composed layout or F2 layout, got " + v.kind_name());
 }
 
 }  // namespace cuteref

@@ -1,5 +1,5 @@
 // Evaluation of layout-like values at an index: layouts (integer or scaled-basis strides)
-// and composed layouts with an integer offset.
+// composed layouts with an integer offset, and F2 layouts (model/f2).
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,10 @@
 
 namespace cuteref {
 
-// Size of a layout-like value (layout or composed layout).
+// Size of a layout-like value (layout, composed layout or F2 layout).
 std::int64_t layout_like_size(const Value& v);
 
-// v(i) for 0 <= i. Precondition: v is a layout or composed layout.
+// v(i) for 0 <= i. Precondition: v is a layout, composed layout or F2 layout.
 IntTuple evaluate_at(const Value& v, std::int64_t index);
 
 // The composed layout's function: swizzle(offset + layout(i)) for an integer offset;

@@ -19,6 +19,7 @@ std::string Value::kind_name() const {
     std::string operator()(const MixedTuple&) const { return "a tuple of layouts"; }
     std::string operator()(const MajorTag&) const { return "a major-ness tag"; }
     std::string operator()(const Symbol&) const { return "a name"; }
+    std::string operator()(const F2Layout&) const { return "an F2 layout"; }
   };
   return std::visit(Visitor{}, data);
 }
@@ -48,6 +49,7 @@ void Value::append_text(std::string& out, std::size_t limit) const {
     }
     void operator()(const MajorTag& t) const { out += t.row_major ? "LayoutRight" : "LayoutLeft"; }
     void operator()(const Symbol& s) const { out += s.name; }
+    void operator()(const F2Layout& l) const { l.append_text(out, limit); }
   };
   if (out.size() <= limit) std::visit(Visitor{out, limit}, data);
 }

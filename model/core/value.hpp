@@ -1,5 +1,5 @@
 // Values of the CLI expression language (DESIGN.md "The command-line contract"):
-// integer tuples (integers, tuples, `_`), layouts, swizzles, composed layouts, booleans
+// integer tuples (integers, tuples, `_`), layouts, F2 layouts (model/f2), swizzles, composed layouts, booleans
 // with an explanation (`A == B`), and mixed tuples (tilers such as `(4:1, 8:2)`, or
 // results such as slice_and_offset's `(layout, offset)`).
 #pragma once
@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "f2_layout.hpp"
 #include "int_tuple.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
@@ -38,7 +39,7 @@ struct MajorTag {
 };
 
 struct Value {
-  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Verdict, MixedTuple, MajorTag, Symbol> data;
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Verdict, MixedTuple, MajorTag, Symbol, F2Layout> data;
 
   Value(IntTuple t) : data(std::move(t)) {}
   Value(Layout l) : data(std::move(l)) {}
@@ -48,6 +49,7 @@ struct Value {
   Value(MixedTuple m) : data(std::move(m)) {}
   Value(MajorTag t) : data(t) {}
   Value(Symbol s) : data(std::move(s)) {}
+  Value(F2Layout l) : data(std::move(l)) {}
 
   bool is_int_tuple() const { return std::holds_alternative<IntTuple>(data); }
   bool is_layout() const { return std::holds_alternative<Layout>(data); }
@@ -55,6 +57,7 @@ struct Value {
   bool is_composed() const { return std::holds_alternative<ComposedLayout>(data); }
   bool is_mixed_tuple() const { return std::holds_alternative<MixedTuple>(data); }
   bool is_symbol() const { return std::holds_alternative<Symbol>(data); }
+  bool is_f2_layout() const { return std::holds_alternative<F2Layout>(data); }
 
   // A short name of the kind, for diagnostics ("a layout", "an integer tuple", ...).
   std::string kind_name() const;

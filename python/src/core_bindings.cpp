@@ -42,11 +42,12 @@ const char* kind_of(const Value& v) {
     const char* operator()(const MixedTuple&) const { return "mixed_tuple"; }
     const char* operator()(const MajorTag&) const { return "major_tag"; }
     const char* operator()(const Symbol&) const { return "symbol"; }
+    const char* operator()(const F2Layout&) const { return "f2_layout"; }
   };
   return std::visit(Visitor{}, v.data);
 }
 
-bool layout_like(const Value& v) { return v.is_layout() || v.is_composed(); }
+bool layout_like(const Value& v) { return v.is_layout() || v.is_composed() || v.is_f2_layout(); }
 
 // The argument of an application X(args...): one argument as it is, several as a tuple
 // (as the EXPR parser does for `L(_,2)`).
@@ -188,7 +189,10 @@ void bind_core(nb::module_& m) {
              if (!std::holds_alternative<Verdict>(v.data)) throw nb::attribute_error("only a verdict has a reason");
              return std::get<Verdict>(v.data).reason;
            }, "Why a verdict of == is false: the first differing index and both values (empty when true).")
-      .def_prop_ro("shape", [](const Value& v) { return Value(layout_of(v, "shape").shape()); })
+      .def_prop_ro("shape", [](const Value& v) {
+             if (v.is_f2_layout()) return Value(std::get<F2Layout>(v.data).shape());
+             return Value(layout_of(v, "shape").shape());
+           })
       .def_prop_ro("stride", [](const Value& v) {
              if (v.is_composed()) return call_function("stride", std::vector<Value>{v});
              return Value(layout_of(v, "stride").stride());

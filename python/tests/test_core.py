@@ -171,3 +171,20 @@ def test_cli_and_python_print_the_same():
         except cuteref.Error as e:
             mine = "error: " + e.diagnostic
         assert mine == line, expr
+
+
+def test_f2_layouts():
+    # Sw<3,0,3> o (8,8):(1,8): the row r at 8r has bits 3..5 XOR-ed into bits 0..2, r x 9.
+    F = cuteref.eval("(8,8):(F1,F9)")
+    assert F.kind == "f2_layout"
+    assert str(F) == "(8,8):(F1,F9)"
+    assert F == "Sw<3,0,3> o (8,8):(1,8)"
+    assert hash(F) == hash(cuteref.eval("Sw<3,0,3> o (8,8):(1,8)"))
+    assert F((1, 1)) == 8  # 1 ^ 9
+    assert F.shape == (8, 8)
+    assert str(cuteref.to_f2("Sw<3,0,3> o (8,8):(1,8)")) == "(8,8):(F1,F9)"
+    assert str(cuteref.from_f2(F)) == "Sw<3,0,3> o (8,8):(1,8)"
+    # 2 x F1 = F2, 4 x F2 = F8: one mode of 16.
+    assert str(cuteref.coalesce("(2,4,2):(F1,F2,F8)")) == "16:F1"
+    with pytest.raises(cuteref.Error, match="F2 and non-zero integer strides cannot be mixed"):
+        cuteref.eval("(8,8):(F1,9)")
