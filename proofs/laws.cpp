@@ -438,6 +438,37 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// Calls fn(shapes, strides) for every flat layout of `rank` modes with shapes in
+// [1, shape_max] and strides in [stride_lo, stride_hi], in odometer order (the first mode's
+// shape fastest), at most `limit` of them.
+template <class Fn>
+void for_each_small_flat_layout(std::size_t rank, std::int64_t shape_max, std::int64_t stride_lo, std::int64_t stride_hi,
+                                std::size_t limit, Fn&& fn) {
+  std::vector<std::int64_t> digits(2 * rank, 0);
+  for (std::size_t count = 0; count < limit; ++count) {
+    std::vector<IntTuple> sh, st;
+    for (std::size_t k = 0; k < rank; ++k) {
+      sh.push_back(IntTuple::integer(1 + digits[k]));
+      st.push_back(IntTuple::integer(stride_lo + digits[rank + k]));
+    }
+    fn(sh, st);
+    std::size_t k = 0;
+    while (k < digits.size() && ++digits[k] == (k < rank ? shape_max : stride_hi - stride_lo + 1)) digits[k++] = 0;
+    if (k == digits.size()) return;
+  }
+}
+
+// A flat layout's value at x >= 0 with its last mode unbounded (x split colexicographically,
+// the last digit the whole quotient), as CuTe extends a layout past its domain.
+std::int64_t unbounded_value(const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st, std::int64_t x) {
+  std::int64_t v = 0;
+  for (std::size_t k = 0; k < sh.size(); ++k) {
+    v += (k + 1 < sh.size() ? x % sh[k].value() : x) * st[k].value();
+    x /= sh[k].value();
+  }
+  return v;
+}
+
 // composition of one leaf mode n:d into a flat A, for every rank of A: the step lemma of
 // composition_induction.hpp with the proofs' SymCompositionOps, and a corner enumerated.
 LawResult composition_every_rank_law(const ProofOptions& opt) {
@@ -447,24 +478,9 @@ LawResult composition_every_rank_law(const ProofOptions& opt) {
   // every B = n:d with n in [1,6], d in [-3,4], that composition accepts: (A o B)(c) equals
   // A(d * c), A's last mode unbounded (c * |d| split colexicographically, the last digit the
   // whole quotient; negated for d < 0), on the concrete model.
-  for (std::size_t rank = 1; rank <= 3; ++rank) {
-    std::vector<std::int64_t> digits(2 * rank, 0);
-    for (;;) {
-      std::vector<IntTuple> sh, st;
-      for (std::size_t k = 0; k < rank; ++k) {
-        sh.push_back(IntTuple::integer(1 + digits[k]));
-        st.push_back(IntTuple::integer(digits[rank + k] - 1));
-      }
+  for (std::size_t rank = 1; rank <= 3; ++rank)
+    for_each_small_flat_layout(rank, 4, -1, 3, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
       const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
-      auto a_unbounded = [&](std::int64_t x) {
-        std::int64_t v = 0;
-        for (std::size_t k = 0; k < rank; ++k) {
-          const std::int64_t digit = k + 1 < rank ? x % sh[k].value() : x;
-          v += digit * st[k].value();
-          x /= sh[k].value();
-        }
-        return v;
-      };
       for (std::int64_t n = 1; n <= 6; ++n)
         for (std::int64_t d = -3; d <= 4; ++d) {
           std::optional<Layout> composed;
@@ -475,16 +491,12 @@ LawResult composition_every_rank_law(const ProofOptions& opt) {
           }
           ++r.corner_cases;
           for (std::int64_t c = 0; c < n; ++c) {
-            const std::int64_t expected = d < 0 ? -a_unbounded(-d * c) : a_unbounded(d * c);
+            const std::int64_t expected = d < 0 ? -unbounded_value(sh, st, -d * c) : unbounded_value(sh, st, d * c);
             if (apply_index(*composed, c) != expected && r.corner_failure.empty())
               r.corner_failure = "composition(" + a.to_string() + ", " + std::to_string(n) + ":" + std::to_string(d) + ")";
           }
         }
-      std::size_t k = 0;
-      while (k < digits.size() && ++digits[k] == (k < rank ? 4 : 5)) digits[k++] = 0;
-      if (k == digits.size()) break;
-    }
-  }
+    });
   return r;
 }
 
@@ -496,23 +508,9 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
   // The corner: every flat A of rank 1 to 3 with shapes in [1,3] and strides in [0,2], and
   // every B of two leaves with shapes in [1,4] and strides in [0,5], that composition
   // accepts: (A o B)(i) == A(B(i)) for every i < size(B) (A's last mode unbounded).
-  for (std::size_t rank = 1; rank <= 3; ++rank) {
-    std::vector<std::int64_t> digits(2 * rank, 0);
-    for (;;) {
-      std::vector<IntTuple> sh, st;
-      for (std::size_t k = 0; k < rank; ++k) {
-        sh.push_back(IntTuple::integer(1 + digits[k]));
-        st.push_back(IntTuple::integer(digits[rank + k]));
-      }
+  for (std::size_t rank = 1; rank <= 3; ++rank)
+    for_each_small_flat_layout(rank, 3, 0, 2, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
       const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
-      auto a_unbounded = [&](std::int64_t x) {
-        std::int64_t v = 0;
-        for (std::size_t k = 0; k < rank; ++k) {
-          v += (k + 1 < rank ? x % sh[k].value() : x) * st[k].value();
-          x /= sh[k].value();
-        }
-        return v;
-      };
       for (std::int64_t code = 0; code < 4 * 4 * 6 * 6; ++code) {
         const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4, d0 = code / 16 % 6, d1 = code / 96;
         const Layout b(IntTuple::tuple({IntTuple::integer(n0), IntTuple::integer(n1)}),
@@ -525,14 +523,10 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
         }
         ++r.corner_cases;
         for (std::int64_t i = 0; i < n0 * n1; ++i)
-          if (apply_index(*composed, i) != a_unbounded(apply_index(b, i)) && r.corner_failure.empty())
+          if (apply_index(*composed, i) != unbounded_value(sh, st, apply_index(b, i)) && r.corner_failure.empty())
             r.corner_failure = "composition(" + a.to_string() + ", " + b.to_string() + ")";
       }
-      std::size_t k = 0;
-      while (k < digits.size() && ++digits[k] == 3) digits[k++] = 0;
-      if (k == digits.size()) break;
-    }
-  }
+    });
   return r;
 }
 
@@ -543,24 +537,14 @@ LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
   // The corner: every flat L of rank 1 to 4 with shapes in [1,3] and strides in [0,8] (the
   // first 40000 in odometer order at rank 4): L(R(i)) == i for every i < size(R), R the
   // model's by-value right inverse, on the concrete model.
-  for (std::size_t rank = 1; rank <= 4; ++rank) {
-    std::vector<std::int64_t> digits(2 * rank, 0);
-    for (std::size_t count = 0; count < 40000; ++count) {
-      std::vector<IntTuple> sh, st;
-      for (std::size_t k = 0; k < rank; ++k) {
-        sh.push_back(IntTuple::integer(1 + digits[k]));
-        st.push_back(IntTuple::integer(digits[rank + k]));
-      }
+  for (std::size_t rank = 1; rank <= 4; ++rank)
+    for_each_small_flat_layout(rank, 3, 0, 8, 40000, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
       const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
       const Layout inv = right_inverse_full(l);
       ++r.corner_cases;
       for (std::int64_t i = 0; i < size_value(inv); ++i)
         if (apply_index(l, apply_index(inv, i)) != i && r.corner_failure.empty()) r.corner_failure = l.to_string();
-      std::size_t k = 0;
-      while (k < digits.size() && ++digits[k] == (k < rank ? 3 : 9)) digits[k++] = 0;
-      if (k == digits.size()) break;
-    }
-  }
+    });
   return r;
 }
 
