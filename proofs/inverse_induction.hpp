@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "complement_induction.hpp"
 #include "inverse_generic.hpp"
 #include "laws.hpp"
 #include "symbolic_algebra.hpp"
@@ -68,6 +69,66 @@ LawResult right_inverse_step_lemma(const InverseOps& ops, const ProofOptions& op
            z3::implies(in_domain, l_of(y) == i.e && digit_k2(y) == 0);
   }, o);
   fold_step_proof(r, out, "right_inverse step");
+  return r;
+}
+
+}  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+// The step lemma behind the law left_inverse_every_rank: Li(L(i)) == i for L of every rank
+// that is injective, by induction over left_inverse_modes' walk, whose step
+// (inverse_generic.hpp's left_inverse_step) reads only its mode.
+//
+// The walk visits L's modes with nonzero strides in stride order. After j of them (strides
+// G_1 < ... < G_j, shapes s_t, weights w_t), `covered` == G_j and the inverse so far is the
+// layout Li_j = (g_1, ..., g_j, _) : (0, w_1, ..., w_j) whose last mode (stride w_j) is still
+// open: unbounded. Invariant: for coordinates c_t < s_t, Y = sum_t G_t c_t satisfies
+// Y < G_j * s_j and Li_j(Y) == sum_t w_t c_t (start: Li_0 = _:0, Y = 0, G_0 = s_0 = 1).
+// Step on the next mode (s : d) at weight w, with d >= G_j * s_j (L injective: the modes in
+// stride order do not overlap) and covered | d (the model's check): the open mode gets the gap
+// g = d / covered as its shape and (_ : w) is appended, so for y < covered * g,
+// Li_{j+1}(y + covered * g * c) = Li_j(y) + w * c (colexicographic, the last mode unbounded);
+// Li_j is uninterpreted and read only below covered * g, where closing its open mode at g does
+// not change it. Claim, for c < s: covered grows to d, Y + d c < d * s, and
+// Li_{j+1}(Y + d c) == Li_j(Y) + w c. At the end the open mode gets L's last shape, and
+// sum_t w_t c_t is i (zero-stride modes have shape 1 in an injective L, so c = 0 there).
+template <class InverseOps>
+LawResult left_inverse_step_lemma(const InverseOps& make_ops, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::func_decl li = z3::function("Li", ctx.int_sort(), ctx.int_sort());
+  std::vector<z3::expr> domain;
+  const SymInt covered = s.ranged_variable("covered", 1, INT64_MAX, domain);
+  const SymInt s_prev = s.ranged_variable("s_prev", 1, INT64_MAX, domain), y = s.ranged_variable("Y", 0, INT64_MAX, domain);
+  const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), d = s.ranged_variable("d", 1, INT64_MAX, domain);
+  const SymInt w = s.ranged_variable("w", 1, INT64_MAX, domain), c = s.ranged_variable("c", 0, INT64_MAX, domain);
+  domain.push_back(y.e < covered.e * s_prev.e && covered.e * s_prev.e <= d.e);  // the invariant; no overlap
+  const ProofOutcome out = prove(s, domain, {{"covered", covered.e}, {"s_prev", s_prev.e}, {"Y", y.e}, {"s", sh.e},
+                                             {"d", d.e}, {"w", w.e}, {"c", c.e}},
+                                 [&]() -> z3::expr {
+    const std::vector<SymInt> strides{d};
+    InverseOps ops = make_ops;
+    ops.strides = &strides;
+    SymInt reached = covered;
+    std::vector<SymInt> out_shapes, out_strides;
+    if (!left_inverse_step(0, d, w, reached, ops, out_shapes, out_strides)) return ctx.bool_val(false);
+    const z3::expr gap = out_shapes.back().e, weight = out_strides.back().e;
+    const z3::expr x = y.e + d.e * c.e;  // L's offset of the coordinates so far and c
+    // Li_{j+1}(x) through x's quotient and remainder by covered * gap.
+    const z3::expr q = ctx.int_const("q"), m = ctx.int_const("m");
+    const z3::expr radix = covered.e * gap;  // the open mode closed at the gap: Li_j's part
+    s.add_hypothesis(z3::implies(radix >= 1, x == radix * q + m && m >= 0 && m < radix));
+    s.add_hypothesis(division_unique(radix, x, q, m, c.e, y.e));
+    const z3::expr li_new = li(m) + weight * q;
+    const z3::expr in_domain = c.e < sh.e;
+    return out_shapes.size() == 1 && reached.e == d.e && radix >= 1 &&
+           z3::implies(in_domain, x < d.e * sh.e && li_new == li(y.e) + w.e * c.e);
+  }, o);
+  fold_step_proof(r, out, "left_inverse step");
   return r;
 }
 

@@ -548,6 +548,32 @@ LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// left_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
+// SymInverseOps, and a corner enumerated.
+LawResult left_inverse_every_rank_law(const ProofOptions& opt) {
+  LawResult r = left_inverse_step_lemma(SymInverseOps{nullptr}, opt);
+  // The corner: every injective flat L of rank 1 to 4 with shapes in [1,3] and strides in
+  // [0,12] (the first 60000 in odometer order at rank 4) that left_inverse accepts:
+  // Li(L(i)) == i for every i < size(L), on the concrete model.
+  for (std::size_t rank = 1; rank <= 4; ++rank)
+    for_each_small_flat_layout(rank, 3, 0, 12, 60000, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+      const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
+      std::set<std::int64_t> image;
+      for (std::int64_t i = 0; i < size_value(l); ++i) image.insert(apply_index(l, i));
+      if (static_cast<std::int64_t>(image.size()) != size_value(l)) return;  // not injective
+      std::optional<Layout> inv;
+      try {
+        inv = left_inverse(l);
+      } catch (const Error&) {
+        return;
+      }
+      ++r.corner_cases;
+      for (std::int64_t i = 0; i < size_value(l); ++i)
+        if (apply_index(*inv, apply_index(l, i)) != i && r.corner_failure.empty()) r.corner_failure = l.to_string();
+    });
+  return r;
+}
+
 // A nested layout is the function of its flattened modes, for every depth: the step lemma of
 // flatten_induction.hpp on the model's crd2idx, and a corner of layouts up to depth 4.
 LawResult flatten_every_depth_law(const ProofOptions& opt) {
@@ -1135,6 +1161,11 @@ const std::vector<Law>& named_laws() {
                  "and L's digits uninterpreted (the digit facts from composition_tuple_every_rank's additivity); "
                  "shapes >= 1, strides any integers, where the model's checked products do not overflow",
                  ProofStatus::Proved, right_inverse_every_rank_law});
+    v.push_back({"left_inverse_every_rank",
+                 "Li(L(i)) == i for every i < size(L), Li = left_inverse(L), for injective flat L of every rank: "
+                 "induction over left_inverse_modes' walk, left_inverse_step run on one symbolic mode with the inverse "
+                 "so far uninterpreted; shapes >= 1, strides >= 0, where the model's checks pass",
+                 ProofStatus::Proved, left_inverse_every_rank_law});
     v.push_back({"flatten_every_depth",
                  "crd2idx(i, L) == crd2idx(i, flatten(L)) for every i < size(L), for L of every depth and rank: "
                  "structural induction whose step runs the model's crd2idx on a child (q, s, w) between summarised "

@@ -62,6 +62,24 @@ void right_inverse_modes(const In& shapes, const In& strides, const Prefix& pref
     right_inverse_step(shapes[k], strides[k], prefix[k], next, ops, out_shapes, out_strides);
 }
 
+// One step of left_inverse_modes' walk: L's mode k with a nonzero stride, at weight `prefix`
+// in L's domain, in stride order. The inverse's pending last mode (the previous mode's weight)
+// gets the gap stride / covered as its shape, and the mode's weight becomes the new pending
+// stride; `covered` grows to the stride. It reads nothing else: the law
+// left_inverse_every_rank proves, by induction over the walk, that Li(L(i)) = i for every
+// rank, running this step on one symbolic mode. Returns whether the mode was taken.
+template <class Leaf, class Covered, class Ops, class Out>
+bool left_inverse_step(std::size_t k, const Leaf& stride, const Leaf& prefix, Covered& covered, const Ops& ops,
+                       Out& out_shapes, Out& out_strides) {
+  if (ops.is_zero(stride)) return false;
+  ops.check_divisible(k, covered);
+  auto gap = ops.div(stride, covered);
+  out_shapes.push_back(gap);
+  out_strides.push_back(prefix);
+  covered = ops.mul(covered, gap);
+  return true;
+}
+
 // left_inverse: Li(L(i)) = i for an injective L; the gaps between L's modes in stride order
 // become modes of stride 0.
 // @pre shapes, strides, prefix have one size >= 1.
@@ -72,14 +90,7 @@ void left_inverse_modes(const In& shapes, const In& strides, const Prefix& prefi
   const std::vector<std::size_t> order = inverse_stride_order(strides, ops);
   out_strides.push_back(ops.zero());
   auto covered = ops.one();  // product of the shapes emitted so far
-  for (std::size_t k : order) {
-    if (ops.is_zero(strides[k])) continue;
-    ops.check_divisible(k, covered);
-    auto g = ops.div(strides[k], covered);
-    out_shapes.push_back(g);
-    out_strides.push_back(prefix[k]);
-    covered = ops.mul(covered, g);
-  }
+  for (std::size_t k : order) left_inverse_step(k, strides[k], prefix[k], covered, ops, out_shapes, out_strides);
   out_shapes.push_back(shapes[order.back()]);
 }
 

@@ -205,6 +205,26 @@ TEST(ProofMutants, RightInverseStepLemma) {
   }
 }
 
+// left_inverse taking the whole stride as the gap (not divided by what is covered), or
+// growing `covered` by adding the gap.
+struct GapIsTheStride : SymInverseOps {
+  SymInt div(const SymInt& a, const SymInt&) const { return a; }
+};
+struct CoveredAddsTheGap : SymInverseOps {
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a + b; }
+};
+
+TEST(ProofMutants, LeftInverseStepLemma) {
+  const LawResult model = left_inverse_step_lemma(SymInverseOps{nullptr}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  for (const LawResult& r : {left_inverse_step_lemma(GapIsTheStride{{nullptr}}, ProofOptions{}),
+                             left_inverse_step_lemma(CoveredAddsTheGap{{nullptr}}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
+}
+
 TEST(ProofMutants, CountsCases) {
   std::cout << "[ proof mutants ] " << g_cases << " laws run (the model's and its mutants)\n";
   EXPECT_GT(g_cases, 0u);
