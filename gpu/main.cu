@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attention_chain_probe.hpp"
 #include "banks_probe.hpp"
 #include "cuda_check.hpp"
 #include "tma_probe.hpp"
@@ -77,6 +78,7 @@ const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
                          {"mma", cuteref_gpu::run_mma_sync_probe},
                          {"ldmatrix", cuteref_gpu::run_ldmatrix_probe},
                          {"wgmma", cuteref_gpu::run_wgmma_probe},
+                         {"attention_chain", cuteref_gpu::run_attention_chain_probe},
 #ifdef CUTEREF_GPU_VENDOR
                          {"vendor", cuteref_gpu::run_vendor_probe},
 #endif
@@ -133,10 +135,12 @@ int main(int argc, char** argv) {
   }
 #endif
   if (what == "--help" || !known || argc > 2) {
-    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
+    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|attention_chain|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
+                 "  attention_chain  S = Q K^T (SS wgmma), S converted in registers as the model's register_permutation\n"
+                 "         says, O = P V (RS wgmma) for f16/bf16/e4m3/e5m2, N = 64..256, vs the exact product\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
                  "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
                  "  vendor CUTLASS's SM90 GEMM kernels and CuTe's device code vs the model (when built with them)\n"
