@@ -108,6 +108,10 @@ void silenced(F&& f) {
   if (null) std::fclose(null);
 }
 
+// The problem's M: two whole tiles and a partial one. An M-major A's leading dimension is M, which
+// TMA needs 16-byte aligned: 40 rows are 80 bytes of 16-bit elements, 48 rows for 8-bit ones.
+inline int problem_m(const GemmSpec& s) { return 2 * s.bm + (s.bits == 8 && !s.a_k_major ? 48 : 40); }
+
 // Small-integer operand values, exact in every element type and in the f32 / s32 accumulator.
 inline int value_a(std::int64_t m, std::int64_t k) { return int((m * 7 + k * 3) % 9) - 4; }
 inline int value_b(std::int64_t n, std::int64_t k) { return int((n * 5 + k * 11) % 7) - 3; }
@@ -277,7 +281,7 @@ KernelReport run_gemm_case(const GemmSpec& spec) {
   const char* host_only_env = std::getenv("CUTEREF_VENDOR_HOST_ONLY");
   const bool host_only = host_only_env && std::string(host_only_env) == "1";
   {
-    const int M = 2 * s.bm + 40, N = s.bn + 56, K = 3 * s.bk + 32;
+    const int M = problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
     EA* fake_a = reinterpret_cast<EA*>(std::uintptr_t(1) << 32);
     EB* fake_b = reinterpret_cast<EB*>(std::uintptr_t(3) << 32);
     if (!host_only) {
@@ -312,7 +316,7 @@ KernelReport run_gemm_case(const GemmSpec& spec) {
   if (host_only) return r;
 
   // ---- the problem: partial tiles in M, N and K -----------------------------------------
-  const int M = 2 * s.bm + 40, N = s.bn + 56, K = 3 * s.bk + 32;
+  const int M = problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
   const int pad = 16;  // room for the wrong-stride control
   const std::int64_t ld_a = s.a_k_major ? K : M, ld_b = s.b_k_major ? K : N;
   const cuteref::Layout ga = gmem_layout(s.a_k_major, M, K, ld_a), gb = gmem_layout(s.b_k_major, N, K, ld_b);

@@ -78,7 +78,8 @@ def table():
     for tname in ("e4m3", "s8", "tf32"):
         elem, acc, out, bits, word, atom_k = TYPES[tname]
         for sname in SCHEDULES:
-            tiles = tiles_for(sname, bits)
+            # CUTLASS's RS mainloop needs more than two MMA k-blocks per tile: BK of 128 bytes.
+            tiles = [t for t in tiles_for(sname, bits) if t[2] == 1024 // bits]
             bm, bn, bk = tiles[index % len(tiles)]
             cm, cn = CLUSTERS[index % len(CLUSTERS)]
             index += 1
