@@ -281,7 +281,7 @@ KernelReport run_gemm_case(const GemmSpec& spec) {
   const char* host_only_env = std::getenv("CUTEREF_VENDOR_HOST_ONLY");
   const bool host_only = host_only_env && std::string(host_only_env) == "1";
   {
-    const int M = problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
+    const int M = detail::problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
     EA* fake_a = reinterpret_cast<EA*>(std::uintptr_t(1) << 32);
     EB* fake_b = reinterpret_cast<EB*>(std::uintptr_t(3) << 32);
     if (!host_only) {
@@ -316,7 +316,7 @@ KernelReport run_gemm_case(const GemmSpec& spec) {
   if (host_only) return r;
 
   // ---- the problem: partial tiles in M, N and K -----------------------------------------
-  const int M = problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
+  const int M = detail::problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
   const int pad = 16;  // room for the wrong-stride control
   const std::int64_t ld_a = s.a_k_major ? K : M, ld_b = s.b_k_major ? K : N;
   const cuteref::Layout ga = gmem_layout(s.a_k_major, M, K, ld_a), gb = gmem_layout(s.b_k_major, N, K, ld_b);
