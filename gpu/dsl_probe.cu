@@ -235,7 +235,8 @@ std::vector<Check> decode(const std::string& s) {
 }  // namespace
 
 std::string dsl_kernel_dir() {
-  if (const char* env = std::getenv("CUTEREF_DSL_KERNELS")) return env;
+  if (const char* env = std::getenv("CUTEREF_DSL_KERNELS"))
+    return std::ifstream(std::string(env) + "/dsl_manifest.txt") ? env : "";
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return "";
