@@ -11,9 +11,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "atoms/mma_atom.hpp"
+#include "atoms/register_permutation.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "coordinates.hpp"
@@ -82,6 +84,42 @@ struct Check {
   std::string detail;
 };
 
+// Loads the kernel's cubin and launches it on one block of 128 threads: the pointers in order into
+// its 8-byte parameters, zeros into the others (empty structs such as the TiledMMA), the dynamic
+// shared memory the manifest gives. Returns after the kernel completed.
+void launch_cubin(const std::string& dir, const Manifest& m, const std::vector<void*>& pointers) {
+  const std::vector<char> cubin = read_file(dir + "/" + field(m, "cubin"));
+  cudaLibrary_t library = nullptr;
+  CUDA_CHECK(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  cudaKernel_t kernel = nullptr;
+  CUDA_CHECK(cudaLibraryGetKernel(&kernel, library, field(m, "entry").c_str()));
+  std::istringstream sizes(field(m, "params"));
+  std::vector<int> param_sizes;
+  for (int sz; sizes >> sz;) param_sizes.push_back(sz);
+  std::vector<std::uint64_t> slots(param_sizes.size(), 0);
+  std::vector<void*> args(param_sizes.size());
+  std::size_t next_pointer = 0;
+  for (std::size_t i = 0; i < param_sizes.size(); ++i) {
+    if (param_sizes[i] == 8) {
+      if (next_pointer == pointers.size()) throw std::runtime_error("the kernel has more 8-byte parameters than pointers");
+      std::memcpy(&slots[i], &pointers[next_pointer++], 8);
+    } else if (param_sizes[i] > 8) {
+      throw std::runtime_error("the kernel has a " + std::to_string(param_sizes[i]) + "-byte parameter");
+    }
+    args[i] = &slots[i];
+  }
+  if (next_pointer != pointers.size()) throw std::runtime_error("the kernel has fewer pointer parameters than expected");
+  const int smem = std::stoi(field(m, "smem"));
+  if (smem > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(128), args.data(), static_cast<std::size_t>(smem), nullptr));
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaLibraryUnload(library));
+}
+
+const cuteref::Layout kOneAtom(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1), IntTuple::static_int(1)}),
+                               IntTuple::tuple({IntTuple::static_int(0), IntTuple::static_int(0), IntTuple::static_int(0)}));
+
 // The wgmma_gemm_f16 kernel (gpu/dsl/dsl_kernels.py): C (M x N, column-major f32) = A (M x K, K-major
 // f16) B (N x K, K-major f16)^T by SS WGMMA; COORD[t * V + v] = m + M n of thread t's value v.
 std::vector<Check> run_wgmma_gemm(const std::string& dir, const Manifest& m) {
@@ -137,38 +175,11 @@ std::vector<Check> run_wgmma_gemm(const std::string& dir, const Manifest& m) {
   CUDA_CHECK(cudaMemset(d_c, 0xEE, static_cast<std::size_t>(M * N) * 4));  // poison
   CUDA_CHECK(cudaMemset(d_coord, 0xEE, static_cast<std::size_t>(128 * values) * 4));
 
-  const std::vector<char> cubin = read_file(dir + "/" + field(m, "cubin"));
-  cudaLibrary_t library = nullptr;
-  CUDA_CHECK(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-  cudaKernel_t kernel = nullptr;
-  CUDA_CHECK(cudaLibraryGetKernel(&kernel, library, field(m, "entry").c_str()));
-  // Pointer parameters in order into the 8-byte slots; the others are empty structs.
-  std::vector<void*> pointers = {d_a, d_b, d_c, d_coord};
-  std::vector<std::uint64_t> slots;
-  std::istringstream sizes(field(m, "params"));
-  std::vector<int> param_sizes;
-  for (int sz; sizes >> sz;) param_sizes.push_back(sz);
-  slots.resize(param_sizes.size(), 0);
-  std::vector<void*> args(param_sizes.size());
-  std::size_t next_pointer = 0;
-  for (std::size_t i = 0; i < param_sizes.size(); ++i) {
-    if (param_sizes[i] == 8) {
-      if (next_pointer == pointers.size()) throw std::runtime_error("the kernel has more 8-byte parameters than pointers");
-      std::memcpy(&slots[i], &pointers[next_pointer++], 8);
-    } else if (param_sizes[i] > 8) {
-      throw std::runtime_error("the kernel has a " + std::to_string(param_sizes[i]) + "-byte parameter");
-    }
-    args[i] = &slots[i];
-  }
-  if (next_pointer != pointers.size()) throw std::runtime_error("the kernel has fewer pointer parameters than expected");
-  const int smem = std::stoi(field(m, "smem"));
-  CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(128), args.data(), static_cast<std::size_t>(smem), nullptr));
-  CUDA_CHECK_LAUNCH();
+  launch_cubin(dir, m, {d_a, d_b, d_c, d_coord});
   std::vector<float> c(static_cast<std::size_t>(M * N));
   std::vector<std::int32_t> coord(static_cast<std::size_t>(128 * values));
   CUDA_CHECK(cudaMemcpy(c.data(), d_c, c.size() * 4, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(coord.data(), d_coord, coord.size() * 4, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaLibraryUnload(library));
   for (void* p : {d_a, d_b, d_c, d_coord}) CUDA_CHECK(cudaFree(p));
 
   // ---- placement: each (thread, value) of C at the (m, n) the model's partition_C names -----
@@ -204,6 +215,105 @@ std::vector<Check> run_wgmma_gemm(const std::string& dir, const Manifest& m) {
   };
   note("result", "C = A B^T, " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), result(false));
   control("result: the product with A read M-major", result(true));
+  return checks;
+}
+
+// The attention_chain_f16 kernel (gpu/dsl/dsl_kernels.py): S = Q K^T (SS WGMMA, Q (M x D), K (N x D)
+// row-major f16), P = S in f16 with the accumulator's value i as the PV A fragment's value i, O = P V
+// (RS WGMMA, V^T (D x N) D-contiguous), O (M x D) column-major f32; D = K of the manifest's shape.
+std::vector<Check> run_attention_chain(const std::string& dir, const Manifest& m) {
+  std::vector<Check> checks;
+  const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) {
+    checks.push_back({kind, what, diff.empty(), diff});
+  };
+  const auto control = [&](const std::string& what, const std::string& diff) {
+    checks.push_back({"control", what, !diff.empty(), diff.empty() ? "not caught" : "caught: " + diff});
+  };
+  std::istringstream shape(field(m, "shape"));
+  std::int64_t M = 0, N = 0, D = 0;
+  shape >> M >> N >> D;
+  const std::string qk_name = "SM90_64x" + std::to_string(N) + "x16_F32F16F16_SS<K,K>";
+  const std::string pv_name = "SM90_64x" + std::to_string(D) + "x16_F32F16F16_RS<K,MN>";
+  const cuteref::TiledMma qk = cuteref::make_tiled_mma(cuteref::mma_atom(qk_name), kOneAtom);
+  const cuteref::TiledMma pv = cuteref::make_tiled_mma(cuteref::mma_atom(pv_name), kOneAtom);
+  const auto model_value = [](const std::string& expr) {
+    return cuteref::parse_and_evaluate(expr, &cuteref::standard_functions());
+  };
+  const auto smem_v_model = [&](const char* major) {
+    return model_value(std::string("tile_to_shape(gmma_atom(") + major + ", SW128, 16), (" + std::to_string(D) + "," +
+                       std::to_string(N) + "))");
+  };
+
+  // ---- host ------------------------------------------------------------------------------------
+  note("host", "SMEM V^T", functional_difference(smem_v_model("MN"), dsl_smem_layout(field(m, "smem_v"), 16), field(m, "smem_v")));
+  const std::tuple<const char*, const cuteref::TiledMma*, cuteref::MmaOperand> tvs[] = {
+      {"tv_s", &qk, cuteref::MmaOperand::C}, {"tv_p", &pv, cuteref::MmaOperand::A}, {"tv_o", &pv, cuteref::MmaOperand::C}};
+  for (const auto& [key, mma, op] : tvs)
+    note("host", std::string("TiledMMA ") + key, functional_difference(cuteref::Value(cuteref::tiled_mma_layout_tv(*mma, op)),
+                                                                      model_value(field(m, key)), field(m, key)));
+  // The kernel hands value i of S to value i of P: right exactly when the model says nothing moves.
+  const cuteref::RegisterPermutation handoff = cuteref::register_permutation(
+      cuteref::mma_register_fragment(qk, cuteref::MmaOperand::C, 0), cuteref::mma_register_fragment(pv, cuteref::MmaOperand::A, 0));
+  note("host", "register_permutation(S -> P) is the identity the kernel uses",
+       handoff.move == cuteref::RegisterMove::Identity ? "" : "the model answers " + cuteref::describe(handoff).substr(0, 200));
+  control("host: SMEM V^T against the model's K-major tile",
+          functional_difference(smem_v_model("K"), dsl_smem_layout(field(m, "smem_v"), 16), field(m, "smem_v")));
+
+  // ---- the kernel -----------------------------------------------------------------------------
+  std::mt19937 rng(25);
+  std::vector<int> q(static_cast<std::size_t>(M * D)), k(static_cast<std::size_t>(N * D)), v(static_cast<std::size_t>(N * D));
+  for (int& x : q) x = static_cast<int>(rng() % 3) - 1;  // q[m D + d]: |S| <= 3 D, exact in f16
+  for (int& x : k) x = static_cast<int>(rng() % 7) - 3;  // k[n D + d]
+  for (int& x : v) x = static_cast<int>(rng() % 7) - 3;  // v[n D + d]
+  const auto upload = [](const std::vector<int>& x) {
+    std::vector<std::uint16_t> h(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) h[i] = static_cast<std::uint16_t>(encode_element("f16", x[i]));
+    void* d = nullptr;
+    CUDA_CHECK(cudaMalloc(&d, h.size() * 2));
+    CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
+    return d;
+  };
+  void* d_q = upload(q);
+  void* d_k = upload(k);
+  void* d_v = upload(v);
+  void* d_o = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_o, static_cast<std::size_t>(M * D) * 4));
+  CUDA_CHECK(cudaMemset(d_o, 0xEE, static_cast<std::size_t>(M * D) * 4));  // poison
+  launch_cubin(dir, m, {d_q, d_k, d_v, d_o});
+  std::vector<float> o(static_cast<std::size_t>(M * D));
+  CUDA_CHECK(cudaMemcpy(o.data(), d_o, o.size() * 4, cudaMemcpyDeviceToHost));
+  for (void* p : {d_q, d_k, d_v, d_o}) CUDA_CHECK(cudaFree(p));
+
+  // ---- result: O against the exact product (V's rows through `pi`) -----------------------------
+  std::vector<long long> s(static_cast<std::size_t>(M * N));
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      long long acc = 0;
+      for (std::int64_t d = 0; d < D; ++d) acc += q[static_cast<std::size_t>(i * D + d)] * k[static_cast<std::size_t>(j * D + d)];
+      s[static_cast<std::size_t>(i + M * j)] = acc;
+    }
+  const auto result = [&](const std::vector<std::int64_t>& pi) {
+    for (std::int64_t e = 0; e < D; ++e)
+      for (std::int64_t i = 0; i < M; ++i) {
+        long long want = 0;
+        for (std::int64_t j = 0; j < N; ++j)
+          want += s[static_cast<std::size_t>(i + M * j)] * v[static_cast<std::size_t>(pi[static_cast<std::size_t>(j)] * D + e)];
+        const float got = o[static_cast<std::size_t>(i + M * e)];
+        if (static_cast<double>(got) != static_cast<double>(want))
+          return "O(" + std::to_string(i) + "," + std::to_string(e) + ") = " + std::to_string(got) + ", exact " + std::to_string(want);
+      }
+    return std::string();
+  };
+  std::vector<std::int64_t> identity(static_cast<std::size_t>(N));
+  for (std::int64_t j = 0; j < N; ++j) identity[static_cast<std::size_t>(j)] = j;
+  note("result", "O = (Q K^T) V, " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(D), result(identity));
+  // Control: V's rows in the order the e4m3 handoff's relabeling would read them.
+  const cuteref::RegisterPermutation fp8 = cuteref::register_permutation(
+      cuteref::mma_register_fragment(cuteref::make_tiled_mma(cuteref::mma_atom("SM90_64x" + std::to_string(N) + "x32_F32E4M3E4M3_SS_TN"), kOneAtom),
+                                     cuteref::MmaOperand::C, 0),
+      cuteref::mma_register_fragment(cuteref::make_tiled_mma(cuteref::mma_atom("SM90_64x" + std::to_string(D) + "x32_F32E4M3E4M3_RS_TN"), kOneAtom),
+                                     cuteref::MmaOperand::A, 0));
+  control("result: V's rows through the e4m3 handoff's PI", result(fp8.relabel.size() == identity.size() ? fp8.relabel : identity));
   return checks;
 }
 
@@ -257,8 +367,10 @@ ProbeTally run_dsl_probe(std::ostream& out) {
   std::vector<std::string> names;
   for (const auto& [name, m] : kernels) names.push_back(name);
   const std::vector<CaseOutcome> results = run_isolated(names.size(), [&](std::size_t i) {
-    if (names[i] != "wgmma_gemm_f16") throw std::runtime_error("no launcher for the DSL kernel " + names[i]);
-    const std::vector<Check> checks = run_wgmma_gemm(dir, kernels.at(names[i]));
+    std::vector<Check> checks;
+    if (names[i] == "wgmma_gemm_f16") checks = run_wgmma_gemm(dir, kernels.at(names[i]));
+    else if (names[i] == "attention_chain_f16") checks = run_attention_chain(dir, kernels.at(names[i]));
+    else throw std::runtime_error("no launcher for the DSL kernel " + names[i]);
     bool ok = true;
     for (const Check& c : checks) ok = ok && c.ok;
     return CaseOutcome{true, ok, false, "\x1d" + encode(checks)};

@@ -108,21 +108,102 @@ def main():
         wgmma_gemm_f16(tiled_mma, sa_layout, sb_layout, gA, gB, gC, gCoord).launch(
             grid=[1, 1, 1], block=[THREADS, 1, 1], smem=smem_bytes)
 
+    chain_facts = []
+
+    @cute.kernel
+    def attention_chain_f16(qk_mma: cute.TiledMma, pv_mma: cute.TiledMma, sq_layout: cute.ComposedLayout,
+                            sk_layout: cute.ComposedLayout, sv_layout: cute.ComposedLayout, gQ: cute.Tensor,
+                            gK: cute.Tensor, gV: cute.Tensor, gO: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        smem = SmemAllocator()
+        sQ = smem.allocate_tensor(cutlass.Float16, sq_layout.outer, byte_alignment=1024, swizzle=sq_layout.inner)
+        sK = smem.allocate_tensor(cutlass.Float16, sk_layout.outer, byte_alignment=1024, swizzle=sk_layout.inner)
+        sV = smem.allocate_tensor(cutlass.Float16, sv_layout.outer, byte_alignment=1024, swizzle=sv_layout.inner)
+        for j in cutlass.range_constexpr(M * K // THREADS):
+            sQ[tidx + THREADS * j] = gQ[tidx + THREADS * j]
+        for j in cutlass.range_constexpr(N * K // THREADS):
+            sK[tidx + THREADS * j] = gK[tidx + THREADS * j]
+            sV[tidx + THREADS * j] = gV[tidx + THREADS * j]
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.sync_threads()
+        # S = Q K^T (SS).
+        thr_qk = qk_mma.get_slice(tidx)
+        tSrQ = qk_mma.make_fragment_A(thr_qk.partition_A(sQ))
+        tSrK = qk_mma.make_fragment_B(thr_qk.partition_B(sK))
+        acc_s = qk_mma.make_fragment_C(thr_qk.partition_shape_C((M, N)))
+        qk_mma.set(warpgroup.Field.ACCUMULATE, False)
+        warpgroup.fence()
+        for kb in cutlass.range_constexpr(cute.size(tSrQ, mode=[2])):
+            cute.gemm(qk_mma, acc_s, tSrQ[None, None, kb], tSrK[None, None, kb], acc_s)
+            qk_mma.set(warpgroup.Field.ACCUMULATE, True)
+        warpgroup.commit_group()
+        warpgroup.wait_group(0)
+        # P = S in f16, value i of the accumulator into value i of the PV MMA's A fragment.
+        thr_pv = pv_mma.get_slice(tidx)
+        tOrP = pv_mma.make_fragment_A(thr_pv.partition_shape_A((M, N)))
+        for i in cutlass.range_constexpr(cute.size(acc_s)):
+            tOrP[i] = acc_s[i].to(cutlass.Float16)
+        # O = P V (RS).
+        tOrV = pv_mma.make_fragment_B(thr_pv.partition_B(sV))
+        tOgO = thr_pv.partition_C(gO)
+        acc_o = pv_mma.make_fragment_C(tOgO.shape)
+        pv_mma.set(warpgroup.Field.ACCUMULATE, False)
+        warpgroup.fence()
+        for kb in cutlass.range_constexpr(cute.size(tOrP, mode=[2])):
+            cute.gemm(pv_mma, acc_o, tOrP[None, None, kb], tOrV[None, None, kb], acc_o)
+            pv_mma.set(warpgroup.Field.ACCUMULATE, True)
+        warpgroup.commit_group()
+        warpgroup.wait_group(0)
+        for i in cutlass.range_constexpr(cute.size(acc_o)):
+            tOgO[i] = acc_o[i]
+
+    @cute.jit
+    def launch_attention_chain_f16(pq: cute.Pointer, pk: cute.Pointer, pv: cute.Pointer, po: cute.Pointer):
+        # Q (M, D), K (N, D), V (N, D) row-major; O (M, D) column-major; D = K here.
+        qk_mma = hopper.make_trivial_tiled_mma(cutlass.Float16, cutlass.Float16, OperandMajorMode.K,
+                                               OperandMajorMode.K, cutlass.Float32, (1, 1, 1), (M, N))
+        pv_mma = hopper.make_trivial_tiled_mma(cutlass.Float16, cutlass.Float16, OperandMajorMode.K,
+                                               OperandMajorMode.MN, cutlass.Float32, (1, 1, 1), (M, K),
+                                               a_source=warpgroup.OperandSource.RMEM)
+        sq_layout = cute.slice_(hopper.make_smem_layout_a(LayoutEnum.ROW_MAJOR, (M, N, K), cutlass.Float16, 1),
+                                (None, None, 0))
+        sk_layout = cute.slice_(hopper.make_smem_layout_b(LayoutEnum.ROW_MAJOR, (M, N, K), cutlass.Float16, 1),
+                                (None, None, 0))
+        sv_layout = cute.slice_(hopper.make_smem_layout_b(LayoutEnum.COL_MAJOR, (M, K, N), cutlass.Float16, 1),
+                                (None, None, 0))
+        gQ = cute.make_tensor(pq, cute.make_layout((M, K), stride=(K, 1)))
+        gK = cute.make_tensor(pk, cute.make_layout((N, K), stride=(K, 1)))
+        gV = cute.make_tensor(pv, cute.make_layout((K, N), stride=(1, K)))  # V^T: (D, N), D contiguous
+        gO = cute.make_tensor(po, cute.make_layout((M, K), stride=(1, M)))
+        chain_facts.append(("smem_v", str(sv_layout)))
+        chain_facts.append(("tv_s", str(qk_mma.tv_layout_C_tiled)))
+        chain_facts.append(("tv_p", str(pv_mma.tv_layout_A_tiled)))
+        chain_facts.append(("tv_o", str(pv_mma.tv_layout_C_tiled)))
+        smem_bytes = (M * K + 2 * N * K) * 2 + 3072
+        attention_chain_f16(qk_mma, pv_mma, sq_layout, sk_layout, sv_layout, gQ, gK, gV, gO).launch(
+            grid=[1, 1, 1], block=[THREADS, 1, 1], smem=smem_bytes)
+
     ptrs = [make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=16)
             for t in (cutlass.Float16, cutlass.Float16, cutlass.Float32, cutlass.Int32)]
     cute.compile(launch_wgmma_gemm_f16, *ptrs, options="--gpu-arch sm_90a")
-    stem = os.path.join(out_dir, "cutlass_launch_wgmma_gemm_f16_Ptrgmem_Ptrgmem_Ptrgmem_Ptrgmem.sm_90a")
-    os.replace(stem + ".cubin", os.path.join(out_dir, "wgmma_gemm_f16.cubin"))
-    entry, params = kernel_entry(stem + ".ptx")
-    os.remove(stem + ".ptx")
+    chain_ptrs = [make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=16)
+                  for t in (cutlass.Float16, cutlass.Float16, cutlass.Float16, cutlass.Float32)]
+    cute.compile(launch_attention_chain_f16, *chain_ptrs, options="--gpu-arch sm_90a")
     with open(os.path.join(out_dir, "dsl_manifest.txt"), "w") as f:
-        f.write(f"wgmma_gemm_f16 cubin wgmma_gemm_f16.cubin\n")
-        f.write(f"wgmma_gemm_f16 entry {entry}\n")
-        f.write(f"wgmma_gemm_f16 params {' '.join(map(str, params))}\n")
-        f.write(f"wgmma_gemm_f16 smem {(M * K + N * K) * 2 + 2048}\n")
-        f.write(f"wgmma_gemm_f16 shape {M} {N} {K}\n")
-        for key, value in facts:
-            f.write(f"wgmma_gemm_f16 {key} {value}\n")
+        for name, launcher, smem, kernel_facts in (
+                ("wgmma_gemm_f16", "launch_wgmma_gemm_f16", (M * K + N * K) * 2 + 2048, facts),
+                ("attention_chain_f16", "launch_attention_chain_f16", (M * K + 2 * N * K) * 2 + 3072, chain_facts)):
+            stem = os.path.join(out_dir, f"cutlass_{launcher}_Ptrgmem_Ptrgmem_Ptrgmem_Ptrgmem.sm_90a")
+            os.replace(stem + ".cubin", os.path.join(out_dir, f"{name}.cubin"))
+            entry, params = kernel_entry(stem + ".ptx")
+            os.remove(stem + ".ptx")
+            f.write(f"{name} cubin {name}.cubin\n")
+            f.write(f"{name} entry {entry}\n")
+            f.write(f"{name} params {' '.join(map(str, params))}\n")
+            f.write(f"{name} smem {smem}\n")
+            f.write(f"{name} shape {M} {N} {K}\n")
+            for key, value in kernel_facts:
+                f.write(f"{name} {key} {value}\n")
 
 
 def kernel_entry(ptx_path):
