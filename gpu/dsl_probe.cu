@@ -117,29 +117,33 @@ void launch_cubin(const std::string& dir, const Manifest& m, const std::vector<v
   CUDA_CHECK(cudaLibraryUnload(library));
 }
 
+// A kernel's comparisons: `note` holds when there is no difference, `control` when there is one.
+struct Checks {
+  std::vector<Check> list;
+  void note(const std::string& kind, const std::string& what, const std::string& diff) {
+    list.push_back({kind, what, diff.empty(), diff});
+  }
+  void control(const std::string& what, const std::string& diff) {
+    list.push_back({"control", what, !diff.empty(), diff.empty() ? "not caught" : "caught: " + diff});
+  }
+};
+
+cuteref::Value model_value(const std::string& expr) { return cuteref::parse_and_evaluate(expr, &cuteref::standard_functions()); }
+
 const cuteref::Layout kOneAtom(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1), IntTuple::static_int(1)}),
                                IntTuple::tuple({IntTuple::static_int(0), IntTuple::static_int(0), IntTuple::static_int(0)}));
 
 // The wgmma_gemm_f16 kernel (gpu/dsl/dsl_kernels.py): C (M x N, column-major f32) = A (M x K, K-major
 // f16) B (N x K, K-major f16)^T by SS WGMMA; COORD[t * V + v] = m + M n of thread t's value v.
 std::vector<Check> run_wgmma_gemm(const std::string& dir, const Manifest& m) {
-  std::vector<Check> checks;
-  const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) {
-    checks.push_back({kind, what, diff.empty(), diff});
-  };
-  const auto control = [&](const std::string& what, const std::string& diff) {
-    checks.push_back({"control", what, !diff.empty(), diff.empty() ? "not caught" : "caught: " + diff});
-  };
+  Checks checks;
+  const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) { checks.note(kind, what, diff); };
+  const auto control = [&](const std::string& what, const std::string& diff) { checks.control(what, diff); };
   std::istringstream shape(field(m, "shape"));
   std::int64_t M = 0, N = 0, K = 0;
   shape >> M >> N >> K;
   const std::string atom_name = "SM90_64x" + std::to_string(N) + "x16_F32F16F16_SS<K,K>";
-  const cuteref::Layout one(IntTuple::tuple({IntTuple::static_int(1), IntTuple::static_int(1), IntTuple::static_int(1)}),
-                            IntTuple::tuple({IntTuple::static_int(0), IntTuple::static_int(0), IntTuple::static_int(0)}));
-  const cuteref::TiledMma tiled = cuteref::make_tiled_mma(cuteref::mma_atom(atom_name), one);
-  const auto model_value = [](const std::string& expr) {
-    return cuteref::parse_and_evaluate(expr, &cuteref::standard_functions());
-  };
+  const cuteref::TiledMma tiled = cuteref::make_tiled_mma(cuteref::mma_atom(atom_name), kOneAtom);
   const auto smem_model = [&](const char* swizzle, std::int64_t rows) {
     return model_value(std::string("tile_to_shape(gmma_atom(K, ") + swizzle + ", 16), (" + std::to_string(rows) + "," +
                        std::to_string(K) + "))");
@@ -215,20 +219,16 @@ std::vector<Check> run_wgmma_gemm(const std::string& dir, const Manifest& m) {
   };
   note("result", "C = A B^T, " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K), result(false));
   control("result: the product with A read M-major", result(true));
-  return checks;
+  return checks.list;
 }
 
 // The attention_chain_f16 kernel (gpu/dsl/dsl_kernels.py): S = Q K^T (SS WGMMA, Q (M x D), K (N x D)
 // row-major f16), P = S in f16 with the accumulator's value i as the PV A fragment's value i, O = P V
 // (RS WGMMA, V^T (D x N) D-contiguous), O (M x D) column-major f32; D = K of the manifest's shape.
 std::vector<Check> run_attention_chain(const std::string& dir, const Manifest& m) {
-  std::vector<Check> checks;
-  const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) {
-    checks.push_back({kind, what, diff.empty(), diff});
-  };
-  const auto control = [&](const std::string& what, const std::string& diff) {
-    checks.push_back({"control", what, !diff.empty(), diff.empty() ? "not caught" : "caught: " + diff});
-  };
+  Checks checks;
+  const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) { checks.note(kind, what, diff); };
+  const auto control = [&](const std::string& what, const std::string& diff) { checks.control(what, diff); };
   std::istringstream shape(field(m, "shape"));
   std::int64_t M = 0, N = 0, D = 0;
   shape >> M >> N >> D;
@@ -236,9 +236,6 @@ std::vector<Check> run_attention_chain(const std::string& dir, const Manifest& m
   const std::string pv_name = "SM90_64x" + std::to_string(D) + "x16_F32F16F16_RS<K,MN>";
   const cuteref::TiledMma qk = cuteref::make_tiled_mma(cuteref::mma_atom(qk_name), kOneAtom);
   const cuteref::TiledMma pv = cuteref::make_tiled_mma(cuteref::mma_atom(pv_name), kOneAtom);
-  const auto model_value = [](const std::string& expr) {
-    return cuteref::parse_and_evaluate(expr, &cuteref::standard_functions());
-  };
   const auto smem_v_model = [&](const char* major) {
     return model_value(std::string("tile_to_shape(gmma_atom(") + major + ", SW128, 16), (" + std::to_string(D) + "," +
                        std::to_string(N) + "))");
@@ -314,7 +311,7 @@ std::vector<Check> run_attention_chain(const std::string& dir, const Manifest& m
       cuteref::mma_register_fragment(cuteref::make_tiled_mma(cuteref::mma_atom("SM90_64x" + std::to_string(D) + "x32_F32E4M3E4M3_RS_TN"), kOneAtom),
                                      cuteref::MmaOperand::A, 0));
   control("result: V's rows through the e4m3 handoff's PI", result(fp8.relabel.size() == identity.size() ? fp8.relabel : identity));
-  return checks;
+  return checks.list;
 }
 
 std::string encode(const std::vector<Check>& checks) {
