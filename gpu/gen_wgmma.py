@@ -61,14 +61,50 @@ def cute_name(fam, n, form, ta, tb):
     return name
 
 
-def kernel(idx, fam, n, form, ta, tb):
+def accumulator_registers(fam, n):
+    """Accumulator registers per thread of wgmma m64nN of this family."""
+    acc = FAMILIES[fam][1]
+    return n // 4 if acc == "f16" else n // 2
+
+
+def mma_statement(fam, n, form, ta, tb, d, a, desc_a, desc_b, scale_d):
+    """One wgmma.mma_async as an inline-assembly statement (a list of C++ lines).
+
+    d: the accumulator array; a: the RS A-register array expression, indexed a[0..3];
+    desc_a, desc_b: descriptor expressions; scale_d: an int expression, 0 for D = A*B and
+    nonzero for D = A*B + D.
+    """
     ptx, acc, k, trans = FAMILIES[fam]
-    nreg = n // 4 if acc == "f16" else n // 2
+    nreg = accumulator_registers(fam, n)
     cons = "f" if acc == "f32" else "r"
-    ctype = "float" if acc == "f32" else "std::uint32_t"
     d_list = ", ".join(f"%{i}" for i in range(nreg))
-    outs = ", ".join(f'"+{cons}"(d[{i}])' for i in range(nreg))
+    outs = ", ".join(f'"+{cons}"({d}[{i}])' for i in range(nreg))
     a_reg_count = 4  # 32 bits x 4 registers: 8 16-bit values, 16 8-bit values, 4 tf32 values
+    base = nreg
+    if form == "SS":
+        operands = f"%{base}, %{base + 1}"
+        ins = f'"l"({desc_a}), "l"({desc_b}), "r"({scale_d})'
+        pred = f"%{base + 2}"
+    else:
+        operands = "{" + ", ".join(f"%{base + i}" for i in range(a_reg_count)) + f"}}, %{base + a_reg_count}"
+        ins = ", ".join(f'"r"({a}[{i}])' for i in range(a_reg_count)) + f', "l"({desc_b}), "r"({scale_d})'
+        pred = f"%{base + a_reg_count + 1}"
+    if acc == "s32":
+        imms = ""
+    elif trans:
+        imms = f", 1, 1, {ta}, {tb}" if form == "SS" else f", 1, 1, {tb}"
+    else:
+        imms = ", 1, 1"
+    asm = (f'"{{\\n .reg .pred p;\\n setp.ne.b32 p, {pred}, 0;\\n'
+           f' wgmma.mma_async.sync.aligned.m64n{n}k{k}{ptx} {{{d_list}}}, {operands}, p{imms};\\n}}\\n"')
+    return [f"asm volatile({asm}", f"    : {outs}", f"    : {ins} : \"memory\");"]
+
+
+def kernel(idx, fam, n, form, ta, tb):
+    acc = FAMILIES[fam][1]
+    nreg = accumulator_registers(fam, n)
+    ctype = "float" if acc == "f32" else "std::uint32_t"
+    a_reg_count = 4
     lines = []
     lines.append(f"__global__ void __launch_bounds__(128, 1) wgmma_kernel_{idx}(WgmmaArgs args) {{")
     lines.append(f"  {ctype} d[{nreg}];")
@@ -79,26 +115,7 @@ def kernel(idx, fam, n, form, ta, tb):
         lines.append(f"  std::uint32_t a[{a_reg_count}];")
         lines.append(f"  for (int i = 0; i < {a_reg_count}; ++i) a[i] = args.a_fragment[threadIdx.x * {a_reg_count} + i];")
     lines.append('  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
-    base = nreg
-    if form == "SS":
-        operands = f"%{base}, %{base + 1}"
-        ins = '"l"(desc_a), "l"(desc_b), "r"(0)'
-        pred = f"%{base + 2}"
-    else:
-        operands = "{" + ", ".join(f"%{base + i}" for i in range(a_reg_count)) + f"}}, %{base + a_reg_count}"
-        ins = ", ".join(f'"r"(a[{i}])' for i in range(a_reg_count)) + ', "l"(desc_b), "r"(0)'
-        pred = f"%{base + a_reg_count + 1}"
-    if acc == "s32":
-        imms = ""
-    elif trans:
-        imms = f", 1, 1, {ta}, {tb}" if form == "SS" else f", 1, 1, {tb}"
-    else:
-        imms = ", 1, 1"
-    asm = (f'"{{\\n .reg .pred p;\\n setp.ne.b32 p, {pred}, 0;\\n'
-           f' wgmma.mma_async.sync.aligned.m64n{n}k{k}{ptx} {{{d_list}}}, {operands}, p{imms};\\n}}\\n"')
-    lines.append(f"  asm volatile({asm}")
-    lines.append(f"      : {outs}")
-    lines.append(f"      : {ins} : \"memory\");")
+    lines.extend("  " + line for line in mma_statement(fam, n, form, ta, tb, "d", "a", "desc_a", "desc_b", "0"))
     lines.append('  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
     lines.append('  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
     lines.append(f"  for (int i = 0; i < {nreg}; ++i) {{")

@@ -13,8 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attention_chain_probe.hpp"
 #include "banks_probe.hpp"
 #include "cuda_check.hpp"
+#include "dsl_probe.hpp"
 #include "tma_probe.hpp"
 #include "tma_tile_probe.hpp"
 #include "ldmatrix_probe.hpp"
@@ -77,6 +79,8 @@ const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
                          {"mma", cuteref_gpu::run_mma_sync_probe},
                          {"ldmatrix", cuteref_gpu::run_ldmatrix_probe},
                          {"wgmma", cuteref_gpu::run_wgmma_probe},
+                         {"attention_chain", cuteref_gpu::run_attention_chain_probe},
+                         {"dsl", cuteref_gpu::run_dsl_probe},
 #ifdef CUTEREF_GPU_VENDOR
                          {"vendor", cuteref_gpu::run_vendor_probe},
 #endif
@@ -133,10 +137,14 @@ int main(int argc, char** argv) {
   }
 #endif
   if (what == "--help" || !known || argc > 2) {
-    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
+    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
+                 "  attention_chain  S = Q K^T (SS wgmma), S converted in registers as the model's register_permutation\n"
+                 "         says, O = P V (RS wgmma) for f16/bf16/e4m3/e5m2, N = 64..256, vs the exact product\n"
+                 "  dsl    CuTe DSL kernels compiled ahead of time (gpu/dsl/dsl_kernels.py): the DSL's layouts, placement\n"
+                 "         through identity tensors and the result vs the model (needs dsl_manifest.txt beside the harness)\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
                  "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
                  "  vendor CUTLASS's SM90 GEMM kernels and CuTe's device code vs the model (when built with them)\n"
@@ -145,6 +153,10 @@ int main(int argc, char** argv) {
                  "         not part of all); --out DIR keeps the cases, ncu's CSV and a line per case; --dry-run lists\n"
                  "         the cases and predictions without a GPU\n";
     return what == "--help" && argc == 2 ? 0 : kExitUsage;
+  }
+  if (what == "dsl" && cuteref_gpu::dsl_kernel_dir().empty()) {
+    std::cout << "cuteref-gpu dsl: no DSL kernels were built (no CuTe DSL at build time): skipping\n";
+    return 77;
   }
   if (const int rc = check_device_in_child(); rc != 0) return rc;
   // A keeper child holds a CUDA context for the whole run, so that each case's child finds the

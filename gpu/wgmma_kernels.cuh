@@ -25,20 +25,39 @@ __device__ inline std::uint32_t wgmma_smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// Copies the images into 1024-byte-aligned shared memory (the 128-byte swizzle repeats
-// every 1024 bytes) and adds their addresses (>> 4) to the descriptors' start fields.
-__device__ inline void stage_operands(const WgmmaArgs& args, std::uint64_t& desc_a, std::uint64_t& desc_b) {
+// Copies `bytes` of an image into shared memory at `dst` (1024-byte aligned: the 128-byte swizzle
+// repeats every 1024 bytes) with the whole block; returns the next 1024-byte-aligned address.
+__device__ inline std::uint8_t* stage_image(const std::uint8_t* src, std::uint32_t bytes, std::uint8_t* dst) {
+  for (std::uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) dst[i] = src[i];
+  return dst + ((bytes + 1023) / 1024) * 1024;
+}
+
+// The first 1024-byte-aligned address of the dynamic shared memory (launches ask for 1 KiB more).
+__device__ inline std::uint8_t* aligned_dynamic_smem() {
   extern __shared__ std::uint8_t wgmma_raw[];
   const std::uint32_t raw = wgmma_smem_addr(wgmma_raw);
-  std::uint8_t* a = wgmma_raw + ((1024 - (raw & 1023)) & 1023);
-  std::uint8_t* b = a + ((args.a_bytes + 1023) / 1024) * 1024;
-  for (std::uint32_t i = threadIdx.x; i < args.a_bytes; i += blockDim.x) a[i] = args.a_image[i];
-  for (std::uint32_t i = threadIdx.x; i < args.b_bytes; i += blockDim.x) b[i] = args.b_image[i];
-  // Ordinary stores read next by the tensor cores (async proxy) need the proxy fence.
+  return wgmma_raw + ((1024 - (raw & 1023)) & 1023);
+}
+
+// Ordinary stores read next by the tensor cores (async proxy) need the proxy fence, then the barrier.
+__device__ inline void publish_staged_images() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
-  desc_a = args.desc_a + ((wgmma_smem_addr(a) >> 4) & 0x3FFF);
-  desc_b = args.desc_b + ((wgmma_smem_addr(b) >> 4) & 0x3FFF);
+}
+
+// A descriptor built for shared address 0, moved to the image at `smem` (start field: address >> 4).
+__device__ inline std::uint64_t descriptor_at(std::uint64_t desc, const std::uint8_t* smem) {
+  return desc + ((wgmma_smem_addr(smem) >> 4) & 0x3FFF);
+}
+
+// Stages the A (SS) and B images and returns their descriptors.
+__device__ inline void stage_operands(const WgmmaArgs& args, std::uint64_t& desc_a, std::uint64_t& desc_b) {
+  std::uint8_t* a = aligned_dynamic_smem();
+  std::uint8_t* b = stage_image(args.a_image, args.a_bytes, a);
+  stage_image(args.b_image, args.b_bytes, b);
+  publish_staged_images();
+  desc_a = descriptor_at(args.desc_a, a);
+  desc_b = descriptor_at(args.desc_b, b);
 }
 
 using WgmmaKernel = void (*)(WgmmaArgs);

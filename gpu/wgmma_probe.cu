@@ -1,9 +1,5 @@
 #include "wgmma_probe.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_fp8.h>
-
 #include <cstring>
 #include <map>
 #include <optional>
@@ -20,6 +16,7 @@
 #include "error.hpp"
 #include "evaluate.hpp"
 #include "function_table.hpp"
+#include "gmma_operand.hpp"
 #include "isolated_runner.hpp"
 #include "notation.hpp"
 #include "wgmma_kernels.cuh"
@@ -69,45 +66,6 @@ Value operand_tile(cuteref::GmmaMajor major, int swizzle, int bits, std::int64_t
 
 // Small integers, exact in every operand type and in every accumulator.
 int operand_value(std::mt19937& rng) { return static_cast<int>(rng() % 7) - 3; }
-
-std::uint32_t encode_element(const std::string& type, int v) {
-  if (type == "f16") {
-    __half h = __float2half(static_cast<float>(v));
-    std::uint16_t b;
-    std::memcpy(&b, &h, 2);
-    return b;
-  }
-  if (type == "bf16") {
-    __nv_bfloat16 h = __float2bfloat16(static_cast<float>(v));
-    std::uint16_t b;
-    std::memcpy(&b, &h, 2);
-    return b;
-  }
-  if (type == "tf32") {
-    float f = static_cast<float>(v);
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  }
-  if (type == "e4m3") return __nv_fp8_e4m3(static_cast<float>(v)).__x;
-  if (type == "e5m2") return __nv_fp8_e5m2(static_cast<float>(v)).__x;
-  if (type == "s8") return static_cast<std::uint8_t>(static_cast<std::int8_t>(v));
-  throw std::runtime_error("unknown operand type " + type);
-}
-
-// The accumulator value `v` of a thread from its registers.
-double read_accumulator(const std::string& type, const std::uint32_t* regs, std::int64_t v) {
-  if (type == "f32") {
-    float f;
-    std::memcpy(&f, &regs[v], 4);
-    return f;
-  }
-  if (type == "s32") return static_cast<std::int32_t>(regs[v]);
-  const std::uint16_t half_bits = static_cast<std::uint16_t>(regs[v / 2] >> (16 * (v % 2)));
-  __half h;
-  std::memcpy(&h, &half_bits, 2);
-  return __half2float(h);
-}
 
 struct Operand {
   std::vector<std::uint8_t> image;

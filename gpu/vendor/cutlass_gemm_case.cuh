@@ -13,7 +13,10 @@
 //             against the exact product on the host with A and B addressed by the model's GMEM
 //             layouts (small-integer data, exact in every type).
 // Controls: the model given the next narrower swizzle for A (host and placement), the model given
-// an atom of half the N (host), the kernel launched with a wrong A stride (result).
+// A's majorness the other way round (host and placement), the model given an atom of half the N
+// (host), the kernel launched with a wrong A stride (result).
+// RS kernels (A through registers): A has no descriptor; its register fragment (make_fragment_A)
+// is compared with the model's instead.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -59,9 +62,13 @@ struct GemmConfig {
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster, cutlass::epilogue::collective::EpilogueTileAuto, Acc, Acc,
       Out, cutlass::layout::ColumnMajor, kAlignOut, Out, cutlass::layout::ColumnMajor, kAlignOut,
       cutlass::epilogue::NoSmemWarpSpecialized>::CollectiveOp;
+  // Stages_ 0: CUTLASS's own count (its RS builder accepts only StageCountAutoCarveout), the
+  // epilogue's shared storage carved out.
+  using Stages = cute::conditional_t<(Stages_ > 0), cutlass::gemm::collective::StageCount<(Stages_ > 0 ? Stages_ : 1)>,
+                                     cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>>;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementA, LayoutA_, kAlignA, ElementB, LayoutB_, kAlignB, Acc, Tile, Cluster,
-      cutlass::gemm::collective::StageCount<Stages_>, Schedule_>::CollectiveOp;
+      Stages, Schedule_>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
@@ -100,6 +107,10 @@ void silenced(F&& f) {
   close(saved);
   if (null) std::fclose(null);
 }
+
+// The problem's M: two whole tiles and a partial one. An M-major A's leading dimension is M, which
+// TMA needs 16-byte aligned: 40 rows are 80 bytes of 16-bit elements, 48 rows for 8-bit ones.
+inline int problem_m(const GemmSpec& s) { return 2 * s.bm + (s.bits == 8 && !s.a_k_major ? 48 : 40); }
 
 // Small-integer operand values, exact in every element type and in the f32 / s32 accumulator.
 inline int value_a(std::int64_t m, std::int64_t k) { return int((m * 7 + k * 3) % 9) - 4; }
@@ -192,8 +203,12 @@ __global__ void placement_kernel(__grid_constant__ typename Cfg::Mainloop::Param
 
 }  // namespace detail
 
+// A spec with stages 0 takes the kernel's own stage count (what CUTLASS's builder chose); the
+// model derives the SMEM layouts from it as from a given count.
 template <class Cfg>
-KernelReport run_gemm_case(const GemmSpec& s) {
+KernelReport run_gemm_case(const GemmSpec& spec) {
+  GemmSpec s = spec;
+  if (s.stages == 0) s.stages = Cfg::Mainloop::DispatchPolicy::Stages;
   using namespace cute;
   using Gemm = typename Cfg::Gemm;
   using ML = typename Cfg::Mainloop;
@@ -203,7 +218,12 @@ KernelReport run_gemm_case(const GemmSpec& s) {
   using Out = typename Cfg::Out;
   using TA = typename TiledMma::ValTypeA;
   using TB = typename TiledMma::ValTypeB;
+  // An RS TiledMMA's A fragment holds values (registers), an SS one's GMMA descriptors.
+  constexpr bool kRsA = cute::is_same_v<typename TiledMma::FrgTypeA, typename TiledMma::ValTypeA>;
   KernelReport r;
+  if (kRsA != s.a_in_registers)
+    r.add("host", "RS or SS", false, std::string("the table says A is ") + (s.a_in_registers ? "" : "not ") +
+                                         "read through registers; CUTLASS's builder chose otherwise");
   const ModelGemm model = derive(s);
   const auto note = [&](const std::string& kind, const std::string& what, const std::string& diff) { r.add(kind, what, diff.empty(), diff); };
   const auto guarded = [&](const std::string& kind, const std::string& what, const std::function<std::string()>& f) {
@@ -234,15 +254,15 @@ KernelReport run_gemm_case(const GemmSpec& s) {
     detail::silenced([&] {
       auto fa = thr.make_fragment_A(tCsA);
       auto fb = thr.make_fragment_B(tCsB);
-      word_a = (*fa.data()).desc_;
+      if constexpr (!kRsA) word_a = (*fa.data()).desc_;
       word_b = (*fb.data()).desc_;
       text_a = detail::printed(fa.layout());
       text_b = detail::printed(fb.layout());
     });
     const std::uint32_t start = std::uint32_t((reinterpret_cast<std::uintptr_t>(buf) >> 4) & 0x3FFF);
-    guarded("host", "GMMA descriptor A", [&] { return descriptor_differs(word_a, start, model, 'A', s.bits); });
+    if constexpr (!kRsA) guarded("host", "GMMA descriptor A", [&] { return descriptor_differs(word_a, start, model, 'A', s.bits); });
     guarded("host", "GMMA descriptor B", [&] { return descriptor_differs(word_b, start, model, 'B', s.bits); });
-    guarded("host", "descriptor iterator A", [&] {
+    guarded("host", kRsA ? "A register fragment" : "descriptor iterator A", [&] {
       const cuteref::ComposedLayout p = cuteref::partition_A(model.tiled, 0, model.smem_a);
       return differs(cuteref::Value(cuteref::make_fragment_A(model.tiled, p.layout)), text_a, false);
     });
@@ -261,7 +281,7 @@ KernelReport run_gemm_case(const GemmSpec& s) {
   const char* host_only_env = std::getenv("CUTEREF_VENDOR_HOST_ONLY");
   const bool host_only = host_only_env && std::string(host_only_env) == "1";
   {
-    const int M = 2 * s.bm + 40, N = s.bn + 56, K = 3 * s.bk + 32;
+    const int M = detail::problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
     EA* fake_a = reinterpret_cast<EA*>(std::uintptr_t(1) << 32);
     EB* fake_b = reinterpret_cast<EB*>(std::uintptr_t(3) << 32);
     if (!host_only) {
@@ -296,7 +316,7 @@ KernelReport run_gemm_case(const GemmSpec& s) {
   if (host_only) return r;
 
   // ---- the problem: partial tiles in M, N and K -----------------------------------------
-  const int M = 2 * s.bm + 40, N = s.bn + 56, K = 3 * s.bk + 32;
+  const int M = detail::problem_m(s), N = s.bn + 56, K = 3 * s.bk + 32;
   const int pad = 16;  // room for the wrong-stride control
   const std::int64_t ld_a = s.a_k_major ? K : M, ld_b = s.b_k_major ? K : N;
   const cuteref::Layout ga = gmem_layout(s.a_k_major, M, K, ld_a), gb = gmem_layout(s.b_k_major, N, K, ld_b);
@@ -361,10 +381,11 @@ KernelReport run_gemm_case(const GemmSpec& s) {
   const std::uint32_t chunk_mask = (1u << chunk_bits) - 1;
   const auto encode_chunk = [&](std::uint32_t chunk) { return tf32 ? 0x3F800000u | (chunk << 13) : chunk; };
   const cuteref::ComposedLayout stage_a = stage_slice(model.smem_a, 0), stage_b = stage_slice(model.smem_b, 0);
-  const int narrower = (static_cast<int>(cutlass_swizzle_choice(s.a_k_major, s.bm, s.bk, s.bits)) + 3) % 4;
+  const int narrower = (static_cast<int>(cutlass_swizzle_choice(s.a_k_major, s.bm, s.bk, s.bits, s.a_in_registers)) + 3) % 4;
   const cuteref::ComposedLayout wrong_a = stage_slice(derive(s, Overrides{"", narrower}).smem_a, 0);
+  const cuteref::ComposedLayout flipped_a = stage_slice(derive(s, Overrides{"", -1, true}).smem_a, 0);
   const int last_m = (M - 1) / s.bm, last_n = (N - 1) / s.bn, last_k = (K - 1) / s.bk;
-  std::string slot_a, slot_b, slot_wrong;  // first differences
+  std::string slot_a, slot_b, slot_wrong, slot_flipped;  // first differences
   int tiles_checked = 0;
   bool coords_done = false;
   std::string coords_c, coords_a;
@@ -396,6 +417,11 @@ KernelReport run_gemm_case(const GemmSpec& s) {
             for (int k = 0; k < s.bk && first.empty(); ++k)
               for (int row = 0; row < rows && first.empty(); ++row) {
                 const std::int64_t slot = cuteref::apply_composed(layout, row + std::int64_t(rows) * k);
+                if (slot < 0 || (slot + 1) * eb > std::int64_t(img.size())) {
+                  first = std::string(what) + ": (" + std::to_string(row) + "," + std::to_string(k) + ") at model slot " +
+                          std::to_string(slot) + ", outside the stage's " + std::to_string(img.size()) + " bytes";
+                  break;
+                }
                 std::uint32_t got = 0;
                 std::memcpy(&got, img.data() + slot * eb, eb);
                 const std::int64_t grow = std::int64_t(tile_row) * rows + row, gk = std::int64_t(kb) * s.bk + k;
@@ -410,6 +436,7 @@ KernelReport run_gemm_case(const GemmSpec& s) {
           check(sa_img, stage_a, s.bm, mb, M, "A", slot_a);
           check(sb_img, stage_b, s.bn, nb, N, "B", slot_b);
           check(sa_img, wrong_a, s.bm, mb, M, "A (wrong swizzle)", slot_wrong);
+          check(sa_img, flipped_a, s.bm, mb, M, "A (other majorness)", slot_flipped);
           ++tiles_checked;
           if (!coords_done) {
             coords_done = true;
@@ -449,6 +476,8 @@ KernelReport run_gemm_case(const GemmSpec& s) {
     note("placement", "TiledMMA A partition of identity (" + std::to_string(threads) + " threads)", coords_a);
     r.add("control", "placement: A slots predicted with the wrong swizzle", !slot_wrong.empty(),
           slot_wrong.empty() ? "not caught: every slot matched" : "caught: " + slot_wrong);
+    r.add("control", std::string("placement: A slots predicted ") + (s.a_k_major ? "M" : "K") + "-major", !slot_flipped.empty(),
+          slot_flipped.empty() ? "not caught: every slot matched" : "caught: " + slot_flipped);
   } catch (const std::exception& e) {
     r.add("placement", "placement probe", false, std::string("error: ") + e.what());
   }
@@ -497,6 +526,13 @@ KernelReport run_gemm_case(const GemmSpec& s) {
           d.empty() ? "not caught" : "caught: " + d);
   } catch (const std::exception& e) {
     r.add("control", "host: wrong swizzle", false, std::string("error: ") + e.what());
+  }
+  try {
+    const std::string d = differs(cuteref::Value(derive(s, Overrides{"", -1, true}).smem_a), detail::printed(typename ML::SmemLayoutA{}), false);
+    r.add("control", std::string("host: SmemLayoutA ") + (s.a_k_major ? "M" : "K") + "-major", !d.empty(),
+          d.empty() ? "not caught" : "caught: " + d);
+  } catch (const std::exception& e) {
+    r.add("control", "host: other majorness", false, std::string("error: ") + e.what());
   }
   try {
     std::string half = s.atom;

@@ -23,13 +23,16 @@ def main():
     os.makedirs(gen, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(root, "gpu/vendor/gen_cutlass_kernels.py"), gen], check=True)
     subprocess.run([sys.executable, os.path.join(root, "gpu/gen_wgmma.py"), os.path.join(gen, "wgmma_instances.cu")], check=True)
+    subprocess.run([sys.executable, os.path.join(root, "gpu/gen_attention_chain.py"),
+                    os.path.join(gen, "attention_chain_instances.cu")], check=True)
     nvcc = "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else "nvcc"
     cuda_lib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(subprocess.run(
         ["sh", "-c", f"command -v {nvcc}"], capture_output=True, text=True, check=True).stdout.strip()))), "lib64")
     # The model (model/core, algebra, atoms) and the expression language (lang/), as meson builds them.
     model_cpp = sorted(glob.glob(os.path.join(root, "model/*/*.cpp")) + glob.glob(os.path.join(root, "lang/*.cpp")))
     model_cpp = [s for s in model_cpp if "/tests/" not in s]
-    gpu_cu = sorted(glob.glob(os.path.join(root, "gpu/*.cu"))) + [os.path.join(gen, "wgmma_instances.cu")]
+    gpu_cu = sorted(glob.glob(os.path.join(root, "gpu/*.cu"))) + [os.path.join(gen, "wgmma_instances.cu"),
+                                                                 os.path.join(gen, "attention_chain_instances.cu")]
     vendor = sorted(glob.glob(os.path.join(root, "gpu/vendor/*.cu")) + glob.glob(os.path.join(root, "gpu/vendor/*.cpp")))
     kernels = sorted(glob.glob(os.path.join(gen, "kernel_*.cu")))
     inc = (f"-I{root}/model -I{root}/model/core -I{root}/model/generic -I{root}/model/algebra -I{root}/lang "

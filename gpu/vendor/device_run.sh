@@ -2,7 +2,7 @@
 # The device side of the vendor-kernel runs (issue 15), for the lent GPU machine, where the
 # project tree arrives as a copy of the main checkout: CARRY holds src.tar (this branch's tree)
 # and cutlass.tar.xz (CUTLASS's include/ and tools/util/include), and optionally a prebuilt
-# cuteref-gpu.xz. Logs go to OUT.
+# cuteref-gpu.xz and the DSL kernels (dsl_manifest.txt and its cubins from build/gpu). Logs go to OUT.
 #   device_run.sh CARRY OUT run        build, `cuteref-gpu vendor`, `cuteref-gpu all`, the binary
 #                                      back, then `all` under compute-sanitizer memcheck
 #   device_run.sh CARRY OUT sanitize   `cuteref-gpu all` under compute-sanitizer $SAN_TOOLS
@@ -22,6 +22,8 @@ else
   { time python3 $W/src/gpu/vendor/device_build.py $W/src $W/b $W/cutlass -j16 -k 0 ; } > $OUT/build.log 2>&1 || { tail -50 $OUT/build.log; exit 1; }
   tail -3 $OUT/build.log
 fi
+# The CuTe DSL kernels (built where the DSL is, gpu/dsl/dsl_kernels.py) go beside the harness.
+if [ -f $CARRY/dsl_manifest.txt ]; then cp $CARRY/dsl_manifest.txt $CARRY/*.cubin $W/b/; fi
 # sanitize TOOL... : each tool over each probe of $SAN_PROBES (default all), $SAN_LIMIT s per run,
 # logs appended per tool.
 sanitize() {

@@ -21,6 +21,7 @@ struct GemmSpec {
   int bits = 0;            // element width of A and B
   std::string atom;        // the model's name of the GMMA atom CUTLASS's builder picks
   int atoms_m = 1;         // AtomLayoutMNK (atoms_m, 1, 1): 2 for the cooperative schedule
+  bool a_in_registers = false;  // an RS kernel: A read from SMEM into registers, then RS GMMA
 };
 
 // One comparison: what was compared, whether it held, and the first difference or the count.

@@ -1,5 +1,7 @@
 #include "vendor_model.hpp"
 
+#include <vector>
+
 #include "atoms/gmma_descriptor.hpp"
 #include "composed_advance.hpp"
 #include "coordinates.hpp"
@@ -28,8 +30,12 @@ ComposedLayout operand_layout(bool k_major, GmmaSwizzle sw, int bits, std::int64
 
 }  // namespace
 
-GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits) {
-  for (GmmaSwizzle sw : {GmmaSwizzle::SW128, GmmaSwizzle::SW64, GmmaSwizzle::SW32, GmmaSwizzle::Inter}) {
+GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits, bool rs) {
+  const bool narrow_first = rs && !k_major && bits == 32;
+  const std::vector<GmmaSwizzle> order = narrow_first ? std::vector<GmmaSwizzle>{GmmaSwizzle::SW32, GmmaSwizzle::Inter}
+                                                      : std::vector<GmmaSwizzle>{GmmaSwizzle::SW128, GmmaSwizzle::SW64,
+                                                                                 GmmaSwizzle::SW32, GmmaSwizzle::Inter};
+  for (GmmaSwizzle sw : order) {
     const ComposedLayout atom = gmma_smem_atom(k_major ? GmmaMajor::K : GmmaMajor::MN, sw, bits);
     const std::int64_t extent = size_value(mode(atom.layout, k_major ? 1 : 0));
     if ((k_major ? k_extent : mn_extent) % extent == 0) return sw;
@@ -39,11 +45,12 @@ GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::in
 
 ModelGemm derive(const GemmSpec& s, const Overrides& o) {
   const MmaAtom atom = mma_atom(o.atom.empty() ? s.atom : o.atom);
+  const bool a_k_major = s.a_k_major != o.flip_a_major;
   const GmmaSwizzle swa = o.swizzle_a >= 0 ? static_cast<GmmaSwizzle>(o.swizzle_a)
-                                           : cutlass_swizzle_choice(s.a_k_major, s.bm, s.bk, s.bits);
-  const GmmaSwizzle swb = cutlass_swizzle_choice(s.b_k_major, s.bn, s.bk, s.bits);
+                                           : cutlass_swizzle_choice(a_k_major, s.bm, s.bk, s.bits, s.a_in_registers);
+  const GmmaSwizzle swb = cutlass_swizzle_choice(s.b_k_major, s.bn, s.bk, s.bits, s.a_in_registers);
   return ModelGemm{make_tiled_mma(atom, Layout(tuple3(s.atoms_m, 1, 1), tuple3(1, s.atoms_m, s.atoms_m))),
-                   operand_layout(s.a_k_major, swa, s.bits, s.bm, s.bk, s.stages),
+                   operand_layout(a_k_major, swa, s.bits, s.bm, s.bk, s.stages),
                    operand_layout(s.b_k_major, swb, s.bits, s.bn, s.bk, s.stages), atom.m * s.atoms_m, atom.n, atom.k};
 }
 

@@ -22,16 +22,21 @@ struct ModelGemm {
   std::int64_t tile_m = 0, tile_n = 0, tile_k = 0;  // the tiled MMA's (M,N,K) tile
 };
 
-// Negative controls: derive with another atom or another swizzle for A (-1: the kernel's).
+// Negative controls: derive with another atom or another swizzle for A (-1: the kernel's), or
+// with A's majorness the other way round.
 struct Overrides {
   std::string atom;
   int swizzle_a = -1;
+  bool flip_a_major = false;
 };
 
 // CUTLASS's builder policy for the SMEM atom (its ss_smem_selector, restated): the widest GMMA
 // swizzle atom whose contiguous extent divides the tile's contiguous extent (the MN extent for an
-// MN-major operand, K for K-major), the atom's extent taken from the model's gmma_smem_atom.
-cuteref::GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits);
+// MN-major operand, K for K-major), the atom's extent taken from the model's gmma_smem_atom. For
+// an RS kernel (rs_smem_selector) an MN-major operand of 32-bit elements takes SW32, else INTER
+// (CUTLASS prefers it for the register copy's bank conflicts); the rest as above.
+cuteref::GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits,
+                                            bool rs = false);
 
 // The model's TiledMMA and SMEM layouts for the kernel: make_tiled_mma(atom, (atoms_m,1,1)) and
 // tile_to_shape(gmma_atom(major, swizzle, bits), (BMN, BK, Stages)), MN-major tiles in the order

@@ -83,7 +83,7 @@ ProbeTally run_vendor_probe(std::ostream& out) {
       const auto& k = counts[kind];
       return std::to_string(k.first) + "/" + std::to_string(k.second);
     };
-    out << "vendor " << s.name << " (" << s.atom << " x " << s.atoms_m << "x1x1, " << s.stages << " stages): host " << cell("host")
+    out << "vendor " << s.name << " (" << s.atom << " x " << s.atoms_m << "x1x1, " << (s.stages ? std::to_string(s.stages) : std::string("CUTLASS's")) << " stages): host " << cell("host")
         << ", placement " << cell("placement") << ", result " << cell("result") << ", controls " << cell("control")
         << " caught\n";
     // A kernel with no check of some kind counts as a failure: nothing was compared.

@@ -81,11 +81,15 @@ Layout make_layout_right(const IntTuple& shape) {
 Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
   std::vector<std::pair<IntTuple, IntTuple>> pairs;
   pair_order(shape, order, pairs, shape, order);
+  // A repeated order value gives its sub-shapes the same starting stride (CuTe's compact_order):
+  // harmless when at most one of them has more than one element, an aliasing layout otherwise.
   for (std::size_t i = 0; i < pairs.size(); ++i)
     for (std::size_t j = i + 1; j < pairs.size(); ++j)
-      if (pairs[i].first.value() == pairs[j].first.value())
+      if (pairs[i].first.value() == pairs[j].first.value() && product(pairs[i].second).value() > 1 &&
+          product(pairs[j].second).value() > 1)
         throw Error("make_ordered_layout: order " + order.to_string() + " repeats the value " +
-                    std::to_string(pairs[i].first.value()) + "; order values must be distinct");
+                    std::to_string(pairs[i].first.value()) +
+                    " for two sub-shapes of more than one element; such order values must be distinct");
   return Layout(shape, ordered_strides(shape, order, pairs));
 }
 

@@ -21,7 +21,9 @@ Layout make_layout_right(const IntTuple& shape);
 // sub-shape) are laid out in increasing order value, each sub-shape column-major within.
 // Order values are compared as integers whether static or dynamic (CuTe C++ instead puts
 // dynamic order values after all static ones, in position order).
-// Precondition: the order values are distinct.
+// Precondition: the order values are distinct, except among sub-shapes of one element (which
+// CuTe's make_fragment_like passes for the stride-0 modes of a partition; they take the same
+// starting stride, as in CuTe, and alias nothing).
 Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order);
 
 // Compact column-major strides for `shape` starting from `start` (CuTe's compact_col_major).

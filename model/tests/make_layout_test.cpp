@@ -65,6 +65,17 @@ TEST(MakeOrderedLayout, OrderWeaklyCongruent) {
   EXPECT_EQ(make_ordered_layout(C("((2,2),3)"), C("(_1,_0)")).to_string(), "((2,2),3):((3,6),_1)");
 }
 
+// A repeated order value among sub-shapes of one element: each starts at the product of the
+// sub-shapes of smaller order, as CuTe's compact_order does. Order (_0,_64,_0) over (_1,4,_1):
+// the _1 modes have nothing smaller (start 1; a static _1 takes stride _0), the 4 starts at
+// 1 * 1 = 1. Vendor (CuTe 4.2, print): make_ordered_layout((_1,4,_1), (_0,_64,_0)) =
+// (_1,4,_1):(_0,_1,_0); make_ordered_layout((4,_1), (_0,_0)) = (4,_1):(_1,_0).
+TEST(MakeOrderedLayout, RepeatedOrderAmongSingleElementModes) {
+  EXPECT_EQ(make_ordered_layout(C("(_1,4,_1)"), C("(_0,_64,_0)")).to_string(), "(_1,4,_1):(_0,_1,_0)");
+  // One tied sub-shape of several elements is still no aliasing: (4,_1) with order (0,0).
+  EXPECT_EQ(make_ordered_layout(C("(4,_1)"), C("(_0,_0)")).to_string(), "(4,_1):(_1,_0)");
+}
+
 TEST(MakeOrderedLayout, Errors) {
   expect_error([] { make_ordered_layout(C("(4,3)"), C("(0,0)")); }, "distinct");
   expect_error([] { make_ordered_layout(C("(4,3)"), C("(0,1,2)")); }, "weakly congruent");
