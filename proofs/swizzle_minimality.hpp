@@ -1,0 +1,55 @@
+// The certificate of swizzle_for's answer, proved with Z3: no member of the (finite) family does
+// better than the chosen one.
+//
+// The member is a symbolic triple (B, M, S), constrained to the family by the model's own
+// definition (swizzle_family_member). For that triple the proof evaluates, with the model's
+// generic code on Z3 bit-vectors: the byte address Sw<B,M,S>(o * bytes) of every value of every
+// lane of every distinct instruction of the synthesis (swizzle_value, as CuTe's swizzle_ptr acts
+// on byte addresses); whether the member is feasible, as the model decides it (the swizzle moves
+// whole elements: swizzle_moves_whole_elements; each lane's values stay consecutive bytes; each
+// access stays aligned to its width, as smem_accesses requires); and each instruction's
+// wavefronts (instruction_wavefronts, smem_banks_generic.hpp), times its multiplicity. Claims:
+//   minimum:  every feasible member's total is >= the minimum, and equals it or is >= the next
+//             best total (where every feasible member reaches the minimum: equals it);
+//   chosen:   the chosen member (constant B, M, S) is feasible and its total is the minimum;
+//   access a: when the minimum exceeds the ideal, every feasible member gives access a at least
+//             its least count over the family (the reason the ideal is out of reach).
+// What is proved is about the family as defined; the ideal's being a lower bound for every
+// layout is the count's definition (every phase takes at least one wavefront), not a Z3 proof.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "atoms/swizzle_synthesis.hpp"
+#include "prover.hpp"
+
+namespace cuteref::proofs {
+
+struct SwizzleClaimResult {
+  std::string what;        // the claim in words
+  ProofStatus status = ProofStatus::Unknown;
+  double ms = 0;
+  std::size_t paths = 0;   // branch cases of the model's code (rule 2's packing decisions)
+  std::string detail;      // refuted: the member (B, M, S) and its count on the model; unknown: why
+};
+
+struct SwizzleCertificate {
+  std::string family;      // describe_family
+  std::size_t addresses = 0;  // symbolic byte addresses in the query (lanes x values x distinct instructions)
+  std::vector<SwizzleClaimResult> claims;  // minimum, chosen, then one per access when min > ideal
+  bool proved() const;     // every claim proved
+};
+
+// The largest query built: beyond it every claim is `unknown` with the reason (the enumeration
+// stands alone).
+constexpr std::size_t kMaxCertifiedAddresses = 1 << 16;
+
+// Precondition: `s` is swizzle_for's result (its classes, family and best as computed there).
+SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const ProofOptions& options);
+
+// The certificate's report lines (each starting with two spaces).
+std::string describe(const SwizzleCertificate& c);
+
+}  // namespace cuteref::proofs
