@@ -336,7 +336,8 @@ int banks_command(const BanksRequest& r) {
 
 // `cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D]... [TMA|GMMA]` or `cuteref synth registers
 // 'FROM' W 'TO' W [BITS]`: the readable reports of swizzle_for and register_permutation, each
-// with its Z3 proof (--timeout s bounds each proof, default 60; --no-proof leaves it out).
+// with its Z3 proof (--timeout s bounds each proof, default 60; --no-proof leaves it out). Exit
+// 0 when proved (or not asked), 1 refuted, 2 unknown, as `cuteref prove`.
 const char* const kSynthUsage =
     "usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... [TMA|GMMA] [--timeout s] [--no-proof]\n"
     "       cuteref synth swizzle 'ADDR' INSTR BITS [TMA|GMMA] [--timeout s] [--no-proof]\n"
@@ -395,9 +396,16 @@ int synth_command(const std::vector<std::string>& all) {
     if (swizzle) {
       const SwizzleSynthesis s = swizzle_for_args(values, "cuteref synth swizzle");
       std::cout << describe(s);
-      if (proof) std::cout << proofs::describe(proofs::certify_swizzle_minimum(s, options));
-      else std::cout << "  certificate: not proved (--no-proof): the minimum rests on the enumeration alone\n";
-      return 0;
+      if (!proof) {
+        std::cout << "  certificate: not proved (--no-proof): the minimum rests on the enumeration alone\n";
+        return 0;
+      }
+      const proofs::SwizzleCertificate c = proofs::certify_swizzle_minimum(s, options);
+      std::cout << proofs::describe(c);
+      // As `cuteref prove`: 0 proved, 1 refuted (the proof and the enumeration disagree), 2 unknown.
+      for (const proofs::SwizzleClaimResult& r : c.claims)
+        if (r.status == proofs::ProofStatus::Refuted) return 1;
+      return c.proved() ? 0 : 2;
     }
     const RegisterPermutation r = register_permutation_args(values, "cuteref synth registers");
     std::cout << describe(r);
@@ -413,13 +421,13 @@ int synth_command(const std::vector<std::string>& all) {
     req.timeout_s = timeout_s;
     req.leak_solver_context = true;
     std::ostringstream out, err;
-    (void)proofs::prove_command(req, out, err);
+    const int verdict_rc = proofs::prove_command(req, out, err);
     std::string verdict = out.str() + err.str();
     while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
     std::string indented = "  proof of the claim: ";
     for (char c : verdict) indented += c == '\n' ? std::string("\n    ") : std::string(1, c);
     std::cout << indented << "\n";
-    return 0;
+    return verdict_rc == 0 ? 0 : verdict_rc == 1 ? 1 : 2;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

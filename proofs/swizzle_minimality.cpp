@@ -95,8 +95,11 @@ bool refuted_by_infeasible(const SwizzleSynthesis& s, const ProofOutcome& out) {
 }
 
 SwizzleClaimResult result_of(const std::string& what, const ProofOutcome& out, const SwizzleSynthesis& s) {
-  SwizzleClaimResult r{what, out.status, out.ms, out.paths, {}};
+  SwizzleClaimResult r{what, out.status, out.ms, out.paths, {}, {}, std::nullopt};
   if (out.status == ProofStatus::Refuted) {
+    if (out.values.count("B"))
+      r.counterexample = SwizzleTriple{static_cast<int>(out.values.at("B")), static_cast<int>(out.values.at("M")),
+                                       static_cast<int>(out.values.at("S"))};
     r.detail = "counterexample " + replay(s, out);
     if (!out.failed_side_condition.empty()) r.detail += " (side condition: " + out.failed_side_condition + ")";
   } else if (out.status == ProofStatus::Unknown) {
@@ -136,7 +139,8 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     for (const std::string& w : whats)
       cert.claims.push_back({w, ProofStatus::Unknown, 0, 0,
                              "not attempted: " + std::to_string(cert.addresses) + " symbolic addresses exceed the bound of " +
-                                 std::to_string(kMaxCertifiedAddresses) + " (the enumeration stands alone)"});
+                                 std::to_string(kMaxCertifiedAddresses) + " (the enumeration stands alone)",
+                             {}, std::nullopt});
     return cert;
   }
 
@@ -146,7 +150,9 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
   auto family_claim = [&](const std::string& what, const std::function<z3::expr(const SymbolicCost&)>& goal) {
     ProofOutcome out;
     double ms = 0;
+    bool full = false;
     for (bool consecutive : {false, true}) {
+      full = consecutive;
       SymbolicScope sc;
       std::vector<z3::expr> domain;
       const SymInt b = sc.ranged_variable("B", 0, kSwizzleFamilyMaxBits, domain);
@@ -163,6 +169,8 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     }
     out.ms = ms;
     cert.claims.push_back(result_of(what, out, s));
+    cert.claims.back().hypothesis = full ? "the feasible members: whole elements, aligned accesses, each lane's values consecutive"
+                                         : "every member with whole elements and aligned accesses (a superset of the feasible ones)";
   };
   family_claim(min_what, [&](const SymbolicCost& c) { return c.total >= current_scope().constant(minimum); });
   {
@@ -186,6 +194,7 @@ std::string describe(const SwizzleCertificate& c) {
   for (const SwizzleClaimResult& r : c.claims) {
     os << "    " << status_name(r.status) << ": " << r.what;
     if (r.status == ProofStatus::Proved) os << " (" << static_cast<long long>(r.ms) << " ms, " << r.paths << " case(s))";
+    if (!r.hypothesis.empty()) os << "; for " << r.hypothesis;
     if (!r.detail.empty()) os << ": " << r.detail;
     os << "\n";
   }

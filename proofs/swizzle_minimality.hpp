@@ -14,11 +14,16 @@
 //   chosen:   the chosen member (constant B, M, S) is feasible and its total is the minimum;
 //   access a: when the minimum exceeds the ideal, every feasible member gives access a at least
 //             its least count over the family (the reason the ideal is out of reach).
+// A family claim is first proved under a weaker hypothesis than feasibility (whole elements,
+// aligned accesses, not the consecutive values of each lane): it then holds on a superset of the
+// feasible members, so on them a fortiori, with a smaller query. Only when Z3 refutes it with a
+// member the model finds infeasible is it proved again under the full hypothesis.
 // What is proved is about the family as defined; the ideal's being a lower bound for every
 // layout is the count's definition (every phase takes at least one wavefront), not a Z3 proof.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +38,8 @@ struct SwizzleClaimResult {
   double ms = 0;
   std::size_t paths = 0;   // branch cases of the model's code (rule 2's packing decisions)
   std::string detail;      // refuted: the member (B, M, S) and its count on the model; unknown: why
+  std::string hypothesis;  // the family claims: which members the bound was proved for
+  std::optional<SwizzleTriple> counterexample;  // refuted: the member Z3 found
 };
 
 struct SwizzleCertificate {
