@@ -112,7 +112,7 @@ TEST(SwizzleSynthesis, ConflictFreeKeepsTheLayoutAndAccessesAdd) {
 // layout itself. On every member of the family, for both acceptance copies, the two agree: the
 // same feasibility and the same wavefronts.
 TEST(SwizzleSynthesis, EveryMemberEqualsBankConflictsOfTheComposedLayout) {
-  int compared = 0;
+  int compared = 0, negative = 0;
   for (const auto& [smem, atom] : {std::pair<std::string, std::string>{"(32,64):(64,1)", "SM75_U32x4_LDSM_N"},
                                    std::pair<std::string, std::string>{"(32,64):(1,32)", "SM75_U16x8_LDSM_T"}}) {
     const TiledCopy c = copy("make_tiled_copy_A(" + atom + ", 16, " + kMma + ")");
@@ -127,10 +127,18 @@ TEST(SwizzleSynthesis, EveryMemberEqualsBankConflictsOfTheComposedLayout) {
       if (direct && m.feasible) {
         EXPECT_EQ(*direct, m.total) << smem << " " << (m.swizzle ? m.swizzle->to_string() : "none");
       }
+      // S < 0 XORs lower bits into higher ones: on 16-byte rows (bits 0..3 of an access are 0)
+      // the bank-group bits 4..6 of the result are a bijection of the address's, so the count is
+      // the unswizzled one.
+      if (m.feasible && m.swizzle && m.swizzle->shift() < 0) {
+        EXPECT_EQ(m.total, s.family.front().total) << smem << " " << m.swizzle->to_string();
+        ++negative;
+      }
       ++compared;
     }
   }
   EXPECT_EQ(compared, 2 * 721);
+  EXPECT_GT(negative, 0);
 }
 
 TEST(SwizzleSynthesis, InstructionForm) {
@@ -166,6 +174,15 @@ TEST(SwizzleSynthesis, TmaGmmaSideKeepsTheAnswerToTheirModes) {
   ASSERT_TRUE(any.family[any.best].swizzle.has_value());
   EXPECT_EQ(*any.family[any.best].swizzle, Swizzle(5, 2, 5));
   EXPECT_EQ(any.family[any.best].total, 1);
+  // S < 0 on 4-byte accesses (bits 0..1 are 0): the bank bits 2..6 of the result are a bijection
+  // of the address's, and every lane is in bank 0 before: 32 for every feasible such member.
+  int negative = 0;
+  for (const SwizzleMember& m : any.family)
+    if (m.feasible && m.swizzle && m.swizzle->shift() < 0) {
+      EXPECT_EQ(m.total, 32) << m.swizzle->to_string();
+      ++negative;
+    }
+  EXPECT_GT(negative, 0);
   const SwizzleSynthesis tma = swizzle_for(L("(32,1):(32,1)"), {column}, SwizzleModes::TmaGmma);
   EXPECT_EQ(tma.family.size(), 4u);
   ASSERT_TRUE(tma.family[tma.best].swizzle.has_value());
