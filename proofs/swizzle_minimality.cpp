@@ -1,11 +1,13 @@
 #include "swizzle_minimality.hpp"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <sstream>
 
 #include "atoms/smem_banks_generic.hpp"
 #include "atoms/swizzle_family.hpp"
+#include "error.hpp"
 #include "laws.hpp"
 #include "swizzle_eval.hpp"
 
@@ -33,17 +35,29 @@ struct SymbolicCost {
   SymInt total;
 };
 
-// `consecutive`: with the model's check that each lane's values stay consecutive bytes; without
-// it the hypothesis `feasible` is weaker (it holds on a superset of the feasible members), so a
-// lower bound proved under it holds on every feasible member a fortiori (and the query is smaller).
+// Every class, for the chosen member's check.
+std::vector<std::size_t> all_classes(const SwizzleSynthesis& s) {
+  std::vector<std::size_t> v;
+  for (std::size_t c = 0; c < s.classes.size(); ++c) v.push_back(c);
+  return v;
+}
+
+// The member's feasibility as the model decides it, restricted to the classes `checked`, and the
+// wavefronts of the classes `counted` (counted within checked: their accesses' alignment is a
+// precondition of the count). `consecutive`: with the model's check that each lane's values stay
+// consecutive bytes. Without it, or with fewer classes checked, the hypothesis `feasible` is
+// weaker (it holds on a superset of the feasible members): a lower bound proved under it holds on
+// every feasible member a fortiori, with a smaller query. With every class checked and
+// `consecutive`, it is exactly the model's feasibility.
 SymbolicCost symbolic_cost(SymbolicScope& sc, const SwizzleSynthesis& s, const SymInt& b, const SymInt& m, const SymInt& sh,
-                           bool consecutive) {
+                           bool consecutive, const std::vector<std::size_t>& counted, const std::vector<std::size_t>& checked) {
   const std::int64_t bytes = s.bits / 8;
   const int e = exact_log2(bytes);
   // Elements of a width that is no power of two have no element form: only the unswizzled member.
   z3::expr feasible = e >= 0 ? swizzle_moves_whole_elements(b, m, sh, e) : (b == sc.constant(0));
-  std::vector<SymInt> per(s.accesses.size(), sc.constant(0));
-  for (const SwizzleInstructionClass& c : s.classes) {
+  std::vector<std::optional<std::vector<std::optional<SymInt>>>> addresses(s.classes.size());
+  for (std::size_t k : checked) {
+    const SwizzleInstructionClass& c = s.classes.at(k);
     const std::int64_t width = c.instruction.access_bytes;
     std::vector<std::optional<SymInt>> address(32);
     for (std::size_t t = 0; t < addressing_lanes(c) && t < c.offsets.size(); ++t) {
@@ -56,8 +70,14 @@ SymbolicCost symbolic_cost(SymbolicScope& sc, const SwizzleSynthesis& s, const S
                                 first + sc.constant(static_cast<std::int64_t>(j) * bytes));
       address[t] = first;
     }
-    const SymInt w = instruction_wavefronts<SymInt>(address, static_cast<int>(width), is_matrix(c.instruction) ? c.instruction.matrices : 0,
-                                                    c.instruction.op == SmemOp::Load);
+    addresses[k] = std::move(address);
+  }
+  std::vector<SymInt> per(s.accesses.size(), sc.constant(0));
+  for (std::size_t k : counted) {
+    const SwizzleInstructionClass& c = s.classes.at(k);
+    if (!addresses[k]) throw Error("swizzle minimality: instruction " + std::to_string(k + 1) + " is counted but not checked");
+    const SymInt w = instruction_wavefronts<SymInt>(*addresses[k], c.instruction.access_bytes,
+                                                    is_matrix(c.instruction) ? c.instruction.matrices : 0, c.instruction.op == SmemOp::Load);
     per[c.access] = per[c.access] + w * sc.constant(c.count);
   }
   SymInt total = sc.constant(0);
@@ -128,7 +148,7 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
   const std::string min_what = "every member (B,M,S) of the family, symbolic, that keeps every element and access whole has total >= " +
                                std::to_string(minimum);
   const SwizzleTriple bt = swizzle_triple(best);
-  const std::string chosen_what = "the chosen " + triple_name(bt.b, bt.m, bt.s) + " keeps every element and access whole and has total " +
+  const std::string chosen_what = "the chosen member (" + triple_name(bt.b, bt.m, bt.s) + ")" + " keeps every element and access whole and has total " +
                                   std::to_string(minimum);
   std::vector<std::string> whats{min_what, chosen_what};
   if (minimum > s.ideal_total)
@@ -144,14 +164,31 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     return cert;
   }
 
-  // The family claims: (B, M, S) symbolic over the box, constrained by the model's membership.
-  // First under the weaker hypothesis (aligned accesses, whole elements); a counterexample the
-  // model finds infeasible sends the claim to the full one (values consecutive too).
-  auto family_claim = [&](const std::string& what, const std::function<z3::expr(const SymbolicCost&)>& goal) {
+  // options.timeout_ms bounds the whole certificate: each proof gets what is left; once nothing
+  // is, the claims not yet proved are unknown.
+  const auto start = std::chrono::steady_clock::now();
+  ProofOptions limited = options;
+  auto remaining = [&](ProofOutcome& out) {
+    if (options.timeout_ms == 0) return true;
+    const double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (spent + 1 >= options.timeout_ms) {
+      out.status = ProofStatus::Unknown;
+      out.reason = "timeout: the certificate's time limit of " + std::to_string(options.timeout_ms) + " ms was spent";
+      return false;
+    }
+    limited.timeout_ms = static_cast<unsigned>(options.timeout_ms - spent);
+    return true;
+  };
+  // The family claims: (B, M, S) symbolic over the box, constrained by the model's membership:
+  // the classes `only`, weighted by their numbers, total at least `lower`. First under the weaker
+  // hypothesis (aligned accesses, whole elements); a counterexample the model finds infeasible
+  // sends the claim to the full one (values consecutive too).
+  auto family_claim = [&](const std::string& what, const std::vector<std::size_t>& only, std::int64_t lower) {
     ProofOutcome out;
     double ms = 0;
     bool full = false;
     for (bool consecutive : {false, true}) {
+      if (!remaining(out)) break;
       full = consecutive;
       SymbolicScope sc;
       std::vector<z3::expr> domain;
@@ -160,37 +197,70 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
       const SymInt sh = sc.ranged_variable("S", -kSwizzleFamilyMaxShift, kSwizzleFamilyMaxShift, domain);
       domain.push_back(swizzle_family_member(b, m, sh, s.modes));
       out = prove(sc, domain, {{"B", b.e}, {"M", m.e}, {"S", sh.e}}, [&] {
-        const SymbolicCost c = symbolic_cost(sc, s, b, m, sh, consecutive);
+        // The second pass: the model's whole feasibility (every class, values consecutive).
+        const SymbolicCost c = symbolic_cost(sc, s, b, m, sh, consecutive, only, consecutive ? all_classes(s) : only);
         sc.add_hypothesis(c.feasible);
-        return goal(c);
-      }, options);
+        return c.total >= sc.constant(lower);
+      }, limited);
       ms += out.ms;
       if (!refuted_by_infeasible(s, out)) break;
     }
     out.ms = ms;
-    cert.claims.push_back(result_of(what, out, s));
-    cert.claims.back().hypothesis = full ? "the feasible members: whole elements, aligned accesses, each lane's values consecutive"
-                                         : "every member with whole elements and aligned accesses (a superset of the feasible ones)";
+    SwizzleClaimResult r = result_of(what, out, s);
+    r.hypothesis = full ? "the feasible members: whole elements, every access aligned, each lane's values consecutive"
+                        : "every member with whole elements and these accesses aligned (a superset of the feasible ones)";
+    return r;
   };
-  family_claim(min_what, [&](const SymbolicCost& c) { return c.total >= current_scope().constant(minimum); });
+  // A bound on the classes `only`: when their least counts (each over the family, enumerated),
+  // times their numbers, already sum to `lower`, it is proved as one claim per class (each
+  // w_c >= its least, for every member) and the sum is arithmetic; else as one joint claim.
+  auto bound = [&](const std::string& what, const std::vector<std::size_t>& only, std::int64_t lower) {
+    std::int64_t sum = 0;
+    for (std::size_t c : only) sum += s.classes[c].count * s.class_least[c];
+    if (only.size() < 2 || sum < lower) return family_claim(what, only, lower);
+    SwizzleClaimResult r{what + " (as " + std::to_string(only.size()) +
+                             " claims, one per distinct instruction: its least count over the family, proved for every member; "
+                             "times its number, summed: " + std::to_string(sum) + ")",
+                         ProofStatus::Proved, 0, 0, {}, {}, std::nullopt};
+    for (std::size_t c : only) {
+      const SwizzleClaimResult one = family_claim(what, {c}, s.class_least[c]);
+      r.ms += one.ms;
+      r.paths += one.paths;
+      if (r.hypothesis.empty() || one.hypothesis.find("feasible members:") != std::string::npos) r.hypothesis = one.hypothesis;
+      if (one.status != ProofStatus::Proved && r.status == ProofStatus::Proved) {
+        r.status = one.status;
+        r.detail = "instruction " + std::to_string(c + 1) + " (at least " + std::to_string(s.class_least[c]) + "): " + one.detail;
+        r.counterexample = one.counterexample;
+      }
+    }
+    return r;
+  };
+  cert.claims.push_back(bound(min_what, all_classes(s), minimum));
   {
     SymbolicScope sc;
-    const ProofOutcome out = prove(sc, {}, {}, [&] {
-      const SymbolicCost c = symbolic_cost(sc, s, sc.constant(bt.b), sc.constant(bt.m), sc.constant(bt.s), true);
-      return c.feasible && (c.total == sc.constant(minimum));
-    }, options);
+    ProofOutcome out;
+    if (remaining(out))
+      out = prove(sc, {}, {}, [&] {
+        const SymbolicCost c = symbolic_cost(sc, s, sc.constant(bt.b), sc.constant(bt.m), sc.constant(bt.s), true, all_classes(s), all_classes(s));
+        return c.feasible && (c.total == sc.constant(minimum));
+      }, limited);
     cert.claims.push_back(result_of(chosen_what, out, s));
   }
   if (minimum > s.ideal_total)
     for (std::size_t a = 0; a < s.accesses.size(); ++a)
-      family_claim(whats[2 + a], [&, a](const SymbolicCost& c) { return c.per_access[a] >= current_scope().constant(s.least[a]); });
+    {
+      std::vector<std::size_t> of_access;
+      for (std::size_t c = 0; c < s.classes.size(); ++c)
+        if (s.classes[c].access == a) of_access.push_back(c);
+      cert.claims.push_back(bound(whats[2 + a], of_access, s.least[a]));
+    }
   return cert;
 }
 
 std::string describe(const SwizzleCertificate& c) {
   std::ostringstream os;
   os << "  certificate (Z3, the model's generic wavefront count on a symbolic member, " << c.addresses
-     << " symbolic byte addresses): " << (c.proved() ? "proved" : "NOT proved") << "\n";
+     << " (lane, value) byte addresses): " << (c.proved() ? "proved" : "NOT proved") << "\n";
   for (const SwizzleClaimResult& r : c.claims) {
     os << "    " << status_name(r.status) << ": " << r.what;
     if (r.status == ProofStatus::Proved) os << " (" << static_cast<long long>(r.ms) << " ms, " << r.paths << " case(s))";

@@ -44,7 +44,7 @@ struct SwizzleClaimResult {
 
 struct SwizzleCertificate {
   std::string family;      // describe_family
-  std::size_t addresses = 0;  // symbolic byte addresses in the query (lanes x values x distinct instructions)
+  std::size_t addresses = 0;  // (lane, value) byte addresses of the distinct instructions, each symbolic in the member
   std::vector<SwizzleClaimResult> claims;  // minimum, chosen, then one per access when min > ideal
   bool proved() const;     // every claim proved
 };
@@ -54,6 +54,7 @@ struct SwizzleCertificate {
 constexpr std::size_t kMaxCertifiedAddresses = 1 << 16;
 
 // Precondition: `s` is swizzle_for's result (its classes, family and best as computed there).
+// options.timeout_ms (0: none) bounds the whole certificate, not each proof.
 SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const ProofOptions& options);
 
 // The certificate's report lines (each starting with two spaces).

@@ -64,16 +64,19 @@ std::vector<SwizzleInstructionClass> instruction_classes(const Layout& smem, con
 
 // The accesses' wavefronts when every element offset o is read at move(o). Errors of move and of
 // smem_accesses (a swizzle that splits an access or an element) propagate: the member is infeasible.
+// per_class (if given): each class's wavefronts of one execution.
 template <class Move>
 std::int64_t total_wavefronts(const std::vector<SwizzleInstructionClass>& classes, std::size_t accesses, int bits, Move&& move,
-                              std::vector<std::int64_t>* per_access) {
+                              std::vector<std::int64_t>* per_access, std::vector<std::int64_t>* per_class = nullptr) {
   std::vector<std::int64_t> per(accesses, 0);
+  if (per_class) per_class->clear();
   for (const SwizzleInstructionClass& p : classes) {
     std::vector<std::vector<std::int64_t>> moved = p.offsets;
     for (auto& lane : moved)
       for (std::int64_t& o : lane) o = move(o);
-    per[p.access] = checked_add(per[p.access],
-                                checked_mul(p.count, smem_wavefronts(p.instruction, smem_accesses(p.instruction, moved, bits)).wavefronts));
+    const std::int64_t once = smem_wavefronts(p.instruction, smem_accesses(p.instruction, moved, bits)).wavefronts;
+    if (per_class) per_class->push_back(once);
+    per[p.access] = checked_add(per[p.access], checked_mul(p.count, once));
   }
   std::int64_t total = 0;
   for (std::int64_t w : per) total = checked_add(total, w);
@@ -178,19 +181,23 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
   // A member reads element o at Sw(o * bytes) / bytes, the model's own composed-layout
   // evaluation of Sw o smem_ptr[Nb](unset) o (identity over the offsets).
   const Layout identity(IntTuple::integer(checked_add(max_offset(plain), 1)), IntTuple::integer(1));
+  out.class_least.assign(plain.size(), -1);
   for (const std::optional<Swizzle>& sw : members) {
+    std::vector<std::int64_t> per_class;
     SwizzleMember m;
     m.swizzle = sw;
     m.tma_gmma = !sw || tma_gmma_mode(*sw);
     try {
       if (!sw) {
-        m.total = total_wavefronts(plain, accesses.size(), out.bits, [](std::int64_t o) { return o; }, &m.wavefronts);
+        m.total = total_wavefronts(plain, accesses.size(), out.bits, [](std::int64_t o) { return o; }, &m.wavefronts, &per_class);
       } else {
         const ComposedLayout moved = std::get<ComposedLayout>(swizzled_smem(identity, sw, out.bits).data);
         m.total = total_wavefronts(plain, accesses.size(), out.bits, [&](std::int64_t o) { return apply_composed(moved, o); },
-                                   &m.wavefronts);
+                                   &m.wavefronts, &per_class);
       }
       m.feasible = true;
+      for (std::size_t c = 0; c < per_class.size(); ++c)
+        if (out.class_least[c] < 0 || per_class[c] < out.class_least[c]) out.class_least[c] = per_class[c];
     } catch (const Error& e) {
       m.infeasible_reason = e.what();
       ++out.infeasible;

@@ -85,6 +85,7 @@ struct SwizzleSynthesis {
   std::vector<std::int64_t> instructions;  // per access
   std::vector<SwizzleInstructionClass> classes;  // every instruction of every access, grouped
   std::vector<std::int64_t> least;         // per access: its least wavefronts over the feasible members
+  std::vector<std::int64_t> class_least;   // per class: one execution's least wavefronts over the feasible members
   std::vector<SwizzleMember> family;       // every member, in search order (unswizzled first)
   std::size_t best = 0;                    // index into family
   std::optional<std::size_t> next_best;    // the least member of greater cost, if any
