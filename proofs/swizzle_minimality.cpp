@@ -158,7 +158,7 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
   if (cert.addresses > kMaxCertifiedAddresses) {
     for (const std::string& w : whats)
       cert.claims.push_back({w, ProofStatus::Unknown, 0, 0,
-                             "not attempted: " + std::to_string(cert.addresses) + " symbolic addresses exceed the bound of " +
+                             "not attempted: " + std::to_string(cert.addresses) + " (lane, value) addresses exceed the bound of " +
                                  std::to_string(kMaxCertifiedAddresses) + " (the enumeration stands alone)",
                              {}, std::nullopt});
     return cert;

@@ -15,9 +15,12 @@
 //   access a: when the minimum exceeds the ideal, every feasible member gives access a at least
 //             its least count over the family (the reason the ideal is out of reach).
 // A family claim is first proved under a weaker hypothesis than feasibility (whole elements,
-// aligned accesses, not the consecutive values of each lane): it then holds on a superset of the
-// feasible members, so on them a fortiori, with a smaller query. Only when Z3 refutes it with a
-// member the model finds infeasible is it proved again under the full hypothesis.
+// the bounded instructions' accesses aligned, not each lane's values consecutive): it then holds
+// on a superset of the feasible members, so on them a fortiori, with a smaller query. Only when
+// Z3 refutes it with a member the model finds infeasible is it proved again under the model's
+// whole feasibility. Where the distinct instructions' least counts over the family (enumerated),
+// times their numbers, already sum to the bound, the bound is proved as one claim per distinct
+// instruction (its count >= its least, for every member) and the sum is arithmetic.
 // What is proved is about the family as defined; the ideal's being a lower bound for every
 // layout is the count's definition (every phase takes at least one wavefront), not a Z3 proof.
 #pragma once

@@ -112,6 +112,20 @@ TEST(ProveSwizzleMinimality, FalseMinimaAreRefuted) {
   EXPECT_LT(wide_counted, 4);
 }
 
+// A time limit too short for any proof: every claim unknown with the reason, none proved.
+TEST(ProveSwizzleMinimality, TimeLimitGivesUnknown) {
+  ProofOptions o;
+  o.timeout_ms = 1;
+  const SwizzleCertificate c = certify_swizzle_minimum(ldsm("(32,64):(64,1)", "SM75_U32x4_LDSM_N"), o);
+  g_claims += c.claims.size();
+  ASSERT_EQ(c.claims.size(), 2u);
+  EXPECT_FALSE(c.proved());
+  for (const SwizzleClaimResult& r : c.claims) {
+    EXPECT_EQ(r.status, ProofStatus::Unknown) << describe(c);
+    EXPECT_NE(r.detail.find("timeout"), std::string::npos) << r.detail;
+  }
+}
+
 TEST(ProveSwizzleMinimality, CountsClaims) {
   std::cout << "[ prove swizzle minimality ] " << g_claims << " claims checked\n";
   EXPECT_GT(g_claims, 0u);
