@@ -1,5 +1,6 @@
 #include "swizzle_minimality.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -42,35 +43,49 @@ std::vector<std::size_t> all_classes(const SwizzleSynthesis& s) {
   return v;
 }
 
-// The member's feasibility as the model decides it, restricted to the classes `checked`, and the
-// wavefronts of the classes `counted` (counted within checked: their accesses' alignment is a
-// precondition of the count). `consecutive`: with the model's check that each lane's values stay
-// consecutive bytes. Without it, or with fewer classes checked, the hypothesis `feasible` is
-// weaker (it holds on a superset of the feasible members): a lower bound proved under it holds on
-// every feasible member a fortiori, with a smaller query. With every class checked and
-// `consecutive`, it is exactly the model's feasibility.
+// How much of the model's feasibility a hypothesis states:
+//   Aligned:      whole elements and each checked lane's access aligned to its width (not that its
+//                 values stay consecutive bytes): a superset of the feasible members;
+//   ExactByLemma: the model's feasibility, the consecutive values stated once per value index j as
+//                 Sw(j * bytes) == j * bytes, which for an aligned access at A is the model's
+//                 Sw(A + j * bytes) == Sw(A) + j * bytes by the XOR lemma (xor_lemma below, proved
+//                 in the same certificate whenever this form is used);
+//   ExactPerLane: the model's checks as it runs them, per lane and value.
+enum class Feasibility { Aligned, ExactByLemma, ExactPerLane };
+
+// The member's feasibility, restricted to the classes `checked`, and the wavefronts of the
+// classes `counted` (counted within checked: their accesses' alignment is a precondition of the
+// count). With fewer classes checked, or Aligned, the hypothesis is weaker (it holds on a
+// superset of the feasible members): a lower bound proved under it holds on every feasible member
+// a fortiori, with a smaller query.
 SymbolicCost symbolic_cost(SymbolicScope& sc, const SwizzleSynthesis& s, const SymInt& b, const SymInt& m, const SymInt& sh,
-                           bool consecutive, const std::vector<std::size_t>& counted, const std::vector<std::size_t>& checked) {
+                           Feasibility form, const std::vector<std::size_t>& counted, const std::vector<std::size_t>& checked) {
   const std::int64_t bytes = s.bits / 8;
   const int e = exact_log2(bytes);
   // Elements of a width that is no power of two have no element form: only the unswizzled member.
   z3::expr feasible = e >= 0 ? swizzle_moves_whole_elements(b, m, sh, e) : (b == sc.constant(0));
   std::vector<std::optional<std::vector<std::optional<SymInt>>>> addresses(s.classes.size());
+  std::size_t most_values = 0;
   for (std::size_t k : checked) {
     const SwizzleInstructionClass& c = s.classes.at(k);
     const std::int64_t width = c.instruction.access_bytes;
     std::vector<std::optional<SymInt>> address(32);
     for (std::size_t t = 0; t < addressing_lanes(c) && t < c.offsets.size(); ++t) {
       const std::vector<std::int64_t>& lane = c.offsets[t];
+      most_values = std::max(most_values, lane.size());
       const SymInt first = swizzle_value(sc.constant(lane[0] * bytes), b, m, sh);
       // smem_accesses' checks: the access stays aligned to its width, its values consecutive.
       feasible = feasible && ((first & sc.constant(width - 1)) == sc.constant(0));
-      for (std::size_t j = 1; consecutive && j < lane.size(); ++j)
+      for (std::size_t j = 1; form == Feasibility::ExactPerLane && j < lane.size(); ++j)
         feasible = feasible && (swizzle_value(sc.constant(lane[j] * bytes), b, m, sh) ==
                                 first + sc.constant(static_cast<std::int64_t>(j) * bytes));
       address[t] = first;
     }
     addresses[k] = std::move(address);
+  }
+  for (std::size_t j = 1; form == Feasibility::ExactByLemma && j < most_values; ++j) {
+    const SymInt d = sc.constant(static_cast<std::int64_t>(j) * bytes);
+    feasible = feasible && (swizzle_value(d, b, m, sh) == d);
   }
   std::vector<SymInt> per(s.accesses.size(), sc.constant(0));
   for (std::size_t k : counted) {
@@ -130,6 +145,32 @@ SwizzleClaimResult result_of(const std::string& what, const ProofOutcome& out, c
 
 }  // namespace
 
+SwizzleClaimResult prove_swizzle_xor_lemma(SwizzleModes modes, const ProofOptions& options, bool disjoint) {
+  SymbolicScope sc;
+  std::vector<z3::expr> domain;
+  const SymInt b = sc.ranged_variable("B", 0, kSwizzleFamilyMaxBits, domain);
+  const SymInt m = sc.ranged_variable("M", 0, kSwizzleFamilyMaxBase, domain);
+  const SymInt sh = sc.ranged_variable("S", -kSwizzleFamilyMaxShift, kSwizzleFamilyMaxShift, domain);
+  const SymInt a = sc.ranged_variable("A", 0, (std::int64_t{1} << 62) - 1, domain);
+  const SymInt d = sc.ranged_variable("d", 0, (std::int64_t{1} << 62) - 1, domain);
+  domain.push_back(swizzle_family_member(b, m, sh, modes));
+  if (disjoint) domain.push_back((a & d) == sc.constant(0));
+  const ProofOutcome out = prove(sc, domain, {{"B", b.e}, {"M", m.e}, {"S", sh.e}, {"A", a.e}, {"d", d.e}}, [&] {
+    return swizzle_value(a + d, b, m, sh) == (swizzle_value(a, b, m, sh) ^ swizzle_value(d, b, m, sh));
+  }, options);
+  SwizzleClaimResult r{std::string("lemma: for every member and every A, d in [0, 2^62)") + (disjoint ? " with A & d = 0" : "") +
+                           ", Sw(A + d) = Sw(A) ^ Sw(d) (so an aligned access stays consecutive exactly when Sw(j * bytes) = "
+                           "j * bytes for its values j)",
+                       out.status, out.ms, out.paths, {}, {}, std::nullopt};
+  if (out.status == ProofStatus::Refuted) {
+    r.detail = "counterexample";
+    for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
+  } else if (out.status == ProofStatus::Unknown) {
+    r.detail = out.reason;
+  }
+  return r;
+}
+
 bool SwizzleCertificate::proved() const {
   if (claims.empty()) return false;
   for (const SwizzleClaimResult& c : claims)
@@ -179,6 +220,21 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     limited.timeout_ms = static_cast<unsigned>(options.timeout_ms - spent);
     return true;
   };
+  // The XOR lemma, proved once when a claim needs the model's whole feasibility: for every member
+  // and every A, d >= 0 with no common bit (an aligned access A, d inside it: A + d = A ^ d),
+  // Sw(A + d) == Sw(A) ^ Sw(d): a swizzle is linear over XOR.
+  std::optional<bool> lemma;
+  std::optional<SwizzleClaimResult> lemma_result;  // reported after the claims that used it
+  auto lemma_proved = [&]() {
+    if (lemma) return *lemma;
+    ProofOutcome unused;
+    SwizzleClaimResult r;
+    if (remaining(unused)) r = prove_swizzle_xor_lemma(s.modes, limited, true);
+    else r = result_of("lemma", unused, s);
+    lemma_result = r;
+    lemma = r.status == ProofStatus::Proved;
+    return *lemma;
+  };
   // The family claims: (B, M, S) symbolic over the box, constrained by the model's membership:
   // the classes `only`, weighted by their numbers, total at least `lower`. First under the weaker
   // hypothesis (aligned accesses, whole elements); a counterexample the model finds infeasible
@@ -186,10 +242,15 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
   auto family_claim = [&](const std::string& what, const std::vector<std::size_t>& only, std::int64_t lower) {
     ProofOutcome out;
     double ms = 0;
-    bool full = false;
-    for (bool consecutive : {false, true}) {
+    bool exact = false;
+    for (bool second : {false, true}) {
       if (!remaining(out)) break;
-      full = consecutive;
+      exact = second;
+      if (second && !lemma_proved()) {
+        out.status = ProofStatus::Unknown;
+        out.reason = "the XOR lemma that the model's whole feasibility is stated with is not proved";
+        break;
+      }
       SymbolicScope sc;
       std::vector<z3::expr> domain;
       const SymInt b = sc.ranged_variable("B", 0, kSwizzleFamilyMaxBits, domain);
@@ -198,7 +259,8 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
       domain.push_back(swizzle_family_member(b, m, sh, s.modes));
       out = prove(sc, domain, {{"B", b.e}, {"M", m.e}, {"S", sh.e}}, [&] {
         // The second pass: the model's whole feasibility (every class, values consecutive).
-        const SymbolicCost c = symbolic_cost(sc, s, b, m, sh, consecutive, only, consecutive ? all_classes(s) : only);
+        const SymbolicCost c = second ? symbolic_cost(sc, s, b, m, sh, Feasibility::ExactByLemma, only, all_classes(s))
+                                      : symbolic_cost(sc, s, b, m, sh, Feasibility::Aligned, only, only);
         sc.add_hypothesis(c.feasible);
         return c.total >= sc.constant(lower);
       }, limited);
@@ -207,8 +269,8 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     }
     out.ms = ms;
     SwizzleClaimResult r = result_of(what, out, s);
-    r.hypothesis = full ? "the feasible members: whole elements, every access aligned, each lane's values consecutive"
-                        : "every member with whole elements and these accesses aligned (a superset of the feasible ones)";
+    r.hypothesis = exact ? "the feasible members: whole elements, every access aligned, each lane's values consecutive (by the XOR lemma)"
+                         : "every member with whole elements and these accesses aligned (a superset of the feasible ones)";
     return r;
   };
   // A bound on the classes `only`: when their least counts (each over the family, enumerated),
@@ -241,7 +303,8 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
     ProofOutcome out;
     if (remaining(out))
       out = prove(sc, {}, {}, [&] {
-        const SymbolicCost c = symbolic_cost(sc, s, sc.constant(bt.b), sc.constant(bt.m), sc.constant(bt.s), true, all_classes(s), all_classes(s));
+        const SymbolicCost c = symbolic_cost(sc, s, sc.constant(bt.b), sc.constant(bt.m), sc.constant(bt.s), Feasibility::ExactPerLane,
+                                             all_classes(s), all_classes(s));
         return c.feasible && (c.total == sc.constant(minimum));
       }, limited);
     cert.claims.push_back(result_of(chosen_what, out, s));
@@ -254,6 +317,7 @@ SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const Proo
         if (s.classes[c].access == a) of_access.push_back(c);
       cert.claims.push_back(bound(whats[2 + a], of_access, s.least[a]));
     }
+  if (lemma_result) cert.claims.push_back(*lemma_result);
   return cert;
 }
 

@@ -60,6 +60,11 @@ constexpr std::size_t kMaxCertifiedAddresses = 1 << 16;
 // options.timeout_ms (0: none) bounds the whole certificate, not each proof.
 SwizzleCertificate certify_swizzle_minimum(const SwizzleSynthesis& s, const ProofOptions& options);
 
+// The lemma the exact-feasibility pass rests on: for every member of the family and every A, d in
+// [0, 2^62) with A & d = 0 (with `disjoint`; without it the claim is false: a carry), Sw(A + d) =
+// Sw(A) ^ Sw(d). certify_swizzle_minimum proves it (and reports it) whenever it uses it.
+SwizzleClaimResult prove_swizzle_xor_lemma(SwizzleModes modes, const ProofOptions& options, bool disjoint);
+
 // The certificate's report lines (each starting with two spaces).
 std::string describe(const SwizzleCertificate& c);
 

@@ -112,6 +112,27 @@ TEST(ProveSwizzleMinimality, FalseMinimaAreRefuted) {
   EXPECT_LT(wide_counted, 4);
 }
 
+// The XOR lemma of the exact-feasibility pass: proved for both families; without A & d = 0 it
+// is false (a carry into a source bit), and the counterexample fails on the model's Swizzle.
+TEST(ProveSwizzleMinimality, XorLemma) {
+  for (SwizzleModes modes : {SwizzleModes::Any, SwizzleModes::TmaGmma}) {
+    const SwizzleClaimResult r = prove_swizzle_xor_lemma(modes, options(), true);
+    ++g_claims;
+    EXPECT_EQ(r.status, ProofStatus::Proved) << r.what << ": " << r.detail;
+  }
+  const SwizzleClaimResult bad = prove_swizzle_xor_lemma(SwizzleModes::TmaGmma, options(), false);
+  ++g_claims;
+  ASSERT_EQ(bad.status, ProofStatus::Refuted) << bad.detail;
+  auto value = [&](const std::string& name) {
+    const std::size_t at = bad.detail.find(" " + name + "=");
+    EXPECT_NE(at, std::string::npos) << bad.detail;
+    return std::stoll(bad.detail.substr(at + name.size() + 2));
+  };
+  const Swizzle sw(static_cast<int>(value("B")), static_cast<int>(value("M")), static_cast<int>(value("S")));
+  const std::int64_t a = value("A"), d = value("d");
+  EXPECT_NE(sw(a + d), sw(a) ^ sw(d)) << sw.to_string() << " A=" << a << " d=" << d;
+}
+
 // A time limit too short for any proof: every claim unknown with the reason, none proved.
 TEST(ProveSwizzleMinimality, TimeLimitGivesUnknown) {
   ProofOptions o;
