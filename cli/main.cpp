@@ -31,6 +31,7 @@
 #include "line_reader.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
+#include "swizzle_minimality.hpp"
 #include "laws.hpp"
 #include "line_commands.hpp"
 
@@ -98,12 +99,14 @@ void print_help(std::ostream& out) {
          "                             shared-memory bank conflicts, readable: per phase of the instruction the\n"
          "                             wavefronts and, where threads collide, the bank, its distinct words and the\n"
          "                             threads on each (smem_wavefronts / bank_conflicts in EXPR give the counts)\n"
-         "  cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]...\n"
+         "  cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... [TMA|GMMA] [--timeout s] [--no-proof]\n"
          "                             the swizzle of least total wavefronts for the copies (swizzle_for): each\n"
-         "                             access's wavefronts and ideal, the family searched, the certificate\n"
-         "  cuteref synth registers 'FROM' C|A|B 'TO' C|A|B [BITS]\n"
+         "                             access's wavefronts and ideal, the finite family searched (TMA|GMMA: only\n"
+         "                             the modes they encode), and the Z3 certificate that no member does better\n"
+         "  cuteref synth registers 'FROM' C|A|B 'TO' C|A|B [BITS] [--timeout s] [--no-proof]\n"
          "                             what moves when FROM's registers are used as TO's (register_permutation):\n"
-         "                             identity, permute (prmt selectors), relabel, shuffle (rounds); a Z3 claim\n"
+         "                             identity, permute (prmt selectors), relabel, shuffle (rounds); the instance\n"
+         "                             proved with Z3 for a symbolic (thread, value) index (cuteref synth --help)\n"
          "  cuteref gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
@@ -332,20 +335,55 @@ int banks_command(const BanksRequest& r) {
   }
 }
 
-// `cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D]...` or `cuteref synth registers 'FROM' W 'TO' W
-// [BITS]`: the readable reports of swizzle_for and register_permutation.
-int synth_command(const std::vector<std::string>& args) {
-  const char* usage =
-      "error: usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... | cuteref synth registers "
-      "'FROM' C|A|B 'TO' C|A|B [BITS]\n";
-  const bool swizzle = args[1] == "swizzle", registers = args[1] == "registers";
+// `cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D]... [TMA|GMMA]` or `cuteref synth registers
+// 'FROM' W 'TO' W [BITS]`: the readable reports of swizzle_for and register_permutation, each
+// with its Z3 proof (--timeout s bounds each proof, default 60; --no-proof leaves it out). Exit
+// 0 when proved (or not asked), 1 refuted, 2 unknown, as `cuteref prove`.
+const char* const kSynthUsage =
+    "usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... [TMA|GMMA] [--timeout s] [--no-proof]\n"
+    "       cuteref synth swizzle 'ADDR' INSTR BITS [TMA|GMMA] [--timeout s] [--no-proof]\n"
+    "       cuteref synth registers 'FROM' C|A|B|TV|S|D 'TO' C|A|B|TV|S|D [BITS] [--timeout s] [--no-proof]\n";
+
+int synth_command(const std::vector<std::string>& all) {
+  if (all.size() == 2 && (all[1] == "--help" || all[1] == "-h")) {
+    std::cout << kSynthUsage
+              << "swizzle: the member of least total wavefronts of the finite family (the unswizzled layout and\n"
+                 "  Sw<B,M,S> o smem_ptr o SMEM, 1 <= B <= 5, 0 <= M <= 8, B <= |S| <= 10; with TMA or GMMA the modes\n"
+                 "  none, Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>), every member enumerated, and the Z3 certificate that no\n"
+                 "  member does better (a symbolic member on the model's generic wavefront count); padding as the\n"
+                 "  alternative. registers: identity | permute | relabel | shuffle, and the Z3 proof of the instance\n"
+                 "  for a symbolic (thread, value) index.\n";
+    return 0;
+  }
+  std::vector<std::string> args;
+  double timeout_s = proofs::kDefaultProveTimeoutSeconds;
+  bool proof = true;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == "--no-proof") {
+      proof = false;
+    } else if (all[i] == "--timeout") {
+      if (i + 1 >= all.size()) {
+        std::cerr << "error: --timeout needs a value\nerror: " << kSynthUsage;
+        return kExitUsage;
+      }
+      try {
+        timeout_s = proofs::parse_timeout_seconds(all[++i]);
+      } catch (const Error& e) {
+        std::cerr << "error: " << e.what() << "\nerror: " << kSynthUsage;
+        return kExitUsage;
+      }
+    } else {
+      args.push_back(all[i]);
+    }
+  }
+  const bool swizzle = args.size() > 1 && args[1] == "swizzle", registers = args.size() > 1 && args[1] == "registers";
   if ((!swizzle && !registers) || (swizzle && args.size() < 4) || (registers && args.size() != 6 && args.size() != 7)) {
-    std::cerr << usage;
+    std::cerr << "error: " << kSynthUsage;
     return kExitUsage;
   }
   try {
     std::vector<Value> values;
-    // A bare word (S, D, A, B, C, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
+    // A bare word (S, D, A, B, C, TMA, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
     auto bare_word = [](const std::string& w) {
       if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0]))) return false;
       for (char c : w)
@@ -354,9 +392,43 @@ int synth_command(const std::vector<std::string>& args) {
     };
     for (std::size_t i = 2; i < args.size(); ++i)
       values.push_back(bare_word(args[i]) ? Value(Symbol{args[i]}) : parse_and_evaluate(args[i], &standard_functions()));
-    if (swizzle) std::cout << describe(swizzle_for_args(values, "cuteref synth swizzle"));
-    else std::cout << describe(register_permutation_args(values, "cuteref synth registers"));
-    return 0;
+    proofs::ProofOptions options;
+    options.timeout_ms = static_cast<unsigned>(timeout_s * 1000);
+    if (swizzle) {
+      const SwizzleSynthesis s = swizzle_for_args(values, "cuteref synth swizzle");
+      std::cout << describe(s);
+      if (!proof) {
+        std::cout << "  certificate: not proved (--no-proof): the minimum rests on the enumeration alone\n";
+        return 0;
+      }
+      const proofs::SwizzleCertificate c = proofs::certify_swizzle_minimum(s, options);
+      std::cout << proofs::describe(c);
+      // As `cuteref prove`: 0 proved, 1 refuted (the proof and the enumeration disagree), 2 unknown.
+      for (const proofs::SwizzleClaimResult& r : c.claims)
+        if (r.status == proofs::ProofStatus::Refuted) return 1;
+      return c.proved() ? 0 : 2;
+    }
+    const RegisterPermutation r = register_permutation_args(values, "cuteref synth registers");
+    std::cout << describe(r);
+    if (!proof) return 0;
+    if (r.claim.empty()) {
+      std::cout << "  proof: none (the source map or the relabeling is not a layout, so no claim is written; the enumeration "
+                   "stands alone)\n";
+      return 0;
+    }
+    proofs::ProveRequest req;
+    req.claim = r.claim;
+    req.where = {"x in [0," + std::to_string(r.claim_domain - 1) + "]"};
+    req.timeout_s = timeout_s;
+    req.leak_solver_context = true;
+    std::ostringstream out, err;
+    const int verdict_rc = proofs::prove_command(req, out, err);
+    std::string verdict = out.str() + err.str();
+    while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
+    std::string indented = "  proof of the claim: ";
+    for (char c : verdict) indented += c == '\n' ? std::string("\n    ") : std::string(1, c);
+    std::cout << indented << "\n";
+    return verdict_rc == 0 ? 0 : verdict_rc == 1 ? 1 : 2;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
@@ -623,7 +695,7 @@ int run_command(int argc, char** argv) {
   }
   if (cmd == "synth") {
     if (args.size() < 2) {
-      std::cerr << "error: usage: cuteref synth swizzle ... | cuteref synth registers ...\n";
+      std::cerr << "error: " << kSynthUsage;
       return kExitUsage;
     }
     return synth_command(args);

@@ -66,12 +66,22 @@ RegisterFragment fragment_arg(const Args& a, std::size_t i, int bits, const std:
 CopySide side_word(const std::string& w, std::size_t i, const std::string& fn) {
   if (w == "S") return CopySide::Source;
   if (w == "D") return CopySide::Destination;
-  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be S or D, got `" + w + "`");
+  throw Error(fn + ": argument " + std::to_string(i + 1) + " must be S or D (or, last, TMA or GMMA), got `" + w + "`");
 }
 
 }  // namespace
 
-SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string& fn) {
+SwizzleSynthesis swizzle_for_args(const std::vector<Value>& args, const std::string& fn) {
+  // A last argument TMA or GMMA: the answer must be a mode those engines encode.
+  std::vector<Value> a = args;
+  SwizzleModes modes = SwizzleModes::Any;
+  if (a.size() > 2 && a.back().is_symbol()) {
+    const std::string& w = std::get<Symbol>(a.back().data).name;
+    if (w == "TMA" || w == "GMMA") {
+      modes = SwizzleModes::TmaGmma;
+      a.pop_back();
+    }
+  }
   const Layout& smem = layout_arg(a, 0, fn);
   std::vector<SwizzleAccess> accesses;
   // The instruction form: swizzle_for(ADDR, INSTR, BITS), ADDR of shape (32, V) as smem_wavefronts takes.
@@ -79,7 +89,7 @@ SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string
     SwizzleAccess acc{TiledCopy{}, CopySide::Auto, smem_instruction(std::get<Symbol>(a[1].data).name),
                       bits_in_range(integer_arg(a, 2, fn), fn)};
     accesses.push_back(std::move(acc));
-    return swizzle_for(smem, accesses);
+    return swizzle_for(smem, accesses, modes);
   }
   for (std::size_t i = 1; i < a.size(); ++i) {
     SwizzleAccess acc{tiled_copy_arg(a, i, fn), CopySide::Auto, std::nullopt, 0};
@@ -89,7 +99,7 @@ SwizzleSynthesis swizzle_for_args(const std::vector<Value>& a, const std::string
     }
     accesses.push_back(std::move(acc));
   }
-  return swizzle_for(smem, accesses);
+  return swizzle_for(smem, accesses, modes);
 }
 
 RegisterPermutation register_permutation_args(const std::vector<Value>& a, const std::string& fn) {
@@ -151,8 +161,9 @@ void register_synthesis_functions(FunctionTable& table) {
              "needed)",
              register_permutation_call});
   table.add("swizzle_for", {2, SIZE_MAX,
-                            "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]...) | swizzle_for(ADDR, INSTR, BITS)  Sw<B,M,S> o "
-                            "smem_ptr o SMEM of least total wavefronts for the copies, or for one instruction at ADDR(t, v) (the "
+                            "swizzle_for(SMEM, TILED_COPY [, S|D] [, TILED_COPY [, S|D]]... [, TMA|GMMA]) | swizzle_for(ADDR, INSTR, BITS "
+                            "[, TMA|GMMA])  Sw<B,M,S> o smem_ptr o SMEM of least total wavefronts for the copies, or for one "
+                            "instruction at ADDR(t, v); with TMA or GMMA one of the modes they encode (none, Sw<1|2|3,4,3>) (the "
                             "family and the certificate: `cuteref synth swizzle`)",
                             [](const Args& a) { return swizzle_for_layout(swizzle_for_args(a, "swizzle_for")); }});
 }

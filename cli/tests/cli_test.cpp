@@ -202,19 +202,34 @@ TEST(Cli, BanksReportsCollisions) {
 
 // `cuteref synth`: the register report's first word is the answer (an f32 WGMMA accumulator is
 // the RS atom's 16-bit A operand: identity); the swizzle report names the chosen member, the
-// family's size (361 = 1 + 9 * (10 + 9 + 8 + 7 + 6)) and that the ideal is reached (ldmatrix.x4
-// at rows of a 64-half row-major tile: Sw<3,4,3>, 4 wavefronts); a malformed command line exits
-// 64, a bad operand 1 with the diagnostic.
+// family's size (721 = 1 + 2 * 9 * (10 + 9 + 8 + 7 + 6)) and that the ideal is reached (ldmatrix.x4
+// at rows of a 64-half row-major tile: Sw<3,4,3>, 4 wavefronts); both are proved with Z3 (the
+// register claim, and the certificate that no member of the family does better); with TMA the
+// family is the 4 modes; a malformed command line exits 64, a bad operand 1 with the diagnostic.
 TEST(Cli, SynthReports) {
   const RunResult r = run_cli("synth registers SM90_64x64x16_F32F16F16_SS C SM90_64x64x16_F32F16F16_RS A");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("identity: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("proof of the claim: proved ("), std::string::npos) << r.out;
   const RunResult s = run_cli("synth swizzle " + quote("(32,8):(64,1)") + " ldmatrix.x4 16");
   EXPECT_EQ(s.exit_code, 0) << s.err;
   EXPECT_NE(s.out.find(": Sw<3,4,3> o smem_ptr[16b](unset) o (32,8):(64,1)\n"), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("total wavefronts 4 (ideal 4, unswizzled 32)"), std::string::npos) << s.out;
-  EXPECT_NE(s.out.find("361 members"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("721 members"), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("no layout at all does better"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("certificate (Z3, the model's generic wavefront count on a symbolic member, 256 (lane, value) byte addresses): proved\n"),
+            std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("    proved: every member (B,M,S) of the family, symbolic, that keeps every element and access whole has total >= 4 ("),
+            std::string::npos) << s.out;
+  const RunResult t = run_cli("synth swizzle " + quote("(32,8):(64,1)") + " ldmatrix.x4 16 TMA --no-proof");
+  EXPECT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find(": 4 members, "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("certificate: not proved (--no-proof)"), std::string::npos) << t.out;
+  const RunResult help = run_cli("synth --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out.rfind("usage: cuteref synth swizzle", 0), 0u) << help.out;
+  EXPECT_EQ(run_cli("synth swizzle " + quote("(32,8):(64,1)") + " ldmatrix.x4 16 --timeout").exit_code, 64);
+  EXPECT_EQ(run_cli("synth swizzle " + quote("(32,8):(64,1)") + " ldmatrix.x4 16 --timeout -1").exit_code, 64);
   EXPECT_EQ(run_cli("synth").exit_code, 64);
   EXPECT_EQ(run_cli("synth registers SM90_64x64x16_F32F16F16_SS C").exit_code, 64);
   EXPECT_EQ(run_cli("synth other x y").exit_code, 64);

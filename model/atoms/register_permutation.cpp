@@ -179,6 +179,7 @@ RegisterPermutation register_permutation(const RegisterFragment& from, const Reg
                 std::to_string(to.rows) + "," + std::to_string(to.cols) + ") exceeds 2^24 elements");
   r.tile_rows = mc;
   r.tile_cols = nc;
+  r.from_rows = from.rows, r.from_cols = from.cols, r.to_rows = to.rows, r.to_cols = to.cols;
   r.threads = threads;
   // Each fragment inside its own tile, before it is extended to the common one.
   for (const RegisterFragment* f : {&from, &to}) {
@@ -445,6 +446,10 @@ std::string describe(const RegisterPermutation& r) {
   std::ostringstream os;
   os << to_string(r.move) << ": " << r.to_name << " from " << r.from_name << " (" << r.bits << "-bit elements), over the tile ("
      << r.tile_rows << "," << r.tile_cols << "), " << r.threads << " threads x " << r.values << " values\n";
+  if (r.from_rows != r.to_rows || r.from_cols != r.to_cols)
+    os << "  the tiles differ: FROM's (" << r.from_rows << "," << r.from_cols << "), TO's (" << r.to_rows << "," << r.to_cols
+       << "); each is repeated to the common tile (" << r.tile_rows << "," << r.tile_cols
+       << "), its repeats after its own values (as successive MMAs of TO consume one FROM fragment)\n";
   os << "  FROM (thread, value) -> tile index: " << r.from_ext.to_string() << "\n";
   os << "  TO   (thread, value) -> tile index: " << r.to_ext.to_string() << "\n";
   switch (r.move) {

@@ -74,6 +74,7 @@ struct RegisterPermutation {
   int bits = 0;       // TO's element width: the values are packed 32 / bits to a register
   int from_bits = 0;  // FROM's own element width (an f32 accumulator: 32)
   std::int64_t tile_rows = 0, tile_cols = 0;    // the common tile
+  std::int64_t from_rows = 0, from_cols = 0, to_rows = 0, to_cols = 0;  // each fragment's own tile
   std::int64_t threads = 0, values = 0;         // TO's threads and values over the common tile
   Layout from_ext{IntTuple::static_int(1), IntTuple::static_int(0)};  // FROM over the common tile
   Layout to_ext{IntTuple::static_int(1), IntTuple::static_int(0)};    // TO over the common tile (after PI)

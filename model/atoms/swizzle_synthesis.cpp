@@ -1,6 +1,7 @@
 #include "atoms/swizzle_synthesis.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "checked_math.hpp"
@@ -18,35 +19,32 @@ bool tma_gmma_mode(const Swizzle& sw) { return sw.base() == 4 && sw.shift() == 3
 
 std::string member_name(const SwizzleMember& m) { return m.swizzle ? m.swizzle->to_string() : "no swizzle"; }
 
-// Search order = tie-break order: unswizzled, the TMA/GMMA modes by B, then the rest by (B, M, S).
-std::vector<std::optional<Swizzle>> family_members() {
+// Search order = tie-break order: unswizzled, the TMA/GMMA modes by B, then the rest with S > 0
+// by (B, M, S), then those with S < 0 by (B, M, |S|): the box filtered by swizzle_family_member.
+std::vector<std::optional<Swizzle>> family_members(SwizzleModes modes) {
   std::vector<std::optional<Swizzle>> out{std::nullopt};
   for (int b = 1; b <= 3; ++b) out.emplace_back(Swizzle(b, 4, 3));
-  for (int b = 1; b <= 5; ++b)
-    for (int m = 0; m <= 8; ++m)
-      for (int s = b; s <= 10; ++s) {
-        const Swizzle sw(b, m, s);
-        if (!tma_gmma_mode(sw)) out.emplace_back(sw);
-      }
+  for (int sign : {1, -1})
+    for (int b = 1; b <= kSwizzleFamilyMaxBits; ++b)
+      for (int m = 0; m <= kSwizzleFamilyMaxBase; ++m)
+        for (int s = 1; s <= kSwizzleFamilyMaxShift; ++s) {
+          if (!swizzle_family_member<CheckedInt>(b, m, sign * s, modes) || (sign > 0 && tma_gmma_mode(Swizzle(b, m, s))))
+            continue;
+          out.emplace_back(Swizzle(b, m, sign * s));
+        }
   return out;
 }
 
-// One warp-wide instruction of an access on the unswizzled SMEM: lane -> element offsets.
-struct PlainInstruction {
-  std::size_t access = 0;
-  SmemInstruction instruction;
-  std::vector<std::vector<std::int64_t>> offsets;
-};
-
-// Every instruction of every access on the unswizzled SMEM (the partitions are computed once:
-// a member only moves the offsets). Diagnostics of an access that does not fit SMEM are thrown.
-std::vector<PlainInstruction> plain_instructions(const Layout& smem, const std::vector<SwizzleAccess>& accesses) {
-  std::vector<PlainInstruction> out;
+// Every instruction of every access on the unswizzled SMEM, those of one access with the same
+// lane offsets grouped (the partitions are computed once: a member only moves the offsets).
+// Diagnostics of an access that does not fit SMEM are thrown.
+std::vector<SwizzleInstructionClass> instruction_classes(const Layout& smem, const std::vector<SwizzleAccess>& accesses) {
+  std::vector<SwizzleInstructionClass> out;
   for (std::size_t a = 0; a < accesses.size(); ++a) {
     const SwizzleAccess& acc = accesses[a];
     if (acc.instruction) {
       (void)smem_accesses(*acc.instruction, Value(smem), acc.bits);  // its diagnostics, and (32, V) checked
-      PlainInstruction p{a, *acc.instruction, std::vector<std::vector<std::int64_t>>(32)};
+      SwizzleInstructionClass p{a, *acc.instruction, std::vector<std::vector<std::int64_t>>(32), 1};
       const std::int64_t values = size_value(smem) / 32;
       for (std::int64_t t = 0; t < 32; ++t)
         for (std::int64_t v = 0; v < values; ++v) p.offsets[t].push_back(apply_index(smem, t + 32 * v));
@@ -54,38 +52,47 @@ std::vector<PlainInstruction> plain_instructions(const Layout& smem, const std::
       continue;
     }
     const CopyBankConflicts b = bank_conflicts(acc.copy, Value(smem), acc.side);
-    for (const CopyInstructionBanks& ib : b.instructions) out.push_back({a, b.instruction, ib.offsets});
+    std::map<std::vector<std::vector<std::int64_t>>, std::size_t> seen;
+    for (const CopyInstructionBanks& ib : b.instructions) {
+      auto [it, fresh] = seen.emplace(ib.offsets, out.size());
+      if (fresh) out.push_back({a, b.instruction, ib.offsets, 0});
+      ++out[it->second].count;
+    }
   }
   return out;
 }
 
 // The accesses' wavefronts when every element offset o is read at move(o). Errors of move and of
 // smem_accesses (a swizzle that splits an access or an element) propagate: the member is infeasible.
+// per_class (if given): each class's wavefronts of one execution.
 template <class Move>
-std::int64_t total_wavefronts(const std::vector<PlainInstruction>& plain, std::size_t accesses, int bits, Move&& move,
-                              std::vector<std::int64_t>* per_access) {
+std::int64_t total_wavefronts(const std::vector<SwizzleInstructionClass>& classes, std::size_t accesses, int bits, Move&& move,
+                              std::vector<std::int64_t>* per_access, std::vector<std::int64_t>* per_class = nullptr) {
   std::vector<std::int64_t> per(accesses, 0);
-  for (const PlainInstruction& p : plain) {
+  if (per_class) per_class->clear();
+  for (const SwizzleInstructionClass& p : classes) {
     std::vector<std::vector<std::int64_t>> moved = p.offsets;
     for (auto& lane : moved)
       for (std::int64_t& o : lane) o = move(o);
-    per[p.access] += smem_wavefronts(p.instruction, smem_accesses(p.instruction, moved, bits)).wavefronts;
+    const std::int64_t once = smem_wavefronts(p.instruction, smem_accesses(p.instruction, moved, bits)).wavefronts;
+    if (per_class) per_class->push_back(once);
+    per[p.access] = checked_add(per[p.access], checked_mul(p.count, once));
   }
   std::int64_t total = 0;
-  for (std::int64_t w : per) total += w;
+  for (std::int64_t w : per) total = checked_add(total, w);
   if (per_access) *per_access = per;
   return total;
 }
 
-std::int64_t max_offset(const std::vector<PlainInstruction>& plain) {
+std::int64_t max_offset(const std::vector<SwizzleInstructionClass>& classes) {
   std::int64_t m = 0;
-  for (const PlainInstruction& p : plain)
+  for (const SwizzleInstructionClass& p : classes)
     for (const auto& lane : p.offsets)
       for (std::int64_t o : lane) m = std::max(m, o);
   return m;
 }
 
-SwizzlePadding padding_alternative(const Layout& smem, const std::vector<PlainInstruction>& plain, std::size_t accesses, int bits) {
+SwizzlePadding padding_alternative(const Layout& smem, const std::vector<SwizzleInstructionClass>& plain, std::size_t accesses, int bits) {
   SwizzlePadding out;
   const IntTuple& shape = smem.shape();
   const IntTuple& stride = smem.stride();
@@ -133,10 +140,11 @@ Value swizzled_smem(const Layout& smem, const std::optional<Swizzle>& sw, int bi
   return Value(ComposedLayout{*sw, token, smem});
 }
 
-SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess>& accesses) {
+SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess>& accesses, SwizzleModes modes) {
   if (accesses.empty()) throw Error("swizzle_for: no tiled copy given: name at least one copy that reads or writes the layout");
   SwizzleSynthesis out;
   out.smem = smem;
+  out.modes = modes;
   out.accesses = accesses;
   auto width = [](const SwizzleAccess& a) { return a.instruction ? a.bits : a.copy.value_bits; };
   out.bits = width(accesses.front());
@@ -162,29 +170,34 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     out.instructions.push_back(static_cast<std::int64_t>(b.instructions.size()));
     out.ideal_total += b.ideal;
   }
-  const std::vector<PlainInstruction> plain = plain_instructions(smem, accesses);
-  const std::vector<std::optional<Swizzle>> members = family_members();
+  out.classes = instruction_classes(smem, accesses);
+  const std::vector<SwizzleInstructionClass>& plain = out.classes;
+  const std::vector<std::optional<Swizzle>> members = family_members(modes);
   // Every member and pad reads every offset once: charged to the evaluation's budget up front.
   std::int64_t offsets = 0;
-  for (const PlainInstruction& p : plain)
+  for (const SwizzleInstructionClass& p : plain)
     for (const auto& lane : p.offsets) offsets = checked_add(offsets, static_cast<std::int64_t>(lane.size()));
   charge_enumeration(checked_mul(offsets, static_cast<std::int64_t>(members.size()) + 128), "swizzle_for");
   // A member reads element o at Sw(o * bytes) / bytes, the model's own composed-layout
   // evaluation of Sw o smem_ptr[Nb](unset) o (identity over the offsets).
   const Layout identity(IntTuple::integer(checked_add(max_offset(plain), 1)), IntTuple::integer(1));
+  out.class_least.assign(plain.size(), -1);
   for (const std::optional<Swizzle>& sw : members) {
+    std::vector<std::int64_t> per_class;
     SwizzleMember m;
     m.swizzle = sw;
     m.tma_gmma = !sw || tma_gmma_mode(*sw);
     try {
       if (!sw) {
-        m.total = total_wavefronts(plain, accesses.size(), out.bits, [](std::int64_t o) { return o; }, &m.wavefronts);
+        m.total = total_wavefronts(plain, accesses.size(), out.bits, [](std::int64_t o) { return o; }, &m.wavefronts, &per_class);
       } else {
         const ComposedLayout moved = std::get<ComposedLayout>(swizzled_smem(identity, sw, out.bits).data);
         m.total = total_wavefronts(plain, accesses.size(), out.bits, [&](std::int64_t o) { return apply_composed(moved, o); },
-                                   &m.wavefronts);
+                                   &m.wavefronts, &per_class);
       }
       m.feasible = true;
+      for (std::size_t c = 0; c < per_class.size(); ++c)
+        if (out.class_least[c] < 0 || per_class[c] < out.class_least[c]) out.class_least[c] = per_class[c];
     } catch (const Error& e) {
       m.infeasible_reason = e.what();
       ++out.infeasible;
@@ -201,8 +214,31 @@ SwizzleSynthesis swizzle_for(const Layout& smem, const std::vector<SwizzleAccess
     if (m.total == min_total) ++out.members_at_minimum;
     else if (!out.next_best || m.total < out.family[*out.next_best].total) out.next_best = i;
   }
+  // Each access's least cost over the family (why the ideal may be out of reach: an access that
+  // cannot reach its own ideal in the family, or accesses that want different members).
+  out.least.assign(accesses.size(), 0);
+  for (std::size_t a = 0; a < accesses.size(); ++a) {
+    bool any = false;
+    for (const SwizzleMember& m : out.family)
+      if (m.feasible && (!any || m.wavefronts[a] < out.least[a])) out.least[a] = m.wavefronts[a], any = true;
+  }
   out.padding = padding_alternative(smem, plain, accesses.size(), out.bits);
   return out;
+}
+
+std::string describe_family(SwizzleModes modes, int bits) {
+  const std::string composed = " o smem_ptr[" + std::to_string(bits) + "b](unset) o SMEM";
+  if (modes == SwizzleModes::TmaGmma)
+    return "the unswizzled layout and Sw<B,4,3>" + composed + " for B = 1, 2, 3 (the none, 32B, 64B and 128B modes a TMA "
+           "tensor map and a GMMA descriptor encode; byte addresses)";
+  return "the unswizzled layout and Sw<B,M,S>" + composed + " for 1 <= B <= " + std::to_string(kSwizzleFamilyMaxBits) +
+         ", 0 <= M <= " + std::to_string(kSwizzleFamilyMaxBase) + ", B <= |S| <= " + std::to_string(kSwizzleFamilyMaxShift) +
+         ", S of either sign (byte addresses)";
+}
+
+SwizzleTriple swizzle_triple(const SwizzleMember& m) {
+  if (!m.swizzle) return {};
+  return {m.swizzle->bits(), m.swizzle->base(), m.swizzle->shift()};
 }
 
 Value swizzle_for_layout(const SwizzleSynthesis& s) { return swizzled_smem(s.smem, s.family[s.best].swizzle, s.bits); }
@@ -216,10 +252,10 @@ std::string describe(const SwizzleSynthesis& s) {
   for (std::size_t a = 0; a < s.accesses.size(); ++a)
     os << "  access " << a + 1 << ": " << s.instructions[a] << " x " << s.access_names[a] << ": " << best.wavefronts[a]
        << " wavefronts, ideal " << s.ideal[a] << ", unswizzled " << plain.wavefronts[a] << "\n";
-  os << "  family: the unswizzled layout and Sw<B,M,S> o smem_ptr[" << s.bits
-     << "b](unset) o SMEM for 1 <= B <= 5, 0 <= M <= 8, B <= S <= 10 (byte addresses): " << s.family.size() << " members, "
+  os << "  family: " << describe_family(s.modes, s.bits) << ": " << s.family.size() << " members, "
      << s.family.size() - static_cast<std::size_t>(s.infeasible) << " feasible, " << s.infeasible
-     << " infeasible (the swizzle splits an access or an element); every feasible member evaluated with the exact wavefront count\n";
+     << " infeasible (the swizzle splits an access or an element); every feasible member evaluated with the exact wavefront count ("
+     << s.classes.size() << " distinct instruction" << (s.classes.size() == 1 ? "" : "s") << ")\n";
   os << "  minimum " << best.total << ", reached by " << s.members_at_minimum << " member" << (s.members_at_minimum == 1 ? "" : "s")
      << "; chosen " << member_name(best) << (best.tma_gmma ? " (TMA/GMMA can express it)" : " (TMA/GMMA cannot express it)") << "\n";
   if (s.next_best)
@@ -233,8 +269,15 @@ std::string describe(const SwizzleSynthesis& s) {
        << " wavefronts (the least over pads 1.." << 128 * 8 / s.bits << ") for " << s.padding.extra_bytes << " more bytes of SMEM\n";
   if (best.total == s.ideal_total)
     os << "  the minimum equals the ideal, one wavefront per phase: no layout at all does better\n";
-  else
-    os << "  the ideal " << s.ideal_total << " (one wavefront per phase) is a lower bound for every layout; no member of the family reaches it\n";
+  else {
+    os << "  the ideal " << s.ideal_total << " (one wavefront per phase) is a lower bound for every layout; no member of the family reaches it:";
+    for (std::size_t a = 0; a < s.accesses.size(); ++a)
+      os << (a ? "," : "") << " access " << a + 1 << " alone needs at least " << s.least[a] << " (ideal " << s.ideal[a] << ")";
+    std::int64_t separate = 0;
+    for (std::int64_t l : s.least) separate += l;
+    if (separate < best.total) os << "; no one member gives every access its least (" << separate << " in sum)";
+    os << "\n";
+  }
   return os.str();
 }
 

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "atoms/swizzle_synthesis.hpp"
+#include "pointer_swizzle.hpp"
+
+#include <iostream>
 #include "function_table.hpp"
 #include "notation.hpp"
 #include "test_support.hpp"
@@ -32,13 +35,15 @@ std::int64_t member_total(const SwizzleSynthesis& s, int b, int m, int sh) {
 // same bank: 8 distinct words per bank, 8 wavefronts per phase; 16 ldmatrix.x4 (the 32x16 A tile
 // of 2x2 atoms, four K-steps) x 4 phases x 8 = 512, ideal 64. Sw<3,4,3> (bytes) XORs row % 8
 // into the 16-byte chunk: the 8 rows land in 8 chunks, conflict-free: 64. Sw<2,4,3> XORs row % 4:
-// 4 chunks, two rows each: 2 per phase, 128 (the next best). The family is 1 + 9 * (10 + 9 + 8 +
-// 7 + 6) = 361 members (M in 0..8, S in B..10 for B = 1..5); members with M < 4 move bytes within
-// a 16-byte row: infeasible, 3 * (10 + 9 + 8 + 7 + 6) = 120 of them at least.
+// 4 chunks, two rows each: 2 per phase, 128 (the next best). The family is 1 + 2 * 9 * (10 + 9 + 8
+// + 7 + 6) = 721 members (M in 0..8, |S| in B..10 for B = 1..5, S of either sign); with S > 0 and
+// M in 1..3 a bit at or above 4 is XOR-ed into a bit of the 16-byte row: the row's bytes move
+// apart, 3 * 40 = 120 infeasible; with S < 0 and M in 1..3 the row's own bit M (inside the 16
+// bytes, not inside the 2-byte element) is XOR-ed into bit M + |S|: 120 more; at least 240.
 TEST(SwizzleSynthesis, LdsmNRowMajorReachesTheIdeal) {
   const SwizzleSynthesis s = swizzle_for(L("(32,64):(64,1)"), {access(copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Auto)});
-  EXPECT_EQ(s.family.size(), 361u);
-  EXPECT_GE(s.infeasible, 120);
+  EXPECT_EQ(s.family.size(), 721u);
+  EXPECT_GE(s.infeasible, 240);
   EXPECT_EQ(s.family.front().total, 512);
   EXPECT_EQ(s.ideal_total, 64);
   ASSERT_TRUE(s.family[s.best].swizzle.has_value());
@@ -107,7 +112,7 @@ TEST(SwizzleSynthesis, ConflictFreeKeepsTheLayoutAndAccessesAdd) {
 // layout itself. On every member of the family, for both acceptance copies, the two agree: the
 // same feasibility and the same wavefronts.
 TEST(SwizzleSynthesis, EveryMemberEqualsBankConflictsOfTheComposedLayout) {
-  int compared = 0;
+  int compared = 0, negative = 0;
   for (const auto& [smem, atom] : {std::pair<std::string, std::string>{"(32,64):(64,1)", "SM75_U32x4_LDSM_N"},
                                    std::pair<std::string, std::string>{"(32,64):(1,32)", "SM75_U16x8_LDSM_T"}}) {
     const TiledCopy c = copy("make_tiled_copy_A(" + atom + ", 16, " + kMma + ")");
@@ -122,10 +127,18 @@ TEST(SwizzleSynthesis, EveryMemberEqualsBankConflictsOfTheComposedLayout) {
       if (direct && m.feasible) {
         EXPECT_EQ(*direct, m.total) << smem << " " << (m.swizzle ? m.swizzle->to_string() : "none");
       }
+      // S < 0 XORs lower bits into higher ones: on 16-byte rows (bits 0..3 of an access are 0)
+      // the bank-group bits 4..6 of the result are a bijection of the address's, so the count is
+      // the unswizzled one.
+      if (m.feasible && m.swizzle && m.swizzle->shift() < 0) {
+        EXPECT_EQ(m.total, s.family.front().total) << smem << " " << m.swizzle->to_string();
+        ++negative;
+      }
       ++compared;
     }
   }
-  EXPECT_EQ(compared, 2 * 361);
+  EXPECT_EQ(compared, 2 * 721);
+  EXPECT_GT(negative, 0);
 }
 
 TEST(SwizzleSynthesis, InstructionForm) {
@@ -146,4 +159,72 @@ TEST(SwizzleSynthesis, Diagnostics) {
   expect_error([] { swizzle_for(L("(32,64):(64,1)"), {access(copy("make_tiled_copy_A(SM75_U32x4_LDSM_N, 16, " + kMma + ")"), CopySide::Destination)}); },
                "reads shared memory");
   expect_error([] { eval("swizzle_for((32,64):(64,1), 3)"); }, "must be a tiled copy");
+}
+
+// One 32-bit load per lane down a column of a row-major (32,32) float tile: lane t reads byte
+// 128t, every lane in bank 0: 32 wavefronts, ideal 1. Only Sw<5,2,5> (bits 7..11, the row, XOR-ed
+// into bits 2..6, the bank) gives 32 distinct banks: 1. The TMA/GMMA modes XOR at most bits 7..9
+// into 4..6: Sw<3,4,3> puts the rows in 8 bank groups of 4 banks, 4 rows per group: 4; Sw<2,4,3>
+// 8; Sw<1,4,3> 16. So with a TMA or GMMA side the answer is Sw<3,4,3> at 4, of a family of 4.
+TEST(SwizzleSynthesis, TmaGmmaSideKeepsTheAnswerToTheirModes) {
+  const SwizzleAccess column{TiledCopy{}, CopySide::Auto, smem_instruction("ld.shared.b32"), 32};
+  const SwizzleSynthesis any = swizzle_for(L("(32,1):(32,1)"), {column});
+  EXPECT_EQ(any.family.front().total, 32);
+  EXPECT_EQ(any.ideal_total, 1);
+  ASSERT_TRUE(any.family[any.best].swizzle.has_value());
+  EXPECT_EQ(*any.family[any.best].swizzle, Swizzle(5, 2, 5));
+  EXPECT_EQ(any.family[any.best].total, 1);
+  // S < 0 on 4-byte accesses (bits 0..1 are 0): the bank bits 2..6 of the result are a bijection
+  // of the address's, and every lane is in bank 0 before: 32 for every feasible such member.
+  int negative = 0;
+  for (const SwizzleMember& m : any.family)
+    if (m.feasible && m.swizzle && m.swizzle->shift() < 0) {
+      EXPECT_EQ(m.total, 32) << m.swizzle->to_string();
+      ++negative;
+    }
+  EXPECT_GT(negative, 0);
+  const SwizzleSynthesis tma = swizzle_for(L("(32,1):(32,1)"), {column}, SwizzleModes::TmaGmma);
+  EXPECT_EQ(tma.family.size(), 4u);
+  ASSERT_TRUE(tma.family[tma.best].swizzle.has_value());
+  EXPECT_EQ(*tma.family[tma.best].swizzle, Swizzle(3, 4, 3));
+  EXPECT_EQ(tma.family[tma.best].total, 4);
+  EXPECT_EQ(member_total(tma, 2, 4, 3), 8);
+  EXPECT_EQ(member_total(tma, 1, 4, 3), 16);
+  EXPECT_EQ(tma.least, std::vector<std::int64_t>{4});
+  // Through the expression language: the flag is the last argument.
+  EXPECT_EQ(eval("swizzle_for((32,1):(32,1), ld.shared.b32, 32, TMA)").to_string(), "Sw<3,4,3> o smem_ptr[32b](unset) o (32,1):(32,1)");
+  EXPECT_EQ(eval("swizzle_for((32,1):(32,1), ld.shared.b32, 32, GMMA)").to_string(), "Sw<3,4,3> o smem_ptr[32b](unset) o (32,1):(32,1)");
+  EXPECT_EQ(eval("swizzle_for((32,1):(32,1), ld.shared.b32, 32)").to_string(), "Sw<5,2,5> o smem_ptr[32b](unset) o (32,1):(32,1)");
+  expect_error([] { eval("swizzle_for((32,64):(64,1), make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0)), TMB)"); }, "must be S or D");
+}
+
+// The family definition (swizzle_family.hpp) against the box, enumerated: 721 members, S < 0 in
+// half of them; 4 with TmaGmma. Its element-form test equals pointer_swizzle's (element_swizzle
+// refuses exactly those members) for every member and every element width of 1 to 128 bytes.
+TEST(SwizzleSynthesis, FamilyDefinitionEnumerated) {
+  int any = 0, negative = 0, tma = 0, compared = 0;
+  for (int b = 0; b <= kSwizzleFamilyMaxBits; ++b)
+    for (int m = 0; m <= kSwizzleFamilyMaxBase; ++m)
+      for (int s = -kSwizzleFamilyMaxShift; s <= kSwizzleFamilyMaxShift; ++s) {
+        const bool member = swizzle_family_member<CheckedInt>(b, m, s, SwizzleModes::Any);
+        any += member;
+        negative += member && s < 0;
+        tma += swizzle_family_member<CheckedInt>(b, m, s, SwizzleModes::TmaGmma);
+        if (!member) continue;
+        for (int e = 0; e <= 7; ++e) {
+          bool refused = false;
+          try {
+            (void)element_swizzle(Swizzle(b, m, s), 8 << e);
+          } catch (const Error&) {
+            refused = true;
+          }
+          EXPECT_EQ(swizzle_moves_whole_elements<CheckedInt>(b, m, s, e), !refused) << b << "," << m << "," << s << " e=" << e;
+          ++compared;
+        }
+      }
+  EXPECT_EQ(any, 721);
+  EXPECT_EQ(negative, 360);
+  EXPECT_EQ(tma, 4);
+  EXPECT_EQ(compared, 721 * 8);
+  std::cout << "[ swizzle family ] " << compared << " (member, element width) pairs compared\n";
 }
