@@ -81,11 +81,13 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
           s.add_hypothesis(x == sk.e * q + m && m >= 0 && m < sk.e);
           const z3::expr a_value = tk.e * m + a_rest(q);
           // R_k(c): the emitted mode (e : w), then R' at c div e; or R' at c.
-          z3::expr c_next = c.e, r_value = ctx.int_val(0);
+          z3::expr c_next = c.e, r_value = ctx.int_val(0), c_next_defined = ctx.bool_val(true);
           if (stepped) {
             const SymInt& e = emitted.back().first;
             const z3::expr cq = ctx.int_const("cq"), cm = ctx.int_const("cm");
-            s.add_hypothesis(c.e == e.e * cq + cm && cm >= 0 && cm < e.e);
+            // The quotient and remainder by e (defined where e >= 1, which the goal states).
+            s.add_hypothesis(z3::implies(e.e >= 1, c.e == e.e * cq + cm && cm >= 0 && cm < e.e));
+            c_next_defined = e.e >= 1;
             c_next = cq;
             r_value = emitted.back().second.e * cm;
             // d * c split by s_k == d * e when the step consumed the whole mode.
@@ -101,7 +103,7 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
           // For B's tuple modes: the digit m of d * c in this mode is within what the model's
           // occupancy records for this leaf, and the quotient is the next mode's d' * c'.
           const z3::expr reach_recorded = prior.e + m <= occ.modes[0].digit_sum[negative ? 1 : 0].e;
-          return ctx.bool_val(emitted.size() <= 1) && rest_shape.e >= 1 && rest_stride.e >= 1 &&
+          return ctx.bool_val(emitted.size() <= 1) && c_next_defined && rest_shape.e >= 1 && rest_stride.e >= 1 &&
                  z3::implies(c.e < n.e, c_next < rest_shape.e && r_value == sign * a_value && reach_recorded &&
                                             q == rest_stride.e * c_next);
         }, o);
