@@ -1,12 +1,14 @@
 // F2 layouts in the expression language (model/f2): the literal `(8,8):(F1,F9)` is parsed by
 // notation.cpp; this file adds to_f2 / from_f2, the Triton bridge linear_layout /
 // from_linear_layout, and gives the existing functions that are defined on F2 layouts
-// (application, size, cosize, shape, coalesce, composition, complement, the inverses) their F2 case,
+// (application, size, cosize, shape, coalesce, composition, complement, the inverses, PyCuTe's
+// layout_add and coalesce_z) their F2 case,
 // each falling through to the function registered before it for every other value.
 #include <optional>
 
 #include "error.hpp"
 #include "f2_algebra.hpp"
+#include "f2_layout_add.hpp"
 #include "function_table.hpp"
 #include "linear_layout_bridge.hpp"
 #include "make_layout.hpp"
@@ -177,6 +179,20 @@ void register_f2_functions(FunctionTable& t) {
   add_f2_case(t, "right_inverse", [](const Args& a) -> std::optional<Value> {
     if (const F2Layout* f = f2_arg(a, 0)) return Value(right_inverse(*f));
     return std::nullopt;
+  });
+  // PyCuTe's layout_add over F2 strides; an integer layout takes part only where it is 0 everywhere.
+  add_f2_case(t, "layout_add", [](const Args& a) -> std::optional<Value> {
+    const F2Layout *f = f2_arg(a, 0), *g = f2_arg(a, 1);
+    if (f && g) return Value(layout_add(*f, *g));
+    if (f) return Value(layout_add(*f, layout_arg(a, 1, "layout_add")));
+    if (g) return Value(layout_add(*g, layout_arg(a, 0, "layout_add")));
+    return std::nullopt;
+  });
+  add_f2_case(t, "coalesce_z", [](const Args& a) -> std::optional<Value> {
+    const F2Layout* f = f2_arg(a, 0);
+    if (f == nullptr) return std::nullopt;
+    if (a.size() > 1) throw Error("coalesce_z: a profile is not defined for the F2 layout " + f->to_string() + " here");
+    return Value(coalesce_z(*f));
   });
   add_f2_case(t, "left_inverse", [](const Args& a) -> std::optional<Value> {
     if (const F2Layout* f = f2_arg(a, 0)) return Value(left_inverse(*f));

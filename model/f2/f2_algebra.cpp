@@ -22,7 +22,7 @@ bool is_power_of_two(std::int64_t v) { return v > 0 && std::has_single_bit(stati
 int log2_exact(std::int64_t v) { return std::bit_width(static_cast<std::uint64_t>(v)) - 1; }
 int bit_width(std::int64_t v) { return std::bit_width(static_cast<std::uint64_t>(v)); }
 
-// The coalesce rule of f2_algebra.hpp for two adjacent modes of size > 1.
+// The coalesce rule of f2_algebra.hpp for two adjacent modes (b of size 1 too, for coalesce_z).
 bool modes_merge(const F2Mode& a, const F2Mode& b) {
   if (a.stride == 0 && b.stride == 0) return true;
   if (!is_power_of_two(a.shape) || a.stride == 0) return false;
@@ -149,6 +149,24 @@ F2Layout coalesce(const F2Layout& l) {
   bool all_static = true;
   for (const F2Mode& m : flat_modes(l)) all_static = all_static && m.static_shape;
   return layout_of_modes(coalesce_modes(flat_modes(l)), all_static);
+}
+
+F2Layout coalesce_z(const F2Layout& l) {
+  std::vector<F2Mode> out;
+  bool all_static = true;
+  for (const F2Mode& m : flat_modes(l)) {
+    all_static = all_static && m.static_shape;
+    while (!out.empty() && out.back().shape == 1) out.pop_back();
+    if (!out.empty() && modes_merge(out.back(), m)) {
+      // A merged size-1 mode changes nothing, not even whether the shape is static.
+      if (m.shape == 1) continue;
+      out.back().shape = checked_mul(out.back().shape, m.shape);
+      out.back().static_shape = out.back().static_shape && m.static_shape;
+      continue;
+    }
+    out.push_back(m);
+  }
+  return layout_of_modes(out, all_static);
 }
 
 F2Layout f2_layout_from_bits(const std::vector<std::int64_t>& bit_strides) {

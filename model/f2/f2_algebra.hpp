@@ -29,6 +29,15 @@ std::int64_t cosize(const F2Layout& l);
 // into c_a ^ (c_b << k), which needs c_a & s_a == 0 for every c_a < s_a. All size-1: `1:F0`.
 F2Layout coalesce(const F2Layout& l);
 
+// coalesce_z(L) (PyCuTe's coalesce_z over F2 strides): coalesce that keeps a trailing size-1 mode,
+// so that L's values past its size (the last flat mode's coordinate taking the whole quotient)
+// are kept too. Over the flat modes, left to right: trailing size-1 modes of the result are
+// dropped before a mode is appended; the mode merges into the last one by coalesce's rule (a
+// trailing (1, F e) merges into (s, F d) when e == d << log2(s): (c + s q) x d is
+// (c x d) ^ (q x (d << log2 s)) for c < s a power of two), else it is appended.
+// @post size(result) == size(L); depth(result) <= 1; result(i) == L(i) for every i >= 0
+F2Layout coalesce_z(const F2Layout& l);
+
 // The F2 layout over `shape` (leaves of power-of-two shape split into their bits, the bits of
 // one leaf coalesced) whose value at every index is f(index); checked at every index (charged to
 // the enumeration budget). Throws Error, naming `what`, when f is negative somewhere or not

@@ -358,3 +358,105 @@ TEST(F2Layout, LawsOnRandomF2Layouts) {
   EXPECT_GT(left, 0);
   EXPECT_GT(left_refused, 0);
 }
+
+// PyCuTe's layout_add over F2 strides (NVlabs/CuTe test/test_layout_add.py), each value by hand:
+// the sum of F2 values is XOR, and c x d is linear in d, so on a common mode the strides XOR.
+TEST(F2Layout, LayoutAddByHand) {
+  EXPECT_EQ(eval("layout_add(8:F1, 8:F8)").to_string(), "8:F9");                            // disjoint bits
+  EXPECT_EQ(eval("layout_add(8:F1, 8:F2)").to_string(), "8:F3");                            // 1 ^ 2
+  EXPECT_EQ(eval("layout_add(8:F7, 8:F0)").to_string(), "8:F7");                            // F0 is the identity
+  EXPECT_EQ(eval("layout_add(8:F7, 8:0)").to_string(), "8:F7");                             // so is the integer 0
+  EXPECT_EQ(eval("layout_add(8:0, 8:F7)").to_string(), "8:F7");
+  EXPECT_EQ(eval("layout_add((4,8):(F1,F8), (4,8):(F2,F16))").to_string(), "(4,8):(F3,F24)");
+  // 16:F1 against (4,4):(F2,F8) = 16:F2 (4 x F2 = F8): 16:F3.
+  EXPECT_EQ(eval("layout_add(16:F1, (4,4):(F2,F8))").to_string(), "16:F3");
+  // Not powers of two, on the same modes: (3,2):(F1^F2, F4^F8).
+  EXPECT_EQ(eval("layout_add((3,2):(F1,F4), (3,2):(F2,F8))").to_string(), "(3,2):(F3,F12)");
+  // A + A is 0 everywhere.
+  EXPECT_TRUE(std::get<Verdict>(eval("layout_add((8,8):(F1,F9), (8,8):(F1,F9)) == 64:F0").data).holds);
+  expect_error([] { eval("layout_add(8:F1, 8:1)"); }, "an F2 value and a non-zero integer have no sum");
+  expect_error([] { eval("layout_add(16:F9, 8:F1)"); }, "size(A) == size(B)");
+  expect_error([] { eval("layout_add((5,3):(F1,F8), (3,5):(F1,F8))"); }, "no common refinement");
+  // PyCuTe's own pending case: 9:F1 + (3,3):(F2,F4) on (3,3): index 4 = (1,1) gives 4 ^ (2 ^ 4) = 2,
+  // the strides 1^2 = 3 and 3 ^ (1 x 4) = 7 give 3 ^ 7 = 4: no F2 layout is the sum.
+  expect_error([] { eval("layout_add(9:F1, (3,3):(F2,F4))"); }, "not an F2 layout: at index 4");
+}
+
+// coalesce_z over F2 strides (PyCuTe's test_coalesce_z_f2 inputs), each value by hand.
+TEST(F2Layout, CoalesceZByHand) {
+  EXPECT_EQ(eval("coalesce_z((2,2,3):(F1,F2,F4))").to_string(), "12:F1");  // 4 x F1 = F4: merges
+  EXPECT_EQ(eval("coalesce_z((3,2,2):(F1,F3,F6))").to_string(), "(3,4):(F1,F3)");
+  EXPECT_EQ(eval("coalesce_z(((2,2),(3,2)):((F1,F2),(F4,F12)))").to_string(), "(12,2):(F1,F12)");  // 12: no power of two
+  EXPECT_EQ(eval("coalesce_z((2,1,2):(F1,F7,F2))").to_string(), "4:F1");
+  // A trailing size-1 mode stays unless it continues the last one: (4,1):(F1,F4) is 4:F1 past its
+  // size too, (4,1):(F1,F5) at index 4 gives 5, 4:F1 would give 4.
+  EXPECT_EQ(eval("coalesce_z((4,1):(F1,F4))").to_string(), "4:F1");
+  EXPECT_EQ(eval("coalesce_z((4,1):(F1,F5))").to_string(), "(4,1):(F1,F5)");
+  EXPECT_EQ(eval("coalesce_z((4,1):(F1,F5))(4)").to_string(), "5");
+  EXPECT_EQ(eval("coalesce_z(1:F5)").to_string(), "1:F5");
+  expect_error([] { eval("coalesce_z((2,2):(F1,F2), (1,1))"); }, "profile is not defined");
+}
+
+// layout_add and coalesce_z laws on random F2 layouts, by enumeration against reference_f2:
+// R(i) == A(i) ^ B(i); coalesce_z keeps every value, past the size too, and is idempotent.
+TEST(F2Layout, LayoutAddAndCoalesceZLawsOnRandomLayouts) {
+  std::mt19937_64 rng(20261127);
+  // The value past the size: the last mode's coordinate takes the whole quotient.
+  auto extended = [](const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& stride, std::int64_t i) {
+    std::int64_t r = 0;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      const bool last = k + 1 == shape.size();
+      r ^= reference_clmul(last ? i : i % shape[k], stride[k]);
+      i /= shape[k];
+    }
+    return r;
+  };
+  long added = 0, refused = 0, coalesced = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    // Two power-of-two shapes of 2^bits elements split differently: always a common domain.
+    const int bits = 1 + static_cast<int>(rng() % 7);
+    std::vector<std::int64_t> sa, da, sb, db;
+    for (auto* v : {&sa, &sb}) {
+      int left = bits;
+      while (left > 0) {
+        const int e = 1 + static_cast<int>(rng() % static_cast<std::uint64_t>(left));
+        v->push_back(std::int64_t{1} << e);
+        left -= e;
+      }
+    }
+    for (std::size_t k = 0; k < sa.size(); ++k) da.push_back(static_cast<std::int64_t>(rng() % 256));
+    for (std::size_t k = 0; k < sb.size(); ++k) db.push_back(static_cast<std::int64_t>(rng() % 256));
+    const F2Layout r = std::get<F2Layout>(
+        eval("layout_add(" + flat_text(sa, da, true) + ", " + flat_text(sb, db, true) + ")").data);
+    const std::int64_t n = std::int64_t{1} << bits;
+    ASSERT_EQ(size_value(r), n);
+    for (std::int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(apply_index(r, i), reference_f2(sa, da, i) ^ reference_f2(sb, db, i)) << flat_text(sa, da, true);
+    ++added;
+    // Shapes 1..3 with size-1 modes: any shape, the same values at every index below size + 10.
+    std::vector<std::int64_t> s, d;
+    const int modes = 1 + static_cast<int>(rng() % 5);
+    for (int k = 0; k < modes; ++k) {
+      s.push_back(1 + static_cast<std::int64_t>(rng() % 4));
+      d.push_back(static_cast<std::int64_t>(rng() % 3 == 0 ? (k ? d.back() * s[k - 1] : 0) : rng() % 64));
+    }
+    const std::string text = flat_text(s, d, true);
+    const F2Layout z = std::get<F2Layout>(eval("coalesce_z(" + text + ")").data);
+    std::int64_t m = 1;
+    for (std::int64_t v : s) m *= v;
+    ASSERT_EQ(size_value(z), m) << text;
+    for (std::size_t k = 0; z.shape().is_tuple() && k < z.shape().rank(); ++k) ASSERT_FALSE(z.shape()[k].is_tuple()) << text;
+    std::vector<std::int64_t> zs, zd;
+    for (const F2Mode& mode : flat_modes(z)) zs.push_back(mode.shape), zd.push_back(mode.stride);
+    for (std::int64_t i = 0; i < m + 10; ++i) ASSERT_EQ(extended(zs, zd, i), extended(s, d, i)) << text << " at " << i;
+    ASSERT_EQ(coalesce_z(z), z) << text;
+    ++coalesced;
+  }
+  // Refused: shapes with no common refinement, and a sum that is no F2 layout.
+  for (const char* no_sum : {"layout_add((3,2):(F1,F2), (2,3):(F1,F2))", "layout_add(9:F1, (3,3):(F2,F4))"}) {
+    expect_error([&] { eval(no_sum); }, "layout_add");
+    ++refused;
+  }
+  std::cout << "F2 layout_add: " << added << " random pairs checked by enumeration, " << refused
+            << " refused by hand; coalesce_z: " << coalesced << " random layouts checked past their size\n";
+}
