@@ -13,6 +13,9 @@
 // an SS atom's A layout; each must differ, reported with the first difference.
 #pragma once
 
+#include <map>
+#include <ostream>
+
 #include "cutlass_gemm_case.cuh"
 #include "tile_to_shape.hpp"
 
@@ -148,6 +151,30 @@ void fmha_host_checks(const FmhaSpec& f, KernelReport& r) {
     ss.atom = "SM90_64x" + std::to_string(f.head_dim) + "x16_" + (f.type == "bf16" ? "F32BF16BF16" : "F32F16F16") + "_SS<K,MN>";
     return p_handoff_differs(qk.tiled, derive(ss).tiled, g.qk.bm, g.qk.bn);
   });
+}
+
+// Prints a kernel's failures, its controls and one line of counts per kind; adds to the tallies.
+// A kernel with no check or no control counts as a failure: nothing was compared.
+inline void print_report(std::ostream& out, const std::string& name, const KernelReport& r, int& passed, int& failed) {
+  std::map<std::string, std::pair<int, int>> counts;  // kind -> (ok, all)
+  for (const auto& c : r.checks) {
+    (c.ok ? passed : failed) += 1;
+    counts[c.kind].first += c.ok;
+    counts[c.kind].second += 1;
+    if (c.kind == "control")
+      out << (c.ok ? "negative control " : "FAIL negative control ") << name << ": " << c.what << ": " << c.detail << "\n";
+    else if (!c.ok)
+      out << "FAIL " << name << " " << c.kind << " " << c.what << ": " << c.detail << "\n";
+    else if (c.kind == "result")
+      out << name << " " << c.what << ": " << c.detail << "\n";
+  }
+  out << name << ":";
+  for (const auto& [kind, k] : counts) out << " " << kind << " " << k.first << "/" << k.second;
+  out << "\n";
+  if (counts["host"].second == 0 || counts["control"].second == 0) {
+    ++failed;
+    out << "FAIL " << name << ": no comparison ran\n";
+  }
 }
 
 }  // namespace cuteref_gpu::vendor

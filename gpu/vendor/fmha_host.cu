@@ -28,27 +28,7 @@ int main() {
       {{"fmha_bf16_d128", "bf16", 128}, run<cutlass::bfloat16_t, 128>},
   };
   int passed = 0, failed = 0;
-  for (const auto& [spec, fn] : kernels) {
-    const KernelReport r = fn(spec);
-    int host = 0, host_ok = 0, controls = 0, caught = 0;
-    for (const auto& c : r.checks) {
-      (c.ok ? passed : failed) += 1;
-      if (c.kind == "control") {
-        ++controls;
-        caught += c.ok;
-        std::cout << (c.ok ? "negative control " : "FAIL negative control ") << spec.name << ": " << c.what << ": " << c.detail << "\n";
-      } else {
-        ++host;
-        host_ok += c.ok;
-        if (!c.ok) std::cout << "FAIL " << spec.name << " " << c.what << ": " << c.detail << "\n";
-      }
-    }
-    std::cout << spec.name << ": host " << host_ok << "/" << host << ", controls " << caught << "/" << controls << " caught\n";
-    if (host == 0 || controls == 0) {
-      ++failed;
-      std::cout << "FAIL " << spec.name << ": no comparison ran\n";
-    }
-  }
+  for (const auto& [spec, fn] : kernels) cuteref_gpu::vendor::print_report(std::cout, spec.name, fn(spec), passed, failed);
   std::cout << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }
