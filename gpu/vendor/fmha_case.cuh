@@ -10,7 +10,8 @@
 // TiledMMAs' (thread, value) layouts of A, B and C, and the P handoff (the QK accumulator's
 // (thread, value) coordinates are those the PV RS atom reads for A, value by value).
 // Controls: V's majorness the other way round, V's swizzle one narrower, the P handoff against
-// an SS atom's A layout; each must differ, reported with the first difference.
+// an SS atom's A layout and against the PV operand's tile indexed row-major; each must differ,
+// reported with the first difference.
 #pragma once
 
 #include <map>
@@ -68,17 +69,24 @@ inline FmhaGemms fmha_gemms(const FmhaSpec& f) {
 // "" when, for every thread and value, the QK accumulator (partition_C of the (BM, BKV) tile)
 // and the PV atom's A operand (partition_A of the (BM, BKV) tile) name the same coordinate: the
 // registers the RS GMMA reads for P are the accumulator's, in order. Else the first difference.
-inline std::string p_handoff_differs(const cuteref::TiledMma& qk, const cuteref::TiledMma& pv, std::int64_t bm, std::int64_t bkv) {
+// `a_tile_row_major` (a control) indexes the PV operand's tile row-major, as a P layout that
+// confuses the query and key modes would.
+inline std::string p_handoff_differs(const cuteref::TiledMma& qk, const cuteref::TiledMma& pv, std::int64_t bm, std::int64_t bkv,
+                                     bool a_tile_row_major = false) {
   using cuteref::IntTuple;
   const cuteref::Layout ref = cuteref::make_layout(IntTuple::tuple({IntTuple::static_int(bm), IntTuple::static_int(bkv)}));
+  const cuteref::Layout ref_a = a_tile_row_major ? cuteref::Layout(IntTuple::tuple({IntTuple::static_int(bm), IntTuple::static_int(bkv)}),
+                                                                   IntTuple::tuple({IntTuple::static_int(bkv), IntTuple::static_int(1)}))
+                                                 : ref;
   const std::int64_t threads = cuteref::tiled_mma_size(qk);
   if (threads != cuteref::tiled_mma_size(pv))
     return "QK has " + std::to_string(threads) + " threads, PV " + std::to_string(cuteref::tiled_mma_size(pv));
   for (std::int64_t t = 0; t < threads; ++t) {
-    const cuteref::Partition c = cuteref::partition_C(qk, t, ref), a = cuteref::partition_A(pv, t, ref);
+    const cuteref::Partition c = cuteref::partition_C(qk, t, ref), a = cuteref::partition_A(pv, t, ref_a);
     const std::int64_t nc = cuteref::size_value(c.layout), na = cuteref::size_value(a.layout);
     if (nc != na) return "thread " + std::to_string(t) + ": " + std::to_string(nc) + " accumulator values, " + std::to_string(na) + " A values";
     for (std::int64_t v = 0; v < nc; ++v) {
+      // Both read as column-major indices of the (BM, BKV) tile (the control's row-major ones too).
       const std::int64_t s = c.offset + cuteref::apply_index(c.layout, v), p = a.offset + cuteref::apply_index(a.layout, v);
       if (s != p)
         return "(thread " + std::to_string(t) + ", value " + std::to_string(v) + "): accumulator holds S(" + std::to_string(s % bm) + "," +
@@ -151,6 +159,8 @@ void fmha_host_checks(const FmhaSpec& f, KernelReport& r) {
     ss.atom = "SM90_64x" + std::to_string(f.head_dim) + "x16_" + (f.type == "bf16" ? "F32BF16BF16" : "F32F16F16") + "_SS<K,MN>";
     return p_handoff_differs(qk.tiled, derive(ss).tiled, g.qk.bm, g.qk.bn);
   });
+  control("P's tile indexed row-major (query and key modes confused)",
+          [&] { return p_handoff_differs(qk.tiled, pv.tiled, g.qk.bm, g.qk.bn, true); });
 }
 
 // Prints a kernel's failures, its controls and one line of counts per kind; adds to the tallies.
