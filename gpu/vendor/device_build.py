@@ -28,15 +28,18 @@ def main():
     nvcc = "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else "nvcc"
     cuda_lib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(subprocess.run(
         ["sh", "-c", f"command -v {nvcc}"], capture_output=True, text=True, check=True).stdout.strip()))), "lib64")
-    # The model (model/core, algebra, atoms) and the expression language (lang/), as meson builds them.
+    # The model (model/core, algebra, atoms, f2) and the expression language (lang/), as meson builds them.
     model_cpp = sorted(glob.glob(os.path.join(root, "model/*/*.cpp")) + glob.glob(os.path.join(root, "lang/*.cpp")))
     model_cpp = [s for s in model_cpp if "/tests/" not in s]
     gpu_cu = sorted(glob.glob(os.path.join(root, "gpu/*.cu"))) + [os.path.join(gen, "wgmma_instances.cu"),
                                                                  os.path.join(gen, "attention_chain_instances.cu")]
-    vendor = sorted(glob.glob(os.path.join(root, "gpu/vendor/*.cu")) + glob.glob(os.path.join(root, "gpu/vendor/*.cpp")))
+    # The FMHA programs (fmha_*.cu) have their own main() and need CUTLASS's example 88: meson
+    # builds them with -Dgpu_fmha=enabled, not into cuteref-gpu.
+    vendor = sorted(s for s in glob.glob(os.path.join(root, "gpu/vendor/*.cu")) + glob.glob(os.path.join(root, "gpu/vendor/*.cpp"))
+                    if not os.path.basename(s).startswith("fmha_"))
     kernels = sorted(glob.glob(os.path.join(gen, "kernel_*.cu")))
-    inc = (f"-I{root}/model -I{root}/model/core -I{root}/model/generic -I{root}/model/algebra -I{root}/lang "
-           f"-I{root}/gpu")
+    inc = (f"-I{root}/model -I{root}/model/core -I{root}/model/generic -I{root}/model/algebra -I{root}/model/f2 "
+           f"-I{root}/lang -I{root}/gpu")
     vinc = f"{inc} -I{root}/gpu/vendor -I{cutlass}/include -I{cutlass}/tools/util/include"
     arch = "-gencode=arch=compute_90a,code=sm_90a"
     lines = [
