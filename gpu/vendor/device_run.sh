@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device side of the vendor-kernel runs (issue 15), for the lent GPU machine, where the
+# The device side of the vendor-kernel runs (issue 15), for the GPU machine, where the
 # project tree arrives as a copy of the main checkout: CARRY holds src.tar (this branch's tree)
 # and cutlass.tar.xz (CUTLASS's include/ and tools/util/include), and optionally a prebuilt
 # cuteref-gpu.xz and the DSL kernels (dsl_manifest.txt and its cubins from build/gpu). Logs go to OUT.
