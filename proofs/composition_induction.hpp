@@ -39,7 +39,7 @@ namespace cuteref::proofs {
 // CompositionOps: composition_generic.hpp's decisions and checks; SymCompositionOps is the
 // proofs' (the model's checks as obligations), the proof tests pass broken ones.
 template <class CompositionOps>
-LawResult composition_step_lemma(const CompositionOps& make_ops_base, const ProofOptions& opt) {
+LawResult composition_step_lemma(const CompositionOps& base_ops, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s(Encoding::Int64Range);
@@ -58,8 +58,8 @@ LawResult composition_step_lemma(const CompositionOps& make_ops_base, const Proo
         domain.push_back(a_rest(ctx.int_val(0)) == 0);
         const ProofOutcome out = prove(s, domain, {{"s", sk.e}, {"t", tk.e}, {"n", n.e}, {"d", d.e}, {"c", c.e}, {"prior", prior.e}},
                                        [&]() -> z3::expr {
-          const SymInt shapes[2] = {sk, sk};
-          CompositionOps ops = make_ops_base;
+          const SymInt shapes[1] = {sk};  // the checks read A's shape at the step's mode 0
+          CompositionOps ops = base_ops;
           ops.s = shapes;
           const z3::expr sign = ctx.int_val(negative ? -1 : 1);
           const z3::expr x = d.e * c.e;  // the index of A that c reaches

@@ -94,7 +94,7 @@ namespace cuteref::proofs {
 // Li_{j+1}(Y + d c) == Li_j(Y) + w c. At the end the open mode gets L's last shape, and
 // sum_t w_t c_t is i (zero-stride modes have shape 1 in an injective L, so c = 0 there).
 template <class InverseOps>
-LawResult left_inverse_step_lemma(const InverseOps& make_ops, const ProofOptions& opt) {
+LawResult left_inverse_step_lemma(const InverseOps& base_ops, const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s(Encoding::Int64Range);
@@ -111,7 +111,7 @@ LawResult left_inverse_step_lemma(const InverseOps& make_ops, const ProofOptions
                                              {"d", d.e}, {"w", w.e}, {"c", c.e}},
                                  [&]() -> z3::expr {
     const std::vector<SymInt> strides{d};
-    InverseOps ops = make_ops;
+    InverseOps ops = base_ops;
     ops.strides = &strides;
     SymInt reached = covered;
     std::vector<SymInt> out_shapes, out_strides;

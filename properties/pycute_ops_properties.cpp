@@ -106,19 +106,9 @@ Violation gcd_law(const IntTuple& a, const IntTuple& b) {
   return std::nullopt;
 }
 
-// L(i) for any i >= 0: the colexicographic walk over the flat modes, the last coordinate
-// taking the whole quotient (how a layout is evaluated past its size).
-std::int64_t extended_value(const Layout& x, std::int64_t i) {
-  std::vector<IntTuple> s, d;
-  flatten_into(x.shape(), s);
-  flatten_into(x.stride(), d);
-  std::int64_t v = 0;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    v += (k + 1 == s.size() ? i : i % s[k].value()) * d[k].value();
-    i /= s[k].value();
-  }
-  return v;
-}
+// L(i) for any i >= 0, past the size too: the model's evaluation of the flattened layout, whose
+// last mode takes the whole quotient (apply_index does not bound the index).
+std::int64_t extended_value(const Layout& x, std::int64_t i) { return apply_index(flatten(x), i); }
 
 // z and l agree at every index below 3 * size(l) + 3, past the size too.
 Violation same_function_past_size(const Layout& z, const Layout& l, const std::string& call) {

@@ -231,19 +231,9 @@ TEST(LayoutAdd, AgainstEnumeration) {
   EXPECT_GT(refused, 100);
 }
 
-// L(i) for any i >= 0: colexicographic coordinates of the flat modes, the last one unbounded.
-std::int64_t extended_value(const Layout& l, std::int64_t i) {
-  std::vector<IntTuple> s, d;
-  flatten_into(l.shape(), s);
-  flatten_into(l.stride(), d);
-  std::int64_t v = 0;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    const std::int64_t c = k + 1 == s.size() ? i : i % s[k].value();
-    v += c * d[k].value();
-    i /= s[k].value();
-  }
-  return v;
-}
+// L(i) for any i >= 0, past the size too: the model's evaluation of the flattened layout, whose
+// last mode takes the whole quotient (apply_index does not bound the index).
+std::int64_t extended_value(const Layout& l, std::int64_t i) { return apply_index(flatten(l), i); }
 
 TEST(CoalesceZ, AgainstEnumerationPastTheSize) {
   Rng r(77);
