@@ -133,3 +133,72 @@ LawResult left_inverse_step_lemma(const InverseOps& base_ops, const ProofOptions
 }
 
 }  // namespace cuteref::proofs
+
+namespace cuteref::proofs {
+
+// The step lemma behind the law right_inverse_maximal_every_rank: for L injective with strides
+// >= 0, n = size(right_inverse(L)) is not in L's image, so no right inverse of L (a layout or
+// any function) has more than n elements. By induction over right_inverse_modes' walk in
+// stride order (inverse_stride_order sorts: each mode's stride is at least those before it).
+//
+// Summary of the modes visited so far, on their coordinates numbered 0 <= x < P (a
+// colexicographic numbering; only the set of values and injectivity matter): F(x) their
+// offset, `next` the offset the walk has reached, m the largest stride visited (0 at the
+// start), `compact` a flag. Invariant:
+//   J0: F(0) == 0;  J1: 0 <= F(x) and F(x) != next for x < P;
+//   J2: every v < next is F(G(v)) with G(v) < P (G uninterpreted: the inverse so far);
+//   J3: compact or m > next; compact gives F(x) < next for x < P.
+// Start: P = 1, F(0) = 0, next = 1, m = 0, compact. The step visits (s : d) with d >= m,
+// F_new(x + P j) = F(x) + d j for x < P, j < s, and L injective gives F_new(G(d)) !=
+// F_new(P) when both are in range (s >= 2). Taken (d == next): J3 with m <= d gives F < d,
+// so F + d j < s d = next_new, none equal to it, and v = next q + r is F_new(G(r) + P q).
+// Skipped, d < next and s >= 2: d == F(G(d)) == F_new(P) contradicts injectivity; d > next:
+// every j >= 1 gives F + d j > next, and m_new = d > next keeps J3 (every later stride is
+// >= d, so `next` never grows again). At the end J1 says L(x) != n for every coordinate.
+template <class InverseOps>
+LawResult right_inverse_maximal_step_lemma(const InverseOps& ops, const ProofOptions& opt) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::sort z = ctx.int_sort();
+  const z3::func_decl f = z3::function("F", z, z), g = z3::function("G", z, z);
+  std::vector<z3::expr> domain;
+  const SymInt p = s.ranged_variable("P", 1, INT64_MAX, domain), next = s.ranged_variable("next", 1, INT64_MAX, domain);
+  const SymInt m = s.ranged_variable("m", 0, INT64_MAX, domain), sh = s.ranged_variable("s", 1, INT64_MAX, domain);
+  const SymInt d = s.ranged_variable("d", 0, INT64_MAX, domain), w = s.ranged_variable("w", 1, INT64_MAX, domain);
+  // A new coordinate x + P j and a value v below the new `next`.
+  const SymInt x = s.ranged_variable("x", 0, INT64_MAX, domain), j = s.ranged_variable("j", 0, INT64_MAX, domain);
+  const SymInt v = s.ranged_variable("v", 0, INT64_MAX, domain);
+  const z3::expr compact = ctx.bool_const("compact");
+  domain.push_back(x.e < p.e && j.e < sh.e && m.e <= d.e);  // the coordinate; the walk's stride order
+  const ProofOutcome out = prove(s, domain, {{"P", p.e}, {"next", next.e}, {"m", m.e}, {"s", sh.e}, {"d", d.e},
+                                             {"x", x.e}, {"j", j.e}, {"v", v.e}},
+                                 [&]() -> z3::expr {
+    // The invariant before the step, instantiated where the step reads it.
+    const auto j1 = [&](const z3::expr& at) { return f(at) >= 0 && f(at) != next.e && z3::implies(compact, f(at) < next.e); };
+    const auto j2 = [&](const z3::expr& value) { return z3::implies(value >= 0 && value < next.e, g(value) >= 0 && g(value) < p.e && f(g(value)) == value); };
+    s.add_hypothesis(f(ctx.int_val(0)) == 0 && j1(x.e) && (compact || m.e > next.e) && j2(d.e));
+    // L injective, at the two coordinates G(d) and P (the new mode's first step).
+    s.add_hypothesis(z3::implies(d.e < next.e && sh.e >= 2, f(g(d.e)) != f(ctx.int_val(0)) + d.e));
+    SymInt reached = next;
+    std::vector<SymInt> out_shapes, out_strides;
+    const bool taken = right_inverse_step(sh, d, w, reached, ops, out_shapes, out_strides);
+    const z3::expr value = f(x.e) + d.e * j.e;  // F_new(x + P j)
+    const z3::expr compact_new = taken ? ctx.bool_val(true) : (compact && d.e < next.e);
+    z3::expr goal = value >= 0 && value != reached.e && (compact_new || d.e > reached.e) &&
+                    z3::implies(compact_new, value < reached.e);
+    if (taken) {
+      // J2 after the step: v = next q + r is F_new(G(r) + P q).
+      const z3::expr q = ctx.int_const("q"), rem = ctx.int_const("r");
+      s.add_hypothesis(v.e == next.e * q + rem && rem >= 0 && rem < next.e && j2(rem));
+      goal = goal && z3::implies(v.e < reached.e, q >= 0 && q < sh.e && f(g(rem)) + d.e * q == v.e);
+    }
+    return goal;
+  }, o);
+  fold_step_proof(r, out, "right_inverse maximality step");
+  return r;
+}
+
+}  // namespace cuteref::proofs

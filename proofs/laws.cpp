@@ -537,6 +537,38 @@ LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// right_inverse's maximality for every rank: the step lemma of inverse_induction.hpp with the
+// proofs' SymInverseOps, and a corner enumerated.
+LawResult right_inverse_maximal_every_rank_law(const ProofOptions& opt) {
+  LawResult r = right_inverse_maximal_step_lemma(SymInverseOps{nullptr}, opt);
+  const auto image_of = [](const Layout& l) {
+    std::set<std::int64_t> image;
+    for (std::int64_t i = 0; i < size_value(l); ++i) image.insert(apply_index(l, i));
+    return image;
+  };
+  // The corner: every injective flat L of rank 1 to 4 with shapes in [1,3] and strides in
+  // [0,12] (the first 60000 in odometer order at rank 4): size(R) is not in L's image, R the
+  // model's by-value right inverse, on the concrete model.
+  for (std::size_t rank = 1; rank <= 4; ++rank)
+    for_each_small_flat_layout(rank, 3, 0, 12, 60000, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+      const Layout l(IntTuple::tuple(sh), IntTuple::tuple(st));
+      const std::set<std::int64_t> image = image_of(l);
+      if (static_cast<std::int64_t>(image.size()) != size_value(l)) return;  // not injective
+      ++r.corner_cases;
+      if (image.count(size_value(right_inverse_full(l))) != 0 && r.corner_failure.empty()) r.corner_failure = l.to_string();
+    });
+  // Both hypotheses are needed (derived by hand): (2,2):(1,1) is not injective, its inverse is
+  // 2:1 and L(3) == 2; (2,2,2):(1,-3,5) is injective with a negative stride, the walk takes
+  // only the stride-1 mode (-3 and 5 are not the offset reached) and L at (0,1,1) is 2.
+  for (const char* text : {"(2,2):(1,1)", "(2,2,2):(1,-3,5)"}) {
+    const Layout l = parse_layout(text);
+    ++r.corner_cases;
+    if ((size_value(right_inverse_full(l)) != 2 || image_of(l).count(2) == 0) && r.corner_failure.empty())
+      r.corner_failure = std::string(text) + " (expected size 2, in the image)";
+  }
+  return r;
+}
+
 // left_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
 // SymInverseOps, and a corner enumerated.
 LawResult left_inverse_every_rank_law(const ProofOptions& opt) {
@@ -1150,6 +1182,13 @@ const std::vector<Law>& named_laws() {
                  "and L's digits uninterpreted (the digit facts from composition_tuple_every_rank's additivity); "
                  "shapes >= 1, strides any integers, where the model's checked products do not overflow",
                  ProofStatus::Proved, right_inverse_every_rank_law});
+    v.push_back({"right_inverse_maximal_every_rank",
+                 "size(R) is not in L's image, R = right_inverse_full(L), for injective flat L of every rank with "
+                 "strides >= 0, so no right inverse of L (layout or function) has more elements: induction over "
+                 "right_inverse_modes' walk in stride order, right_inverse_step run on one symbolic mode with the "
+                 "modes before summarised by an uninterpreted offset function and its inverse; where the model's "
+                 "checked products do not overflow. Not true without either hypothesis ((2,2):(1,1), (2,2,2):(1,-3,5))",
+                 ProofStatus::Proved, right_inverse_maximal_every_rank_law});
     v.push_back({"left_inverse_every_rank",
                  "Li(L(i)) == i for every i < size(L), Li = left_inverse(L), for injective flat L of every rank: "
                  "induction over left_inverse_modes' walk, left_inverse_step run on one symbolic mode with the inverse "

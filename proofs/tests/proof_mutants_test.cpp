@@ -205,6 +205,19 @@ TEST(ProofMutants, RightInverseStepLemma) {
   }
 }
 
+// The maximality step lemma against the same two broken steps: taking a larger stride lets
+// next jump over an offset in L's image; growing next by adding lands it on one.
+TEST(ProofMutants, RightInverseMaximalStepLemma) {
+  const LawResult model = right_inverse_maximal_step_lemma(SymInverseOps{nullptr}, ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(model.status, ProofStatus::Proved) << model.detail;
+  for (const LawResult& r : {right_inverse_maximal_step_lemma(TakesLargerStrides{{nullptr}}, ProofOptions{}),
+                             right_inverse_maximal_step_lemma(NextAddsTheShape{{nullptr}}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
+}
+
 // left_inverse taking the whole stride as the gap (not divided by what is covered), or
 // growing `covered` by adding the gap.
 struct GapIsTheStride : SymInverseOps {
