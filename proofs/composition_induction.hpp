@@ -143,6 +143,64 @@ inline LawResult digit_additivity_lemma(const ProofOptions& opt, bool no_carry =
   return r;
 }
 
+// B's leaves of negative stride, for every rank of A (the law composition_signed_every_rank).
+// A's evaluation past its domain and below 0 is the model's crd2idx with C++'s truncating
+// division: A_k(x) = t_k * (x % s_k) + A_{k+1}(x / s_k), the last mode t * x. Two lemmas, each
+// one step of an induction over A's modes (A_{k+1} uninterpreted, the hypothesis at the one
+// point the step reads):
+//   odd: A(-x) == -A(x) for every x: (-x) % s == -(x % s), (-x) / s == -(x / s). So leaves
+//     all negative compose to -A(|B|(i)) == A(B(i)), their magnitudes under the same
+//     no-carry bookkeeping as positive leaves (the model keeps one digit sum per sign).
+//   one mode: for u with |u| < s_k, A_i(M * u) == t_k * u, M the product of the shapes from
+//     mode i to k - 1: below k, (s_i M' u) % s_i == 0 and (s_i M' u) / s_i == M' u; at k
+//     (not the last), u % s_k == u and u / s_k == 0 (truncation: -1 < u / s_k < 1), A_{k+1}(0)
+//     == 0. Leaves of both signs the model admits only within one mode k of A; each leaf's
+//     digits elsewhere are 0 (composition_every_rank's step lemma: a mode the leaf does not
+//     touch gets no digit), so B(i) == P_k * (E+ - E-), |E+ - E-| < s_k by the two digit sums,
+//     and A(B(i)) == t_k * (E+ - E-) == the sum of the leaves' values.
+// `within_mode`: state |u| < s_k (the proof tests drop it, and the lemma must fail).
+inline LawResult signed_digit_lemmas(const ProofOptions& opt, bool within_mode = true) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::func_decl a_rest = z3::function("Arest", ctx.int_sort(), ctx.int_sort());
+  {
+    std::vector<z3::expr> domain;
+    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), tk = s.ranged_variable("t", INT64_MIN, INT64_MAX, domain);
+    const SymInt x = s.ranged_variable("x", -INT64_MAX, INT64_MAX, domain);
+    const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"t", tk.e}, {"x", x.e}}, [&]() -> z3::expr {
+      const SymInt neg_x = SymInt(ctx.int_val(0)) - x;
+      const SymInt q = x / sh, neg_q = neg_x / sh;
+      s.add_hypothesis(a_rest((SymInt(ctx.int_val(0)) - q).e) == -a_rest(q.e));  // odd after mode k
+      const SymInt value = tk * (x % sh) + SymInt(a_rest(q.e));
+      const SymInt neg_value = tk * (neg_x % sh) + SymInt(a_rest(neg_q.e));
+      return neg_value.e == -value.e && (tk * neg_x).e == -(tk * x).e;
+    }, o);
+    fold_step_proof(r, out, "A is odd");
+  }
+  for (const bool at_k : {false, true}) {
+    std::vector<z3::expr> domain;
+    const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), ti = s.ranged_variable("t", INT64_MIN, INT64_MAX, domain);
+    const SymInt tk = s.ranged_variable("tk", INT64_MIN, INT64_MAX, domain), m = s.ranged_variable("M", 1, INT64_MAX, domain);
+    const SymInt u = s.ranged_variable("u", -INT64_MAX, INT64_MAX, domain);
+    const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"t", ti.e}, {"tk", tk.e}, {"M", m.e}, {"u", u.e}},
+                                   [&]() -> z3::expr {
+      s.add_hypothesis(a_rest(ctx.int_val(0)) == 0);
+      if (at_k) {  // mode k itself: s is s_k, t is t_k
+        if (within_mode) s.add_hypothesis(u.e < sh.e && -u.e < sh.e);
+        return (ti * (u % sh) + SymInt(a_rest((u / sh).e))).e == ti.e * u.e;
+      }
+      const SymInt x = sh * (m * u);  // M_i * u with M_i = s_i * M
+      s.add_hypothesis(a_rest((m * u).e) == tk.e * u.e);  // the claim from mode i + 1
+      return (ti * (x % sh) + SymInt(a_rest((x / sh).e))).e == tk.e * u.e;
+    }, o);
+    fold_step_proof(r, out, at_k ? "one mode: at mode k" : "one mode: below mode k");
+  }
+  return r;
+}
+
 // coalesce_x keeps A's function, the last mode unbounded, for every rank: induction over
 // coalesce_unbounded_modes' walk from the back. After the modes k+1.. the kept modes O are,
 // by hypothesis, A_{k+1} as a function on every x >= 0. Summary of O: its first kept mode

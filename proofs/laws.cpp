@@ -519,6 +519,45 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// composition by a flat B whose leaves have strides of either sign, into a flat A of every
+// rank: the signed digit lemmas of composition_induction.hpp, and a corner enumerated.
+LawResult composition_signed_every_rank_law(const ProofOptions& opt) {
+  LawResult r = signed_digit_lemmas(opt);
+  // The corner: every flat A of rank 1 to 3 with shapes in [1,3] and strides in [-1,2], and
+  // every B of two leaves with shapes in [1,4] and strides in [-4,4], that composition
+  // accepts: (A o B)(i) == A(B(i)) for every i < size(B), A evaluated at negative offsets as
+  // the model does (truncating digits, the last mode unbounded). The count of accepted B with
+  // a negative stride is part of the corner's size.
+  // apply_index refuses a negative offset; crd2idx_index is CuTe's crd2idx on any integer.
+  const auto below_zero = [](const Layout& l, std::int64_t x) {
+    return crd2idx_index(CheckedInt(x), l.shape(), l.stride()).v;
+  };
+  std::size_t negative_cases = 0;
+  for (std::size_t rank = 1; rank <= 3; ++rank)
+    for_each_small_flat_layout(rank, 3, -1, 2, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+      const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
+      for (std::int64_t code = 0; code < 4 * 4 * 9 * 9; ++code) {
+        const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4, d0 = code / 16 % 9 - 4, d1 = code / 144 - 4;
+        if (d0 >= 0 && d1 >= 0) continue;  // composition_tuple_every_rank's corner
+        const Layout b(IntTuple::tuple({IntTuple::integer(n0), IntTuple::integer(n1)}),
+                       IntTuple::tuple({IntTuple::integer(d0), IntTuple::integer(d1)}));
+        std::optional<Layout> composed;
+        try {
+          composed = composition(a, b);
+        } catch (const Error&) {
+          continue;
+        }
+        ++r.corner_cases;
+        ++negative_cases;
+        for (std::int64_t i = 0; i < n0 * n1; ++i)
+          if (apply_index(*composed, i) != below_zero(a, apply_index(b, i)) && r.corner_failure.empty())
+            r.corner_failure = "composition(" + a.to_string() + ", " + b.to_string() + ")";
+      }
+    });
+  if (negative_cases == 0) r.corner_failure = "no composition with a negative stride was accepted";
+  return r;
+}
+
 // right_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
 // SymInverseOps, and a corner enumerated.
 LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
@@ -1176,6 +1215,14 @@ const std::vector<Law>& named_laws() {
                  "model records there, and digits below the mode's shape add without carry (induction over A's "
                  "modes), so A is additive on B's leaves. Negative strides of B are outside this law",
                  ProofStatus::Proved, composition_tuple_every_rank_law});
+    v.push_back({"composition_signed_every_rank",
+                 "(A o B)(i) == A(B(i)) for i < size(B), for flat B of every number of leaves with strides of either "
+                 "sign and flat A of every rank, where the model's checks pass (leaves of one sign do not carry "
+                 "together; leaves of both signs stay within one mode of A), A evaluated below 0 as the model does "
+                 "(truncating digits): A is odd (A(-x) == -A(x)) and linear on the multiples of one mode's weight "
+                 "below its shape, each by induction over A's modes; with composition_every_rank and "
+                 "composition_tuple_every_rank",
+                 ProofStatus::Proved, composition_signed_every_rank_law});
     v.push_back({"right_inverse_every_rank",
                  "L(R(i)) == i for every i < size(R), R = right_inverse_full(L) (the by-value inverse), for flat L of every rank: "
                  "induction over right_inverse_modes' walk, right_inverse_step run on one symbolic mode with L, R "

@@ -205,6 +205,15 @@ TEST(ProofMutants, RightInverseStepLemma) {
   }
 }
 
+// Leaves of both signs are additive only within one mode of A: without |u| < s_k the
+// one-mode lemma is false (u == s_k carries into the next mode).
+TEST(ProofMutants, SignedDigitLemmas) {
+  ++g_cases;
+  EXPECT_EQ(signed_digit_lemmas(ProofOptions{}).status, ProofStatus::Proved);
+  ++g_cases;
+  EXPECT_EQ(signed_digit_lemmas(ProofOptions{}, false).status, ProofStatus::Refuted);
+}
+
 // The maximality step lemma against the same two broken steps: taking a larger stride lets
 // next jump over an offset in L's image; growing next by adding lands it on one.
 TEST(ProofMutants, RightInverseMaximalStepLemma) {
