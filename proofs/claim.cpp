@@ -16,6 +16,7 @@
 #include "atoms/smem_banks_generic.hpp"
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
+#include "coordinates.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "input_limits.hpp"
@@ -668,7 +669,7 @@ std::pair<std::string, std::string> split_claim(const std::string& claim) {
 }
 
 // An --assume text split at its top-level comparison: {lhs, op, rhs}, or op empty for a
-// predicate call (divides, admissible, defined). `<<`, `>>` and Sw<...> are not comparisons.
+// predicate call (divides, admissible, defined, injective). `<<`, `>>` and Sw<...> are not comparisons.
 struct Assumption {
   std::string lhs, op, rhs;
 };
@@ -694,7 +695,7 @@ Assumption split_assumption(const std::string& text) {
       if (text.compare(k, n, op) == 0) return {text.substr(0, k), op, text.substr(k + n)};
     }
   }
-  for (const char* fn : {"divides", "admissible", "defined"}) {
+  for (const char* fn : {"divides", "admissible", "defined", "injective"}) {
     std::size_t k = 0;
     while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
     const std::size_t n = std::char_traits<char>::length(fn);
@@ -707,7 +708,7 @@ Assumption split_assumption(const std::string& text) {
       return {fn, "", text.substr(open + 1, close - open - 1)};
   }
   throw Error("--assume '" + text + "': expected EXPR OP EXPR (OP one of == != < <= > >=), divides(A, B), "
-              "admissible(A, B) or defined(EXPR)");
+              "admissible(A, B), defined(EXPR) or injective(L)");
 }
 
 // "A, B" split at its top-level comma.
@@ -963,6 +964,14 @@ void assume(const std::string& text, const std::map<std::string, SymInt>& vars, 
         : a.op == ">" ? (r < l) : (l >= r);
   } else if (a.lhs == "defined") {
     (void)side(a.rhs);
+  } else if (a.lhs == "injective") {
+    if (scope.encoding() != Encoding::Int64Range)
+      throw Unsupported("--assume '" + text + "': injective(L) is a quantified formula, stated only in the integer "
+                        "encoding, and this claim has bit operations");
+    const Val<SymInt> v = side(a.rhs);
+    if (v.kind == K::Layout) h = injective(SymLayout{v.t, v.stride});
+    else if (v.kind == K::Model && v.model && v.model->is_layout()) h = injective(::cuteref::proofs::lift(std::get<Layout>(v.model->data)));
+    else throw Error("--assume '" + text + "': injective takes a layout with integer strides");
   } else {
     const auto [x, y] = split_claim_arguments(a.rhs, text);
     if (a.lhs == "divides") {
@@ -974,6 +983,55 @@ void assume(const std::string& text, const std::map<std::string, SymInt>& vars, 
   }
   for (const Obligation& o : scope.take_obligations_after(before)) scope.add_hypothesis(z3::implies(o.guard, o.condition));
   scope.add_hypothesis(h);
+}
+
+// Whether one --assume text holds at a counterexample's values, on the concrete model (a
+// refutation is printed only where every hypothesis does). Throws Error where the model
+// rejects an expression the assumption names, or injective(L) is too large to enumerate.
+bool assumption_holds(const std::string& text, const std::map<std::string, CheckedInt>& values) {
+  using K = Val<CheckedInt>::Kind;
+  const Assumption a = split_assumption(text);
+  auto side = [&](const std::string& t) { return evaluate_side(Side{t, !free_variables(t).empty()}, values); };
+  auto integer = [&](const Val<CheckedInt>& v) {
+    if (v.kind != K::Int) throw Error("--assume '" + text + "': only integers are compared");
+    return v.i->v;
+  };
+  if (!a.op.empty()) {
+    const std::int64_t l = integer(side(a.lhs)), r = integer(side(a.rhs));
+    return a.op == "==" ? l == r : a.op == "!=" ? l != r : a.op == "<" ? l < r : a.op == "<=" ? l <= r
+           : a.op == ">" ? l > r : l >= r;
+  }
+  if (a.lhs == "defined") {
+    try {
+      (void)side(a.rhs);
+    } catch (const Error&) {
+      return false;
+    }
+    return true;
+  }
+  if (a.lhs == "injective") {
+    const std::optional<Value> v = lower(side(a.rhs));
+    if (!v || !v->is_layout()) throw Error("--assume '" + text + "': injective takes a layout");
+    const Layout& l = std::get<Layout>(v->data);
+    constexpr std::int64_t kLimit = std::int64_t{1} << 22;
+    const std::int64_t n = size_value(l);
+    if (n > kLimit) throw Error("--assume '" + text + "': " + std::to_string(n) + " elements, too many to check");
+    std::set<std::int64_t> image;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (!image.insert(apply_index(l, i)).second) return false;
+    return true;
+  }
+  const auto [x, y] = split_claim_arguments(a.rhs, text);
+  if (a.lhs == "divides") {
+    const std::int64_t d = integer(side(x)), m = integer(side(y));
+    return d >= 1 && m % d == 0;
+  }
+  try {  // admissible
+    (void)side("composition(" + x + ", " + y + ")");
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
 }
 
 // Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
@@ -1018,7 +1076,9 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
   }
-  const Encoding encoding = needs_bits(req.claim) ? Encoding::BitVector64 : Encoding::Int64Range;
+  bool bits = needs_bits(req.claim);
+  for (const auto& a : req.assume) bits = bits || needs_bits(a);  // the hypotheses share the encoding
+  const Encoding encoding = bits ? Encoding::BitVector64 : Encoding::Int64Range;
   ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
   SymbolicScope& scope = *holder.scope;
   std::vector<z3::expr> domain;
@@ -1093,6 +1153,20 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   for (const auto& n : names) {
     concrete.emplace(n, CheckedInt(outcome.values.at(n)));
     report << "  " << n << " = " << outcome.values.at(n) << "\n";
+  }
+  for (const auto& text : req.assume) {
+    bool holds = false;
+    try {
+      holds = assumption_holds(text, concrete);
+    } catch (const Error& e) {
+      out << "unknown: Z3's counterexample could not be checked against --assume '" << text
+          << "': " << shortened(e.what()) << "\n";
+      return kProveUnknown;
+    }
+    if (!holds) {
+      out << "unknown: Z3's counterexample violates --assume '" << text << "' on the concrete model\n";
+      return kProveUnknown;
+    }
   }
   try {
     const Val<CheckedInt> a = evaluate_side(lhs, concrete), b = evaluate_side(rhs, concrete);

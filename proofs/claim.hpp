@@ -57,8 +57,10 @@ struct ProveRequest {
   std::vector<std::string> where;  // "v in [lo,hi]", at most one per variable
   // Hypotheses (--assume): `EXPR OP EXPR` with OP one of == != < <= > >= on integers,
   // `divides(A, B)` (B % A == 0, A >= 1), `admissible(A, B)` (the model composes A and B:
-  // every precondition and check of composition(A, B) holds) or `defined(EXPR)` (the model
-  // evaluates EXPR). The claim is proved where they all hold.
+  // every precondition and check of composition(A, B) holds), `defined(EXPR)` (the model
+  // evaluates EXPR) or `injective(L)` (distinct coordinates of L have distinct offsets;
+  // integer encoding only). The claim is proved where they all hold; a counterexample is
+  // printed only where each holds on the concrete model.
   std::vector<std::string> assume;
   double timeout_s = kDefaultProveTimeoutSeconds;
   std::string smt2_file;           // empty: none

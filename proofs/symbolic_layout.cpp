@@ -8,6 +8,57 @@ SymInt sym_size(const SymLayout& l) { return tuple_product<SymInt>(l.shape); }
 
 SymInt apply_at(const SymLayout& l, const SymInt& index) { return crd2idx_index(index, l.shape, l.stride); }
 
+// Up to this many elements a layout with concrete extents is stated pair by pair.
+constexpr std::int64_t kInjectiveExpansionSize = 64;
+
+z3::expr injective(const SymLayout& l) {
+  SymbolicScope& s = current_scope();
+  std::vector<SymTuple> shapes, strides;
+  flatten_leaves(l.shape, shapes);
+  flatten_leaves(l.stride, strides);
+  z3::context& ctx = s.ctx();
+  z3::expr_vector bound(ctx);
+  z3::expr in_box = ctx.bool_val(true), same_coordinates = ctx.bool_val(true);
+  z3::expr offset_a = ctx.int_val(0), offset_b = ctx.int_val(0);
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    const z3::expr a = ctx.int_const(("injective_a" + std::to_string(k)).c_str());
+    const z3::expr b = ctx.int_const(("injective_b" + std::to_string(k)).c_str());
+    bound.push_back(a);
+    bound.push_back(b);
+    const z3::expr& extent = shapes[k].leaf->e;
+    in_box = in_box && a >= 0 && a < extent && b >= 0 && b < extent;
+    same_coordinates = same_coordinates && a == b;
+    offset_a = offset_a + a * strides[k].leaf->e;
+    offset_b = offset_b + b * strides[k].leaf->e;
+  }
+  if (shapes.empty()) return ctx.bool_val(true);
+  // Concrete extents of a small size: the same statement without a quantifier, every pair
+  // of distinct coordinates (Z3 does not find the instances a quantifier needs there).
+  std::int64_t size = 1;
+  bool small = true;
+  for (const SymTuple& e : shapes) {
+    const SymInt& v = *e.leaf;  // concrete: its interval is one value
+    small = small && v.lo == v.hi && v.lo >= 0 && v.lo <= kInjectiveExpansionSize &&
+            (size *= static_cast<std::int64_t>(v.lo)) <= kInjectiveExpansionSize;
+  }
+  if (!small) return z3::forall(bound, z3::implies(in_box && offset_a == offset_b, same_coordinates));
+  std::vector<z3::expr> offsets;
+  for (std::int64_t i = 0; i < size; ++i) {
+    z3::expr offset = ctx.int_val(0);
+    std::int64_t rest = i;
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+      const auto extent = static_cast<std::int64_t>(shapes[k].leaf->lo);
+      offset = offset + ctx.int_val(rest % extent) * strides[k].leaf->e;
+      rest /= extent;
+    }
+    offsets.push_back(offset);
+  }
+  z3::expr all = ctx.bool_val(true);
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    for (std::size_t j = i + 1; j < offsets.size(); ++j) all = all && offsets[i] != offsets[j];
+  return all;
+}
+
 SymLayout sym_coalesce(const SymLayout& l) {
   auto [shape, stride] = coalesce_tree(l.shape, l.stride, ScalarCoalesceOps<SymInt>{});
   return {std::move(shape), std::move(stride)};

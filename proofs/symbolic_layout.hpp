@@ -36,6 +36,13 @@ SymLayout sym_coalesce(const SymLayout& l);
 // side conditions of the evaluation are required only inside the domain.
 z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& index);
 
+// L is injective on [0, size(L)): distinct coordinates of L's flattened leaves (0 <= c_k <
+// s_k) have distinct offsets sum_k c_k * d_k. A layout is the function of its flattening
+// (the law flatten_every_depth) and the index-coordinate map is a bijection, so this is
+// exactly injectivity. A formula quantified over the coordinates, on integers: the prover
+// states it as a hypothesis (`--assume 'injective(L)'`). @pre the integer encoding.
+z3::expr injective(const SymLayout& l);
+
 // Same structure (rank at every level) and equal leaves.
 z3::expr structurally_equal(const SymTuple& a, const SymTuple& b);
 
