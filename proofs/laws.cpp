@@ -19,6 +19,8 @@
 #include "flatten_induction.hpp"
 #include "inverse_induction.hpp"
 #include "inverse.hpp"
+#include "recast.hpp"
+#include "recast_induction.hpp"
 #include "notation.hpp"
 #include "seed_swizzle_hypothesis.hpp"
 #include "swizzle.hpp"
@@ -555,6 +557,82 @@ LawResult composition_signed_every_rank_law(const ProofOptions& opt) {
       }
     });
   if (negative_cases == 0) r.corner_failure = "no composition with a negative stride was accepted";
+  return r;
+}
+
+// upcast and downcast for every rank and depth: the leaf lemmas of recast_induction.hpp with
+// the proofs' SymRecastOps, and a corner enumerated.
+LawResult recast_every_rank_law(const ProofOptions& opt) {
+  LawResult r = recast_leaf_lemma(SymRecastOps{}, opt);
+  // The corner: every flat L of rank 1 to 3 with shapes in [1,4] and static strides in
+  // [-4,8], n in {1, 2, 3, 4, 8}: the multiset of n * upcast(L, n)'s offsets is the multiset
+  // of L's offsets at the coordinates whose every leaf offset is a multiple of n; the multiset
+  // of downcast(L, n)'s offsets (where it is defined: some static _1) is that of
+  // n * L(c) + sum_j d_j * r_j over L's coordinates and the parts r_j < n of each contiguous leaf
+  // (stride +-1); L's coordinates enumerated here, not by the model.
+  for (std::size_t rank = 1; rank <= 3; ++rank)
+    for_each_small_flat_layout(rank, 4, -4, 8, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+      std::vector<IntTuple> static_st;
+      for (const IntTuple& d : st) static_st.push_back(IntTuple::static_int(d.value()));
+      const Layout l(IntTuple::tuple(sh), IntTuple::tuple(static_st));
+      for (const std::int64_t n : {1, 2, 3, 4, 8}) {
+        // Every coordinate of L and of each contiguous leaf's parts, as an odometer over the
+        // leaves (extent s_k, times n for a contiguous leaf).
+        std::vector<std::int64_t> up_expected, down_expected;
+        std::vector<std::int64_t> digit(rank, 0);
+        for (;;) {
+          std::int64_t offset = 0, narrow = 0;
+          bool aligned = true, in_box = true;
+          for (std::size_t k = 0; k < rank; ++k) {
+            const std::int64_t d = static_st[k].value();
+            const bool contiguous = d == 1 || d == -1;
+            const std::int64_t c = contiguous ? digit[k] / n : digit[k];
+            in_box = in_box && c < sh[k].value();
+            offset += d * c;
+            aligned = aligned && (d * c) % n == 0;
+            narrow += n * d * c + (contiguous ? d * (digit[k] % n) : 0);
+          }
+          if (in_box) down_expected.push_back(narrow);
+          bool plain = true;  // every contiguous leaf's part is 0: a coordinate of L itself
+          for (std::size_t k = 0; k < rank; ++k) {
+            const std::int64_t d = static_st[k].value();
+            if ((d == 1 || d == -1) && digit[k] % n != 0) plain = false;
+          }
+          if (in_box && plain && aligned) up_expected.push_back(offset);
+          std::size_t k = 0;
+          while (k < rank) {
+            const std::int64_t d = static_st[k].value();
+            const std::int64_t extent = sh[k].value() * ((d == 1 || d == -1) ? n : 1);
+            if (++digit[k] < extent) break;
+            digit[k++] = 0;
+          }
+          if (k == rank) break;
+        }
+        std::vector<std::int64_t> up_actual, down_actual;
+        bool up_defined = true, down_defined = true;
+        try {
+          const Layout u = upcast(l, n);
+          for (std::int64_t i = 0; i < size_value(u); ++i) up_actual.push_back(n * apply_index(u, i));
+        } catch (const Error&) {
+          up_defined = false;
+        }
+        try {
+          const Layout dn = downcast(l, n);
+          for (std::int64_t i = 0; i < size_value(dn); ++i) down_actual.push_back(apply_index(dn, i));
+        } catch (const Error&) {
+          down_defined = false;
+        }
+        std::sort(up_expected.begin(), up_expected.end());
+        std::sort(up_actual.begin(), up_actual.end());
+        std::sort(down_expected.begin(), down_expected.end());
+        std::sort(down_actual.begin(), down_actual.end());
+        if (up_defined) ++r.corner_cases;
+        if (down_defined) ++r.corner_cases;
+        if (((up_defined && up_actual != up_expected) || (down_defined && down_actual != down_expected)) &&
+            r.corner_failure.empty())
+          r.corner_failure = l.to_string() + " by " + std::to_string(n);
+      }
+    });
   return r;
 }
 
@@ -1223,6 +1301,15 @@ const std::vector<Law>& named_laws() {
                  "below its shape, each by induction over A's modes; with composition_every_rank and "
                  "composition_tuple_every_rank",
                  ProofStatus::Proved, composition_signed_every_rank_law});
+    v.push_back({"recast_every_rank",
+                 "n * upcast(L, n)(c') == L(k . c') (k_j = n / |d_j| on leaves with |d_j| < n, else 1), a bijection "
+                 "onto the coordinates of L whose every leaf offset is a multiple of n; downcast(L, n)(c') == "
+                 "n * L(c) + sum of d_j * r_j over the contiguous leaves (static stride +-1, coordinate n c_j + r_j), "
+                 "a bijection from L's coordinates and parts r_j < n; for L of every rank and depth: each leaf mode "
+                 "changes on its own (upcast_leaf, downcast_leaf run on one symbolic leaf), offsets add over leaves "
+                 "(flatten_every_depth); where the model's checks pass (upcast: |d| and n divide one another). "
+                 "recast is downcast(upcast(L, num), den)",
+                 ProofStatus::Proved, recast_every_rank_law});
     v.push_back({"right_inverse_every_rank",
                  "L(R(i)) == i for every i < size(R), R = right_inverse_full(L) (the by-value inverse), for flat L of every rank: "
                  "induction over right_inverse_modes' walk, right_inverse_step run on one symbolic mode with L, R "

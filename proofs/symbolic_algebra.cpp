@@ -8,22 +8,23 @@
 
 namespace cuteref::proofs {
 
-namespace {
-
-using Ops = ScalarOps<SymInt>;
-
-SymInt zero() { return Ops::constant(0); }
-
 // CuTe's ceil_div on leaves as leaf_arith.hpp's leaf_ceil_div computes it: the divisor must
 // be positive, and the quotient rounds up.
 SymInt ceil_div_leaf(const SymInt& a, const SymInt& b) {
+  using Ops = ScalarOps<SymInt>;
   Ops::require(b >= Ops::constant(1), [] { return std::string("ceil_div: the divisor must be positive"); });
-  SymInt q = a / b + Ops::select(a % b == zero(), zero(), Ops::constant(1));
+  SymInt q = a / b + Ops::select(a % b == Ops::constant(0), Ops::constant(0), Ops::constant(1));
   // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
   // by it use the natural-number division facts.
   if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
   return q;
 }
+
+namespace {
+
+using Ops = ScalarOps<SymInt>;
+
+SymInt zero() { return Ops::constant(0); }
 
 std::vector<SymInt> leaves_of(const SymTuple& t) {
   std::vector<SymTuple> flat;

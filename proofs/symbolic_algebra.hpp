@@ -62,6 +62,9 @@ struct SymCoalesceXOps {
   SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
 };
 
+// CuTe's ceil_div of two leaves (leaf_arith.hpp's leaf_ceil_div): b >= 1 an obligation.
+SymInt ceil_div_leaf(const SymInt& a, const SymInt& b);
+
 // inverse_generic.hpp's decisions and checks on symbolic leaves (`strides`: L's coalesced
 // strides, which left_inverse's checks read).
 struct SymInverseOps {

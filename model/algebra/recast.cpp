@@ -1,11 +1,13 @@
 #include "recast.hpp"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
+#include "recast_generic.hpp"
 
 namespace cuteref {
 
@@ -51,6 +53,26 @@ bool has_static_unit_stride(const IntTuple& d) {
   return d.is_static() && d.value() == 1;
 }
 
+// recast_generic.hpp's decisions on the model's leaves: the run-time values, static flags
+// propagated as in leaf_arith, upcast's divisibility an Error naming it.
+struct RecastOps {
+  const Layout& l;
+  std::int64_t n;
+  bool is_zero(const IntTuple& x) const { return x.value() == 0; }
+  bool is_negative(const IntTuple& x) const { return x.value() < 0; }
+  bool is_one(const IntTuple& x) const { return x.value() == 1; }
+  bool is_static_unit(const IntTuple& d) const { return d.is_static() && (d.value() == 1 || d.value() == -1); }
+  IntTuple abs(const IntTuple& x) const { return leaf_abs(x); }
+  IntTuple neg(const IntTuple& x) const { return IntTuple::integer(checked_neg(x.value()), x.is_static()); }
+  IntTuple ceil_div(const IntTuple& a, const IntTuple& b) const { return leaf_ceil_div(a, b); }
+  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
+  void check_divisible(const IntTuple& d, const IntTuple& abs_d) const {
+    if (abs_d.value() % n != 0 && n % abs_d.value() != 0)
+      throw Error("upcast: precondition violated: stride " + d.to_string() + " and factor " + std::to_string(n) +
+                  " must divide one another (CuTe's \"Divisibility condition\"); L = " + l.to_string());
+  }
+};
+
 }  // namespace
 
 Layout upcast(const Layout& l, std::int64_t n) {
@@ -58,20 +80,9 @@ Layout upcast(const Layout& l, std::int64_t n) {
   check_integer_strides(l, "upcast");
   const IntTuple factor = IntTuple::static_int(n);  // CuTe's N is a compile-time Int<N>
   IntTuple shape, stride;
+  const RecastOps ops{l, n};
   map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
-    if (d.value() == 0) {
-      os = s;
-      od = d;
-      return;
-    }
-    const IntTuple ad = leaf_abs(d);
-    if (ad.value() % n != 0 && n % ad.value() != 0)
-      throw Error("upcast: precondition violated: stride " + d.to_string() + " and factor " + std::to_string(n) +
-                  " must divide one another (CuTe's \"Divisibility condition\"); L = " + l.to_string());
-    const IntTuple shrink = leaf_ceil_div(factor, ad);  // elements merged per new element
-    os = shrink.value() == 1 ? s : leaf_ceil_div(s, shrink);
-    const IntTuple mag = leaf_ceil_div(ad, factor);
-    od = d.value() < 0 ? IntTuple::integer(-mag.value(), mag.is_static()) : mag;
+    std::tie(os, od) = upcast_leaf(s, d, factor, ops);
   }, shape, stride);
   return Layout(shape, stride);
 }
@@ -84,14 +95,9 @@ Layout downcast(const Layout& l, std::int64_t n) {
                 "adjacent elements\"; a run-time 1 is not known to be the contiguous mode); L = " + l.to_string());
   const IntTuple factor = IntTuple::static_int(n);
   IntTuple shape, stride;
+  const RecastOps ops{l, n};
   map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
-    if (d.is_static() && (d.value() == 1 || d.value() == -1)) {
-      os = leaf_mul(s, factor);
-      od = d;
-    } else {
-      os = s;
-      od = leaf_mul(d, factor);
-    }
+    std::tie(os, od) = downcast_leaf(s, d, factor, ops);
   }, shape, stride);
   return Layout(shape, stride);
 }

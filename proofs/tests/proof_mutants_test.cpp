@@ -12,6 +12,7 @@
 #include "composition_induction.hpp"
 #include "flatten_induction.hpp"
 #include "inverse_induction.hpp"
+#include "recast_induction.hpp"
 
 using namespace cuteref;
 using namespace cuteref::proofs;
@@ -212,6 +213,25 @@ TEST(ProofMutants, SignedDigitLemmas) {
   EXPECT_EQ(signed_digit_lemmas(ProofOptions{}).status, ProofStatus::Proved);
   ++g_cases;
   EXPECT_EQ(signed_digit_lemmas(ProofOptions{}, false).status, ProofStatus::Refuted);
+}
+
+// upcast with the new stride's magnitude rounded down (|d| / n: 0 for |d| < n), and downcast
+// scaling the contiguous leaf's stride as well as its shape.
+struct UpcastRoundsDown : SymRecastOps {
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return a / b; }
+};
+struct DowncastScalesTheUnitStride : SymRecastOps {
+  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b * b; }
+};
+
+TEST(ProofMutants, RecastLeafLemma) {
+  ++g_cases;
+  EXPECT_EQ(recast_leaf_lemma(SymRecastOps{}, ProofOptions{}).status, ProofStatus::Proved);
+  for (const LawResult& r : {recast_leaf_lemma(UpcastRoundsDown{}, ProofOptions{}),
+                             recast_leaf_lemma(DowncastScalesTheUnitStride{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
 }
 
 // The maximality step lemma against the same two broken steps: taking a larger stride lets
