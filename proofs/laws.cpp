@@ -440,6 +440,61 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
+// complement's ordering and size post-conditions for every rank: the step lemmas of
+// complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
+LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
+  LawResult r = complement_order_step_lemma(SymComplementOps{}, opt);
+  // The corner: every A of rank <= 3 with shapes in [1,3] and strides in [0,6], and every
+  // cotarget in [1,40], that complement accepts: R(i-1) < R(i) on the model, and size(R) *
+  // size(filter(A)) >= M where each gap is exact (every stride of filter(A), in increasing
+  // order, a multiple of the extent reached before it: computed here from A's modes).
+  std::size_t size_checked = 0;
+  for (std::int64_t code = 0; code < 3 * 3 * 3 * 7 * 7 * 7; ++code) {
+    std::int64_t k = code;
+    std::vector<IntTuple> sh, st;
+    for (int m = 0; m < 3; ++m) sh.push_back(IntTuple::integer(1 + k % 3)), k /= 3;
+    for (int m = 0; m < 3; ++m) st.push_back(IntTuple::integer(k % 7)), k /= 7;
+    const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
+    // filter(A)'s modes: shape > 1 and stride > 0, in increasing stride order.
+    std::vector<std::pair<std::int64_t, std::int64_t>> modes;  // (stride, shape)
+    for (int m = 0; m < 3; ++m)
+      if (sh[m].value() > 1 && st[m].value() > 0) modes.emplace_back(st[m].value(), sh[m].value());
+    std::sort(modes.begin(), modes.end());
+    bool exact = true;
+    std::int64_t extent = 1, size_a = 1;
+    for (const auto& [stride, shape] : modes) {
+      exact = exact && stride % extent == 0;
+      extent = stride * shape;
+      size_a *= shape;
+    }
+    for (std::int64_t m = 1; m <= 40; m += 3) {
+      std::optional<Layout> complemented;
+      try {
+        complemented = complement(a, IntTuple::integer(m));
+      } catch (const Error&) {
+        continue;
+      }
+      const Layout& rl = *complemented;
+      ++r.corner_cases;
+      bool ok = true;
+      for (std::int64_t i = 1; ok && i < size_value(rl); ++i) ok = apply_index(rl, i - 1) < apply_index(rl, i);
+      if (exact) {
+        ++size_checked;
+        ok = ok && size_value(rl) * size_a >= m;
+      }
+      if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+    }
+  }
+  // Without exact gaps CuTe's size bound fails (by hand: the gap below stride 3 after (2:1) is
+  // 3 / 2 = 1, the extent 6, R = ceil(24 / 6) : 6 = 4:6, and 4 * 4 < 24).
+  const Layout inexact = complement(parse_layout("(2,2):(1,3)"), IntTuple::integer(24));
+  ++r.corner_cases;
+  if ((size_value(inexact) != 4 || size_value(inexact) * 4 >= 24) && r.corner_failure.empty())
+    r.corner_failure = "complement((2,2):(1,3), 24) is " + inexact.to_string() + ", expected 4:6";
+  if (size_checked == 0 && r.corner_failure.empty()) r.corner_failure = "no exact-gap case in the corner";
+  return r;
+}
+
 // Calls fn(shapes, strides) for every flat layout of `rank` modes with shapes in
 // [1, shape_max] and strides in [stride_lo, stride_hi], in odometer order (the first mode's
 // shape fastest), at most `limit` of them.
@@ -1286,6 +1341,14 @@ const std::vector<Law>& named_laws() {
                  "complement_rest_step run on symbolic values with an uninterpreted summary of the modes before; "
                  "strides >= 0, shapes >= 1, where the model's checks pass",
                  ProofStatus::Proved, complement_every_rank_law});
+    v.push_back({"complement_ordered_every_rank",
+                 "R = complement(A, M) is increasing (R(i-1) < R(i); CuTe's comment has the inequality backwards) and "
+                 "below the extent, for every rank of A and every number of cotarget leaves; and CuTe's size(R) >= "
+                 "M / size(filter(A)) for a cotarget of one leaf where every gap is exact (false otherwise: "
+                 "complement((2,2):(1,3), 24) == 4:6): induction over complement_modes' walk, complement_gap_step and "
+                 "complement_rest_step run on symbolic values with R so far uninterpreted; strides >= 0, shapes >= 1, "
+                 "where the model's checks pass",
+                 ProofStatus::Proved, complement_ordered_every_rank_law});
     v.push_back({"composition_tuple_every_rank",
                  "(A o B)(i) == A(B(i)) for i < size(B), for flat B of every number of leaves with strides >= 0 and "
                  "flat A of every rank, where the model's checks pass: each leaf is composition_every_rank's "

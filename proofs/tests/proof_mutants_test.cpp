@@ -116,6 +116,18 @@ TEST(ProofMutants, ComplementStepLemma) {
   expect_complement_refuted<RestOneShort>("one repetition fewer");
 }
 
+// The order and size lemma: a gap rounded up reaches past the stride (R not below the new
+// extent); one repetition fewer leaves size(R) below M / size(filter(A)).
+TEST(ProofMutants, ComplementOrderStepLemma) {
+  ++g_cases;
+  EXPECT_EQ(complement_order_step_lemma(SymComplementOps{}, ProofOptions{}).status, ProofStatus::Proved);
+  for (const LawResult& r : {complement_order_step_lemma(GapRoundedUp{}, ProofOptions{}),
+                             complement_order_step_lemma(RestOneShort{}, ProofOptions{})}) {
+    ++g_cases;
+    EXPECT_EQ(r.status, ProofStatus::Refuted) << r.detail;
+  }
+}
+
 // coalesce_x merging when the strides are equal (forgets the mode's shape), or multiplying
 // the strides instead of the shapes.
 struct XMergesOnEqualStrides : SymCoalesceXOps {
