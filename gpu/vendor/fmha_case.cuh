@@ -7,17 +7,19 @@
 //   into an RS one (P from the QK accumulator registers). Q's SMEM is QK's A layout cut to the Q
 //   stage count, K's is QK's B layout, V's is PV's B layout.
 // Host checks: SmemLayoutQ/K/V (as functions, with the profile where CuTe keeps it), both
-// TiledMMAs' (thread, value) layouts of A, B and C, and the P handoff (the QK accumulator's
-// (thread, value) coordinates are those the PV RS atom reads for A, value by value).
+// TiledMMAs' (thread, value) layouts of A, B and C, the P handoff (the QK accumulator's
+// (thread, value) coordinates are those the PV RS atom reads for A, value by value), and the
+// arguments the mainloop passes to cuTensorMapEncodeTiled for Q, K and V (fmha_tma_checks).
 // Controls: V's majorness the other way round, V's swizzle one narrower, the P handoff against
-// an SS atom's A layout and against the PV operand's tile indexed row-major; each must differ,
-// reported with the first difference.
+// an SS atom's A layout and against the PV operand's tile indexed row-major, V's tensor map from
+// the K-major tile; each must differ, reported with the first difference.
 #pragma once
 
 #include <map>
 #include <ostream>
 
 #include "cutlass_gemm_case.cuh"
+#include "fmha_result.hpp"
 #include "tile_to_shape.hpp"
 
 #include "collective/fmha_fusion.hpp"  // -I examples/88_hopper_fmha
@@ -64,6 +66,17 @@ inline FmhaGemms fmha_gemms(const FmhaSpec& f) {
   g.pv = GemmSpec{f.name + "_pv", f.type, true, false, bm, d, bkv, 1, 1, "ws", stages, 16,
                   "SM90_64x" + std::to_string(d) + "x16_" + word + "_RS<K,MN>", 1, false};
   return g;
+}
+
+// V's SMEM tile (D, BlockKV, stages) as the model derives it, with the GMMA swizzle `sw` (the
+// kernel's or a control's): MN-major atoms tiled in the order (2,1,3), as CUTLASS's collective asks.
+inline cuteref::ComposedLayout v_tile(const FmhaGemms& g, cuteref::GmmaSwizzle sw, int stages) {
+  using cuteref::IntTuple;
+  cuteref::TileOrder mn_order;
+  mn_order.order = IntTuple::tuple({IntTuple::static_int(2), IntTuple::static_int(1), IntTuple::static_int(3)});
+  return cuteref::tile_to_shape(cuteref::gmma_smem_atom(cuteref::GmmaMajor::MN, sw, 16),
+                                IntTuple::tuple({IntTuple::static_int(g.pv.bn), IntTuple::static_int(g.pv.bk), IntTuple::static_int(stages)}),
+                                mn_order);
 }
 
 // "" when, for every thread and value, the QK accumulator (partition_C of the (BM, BKV) tile)
@@ -146,13 +159,7 @@ void fmha_host_checks(const FmhaSpec& f, KernelReport& r) {
   control("V's swizzle one narrower", [&] {
     const cuteref::GmmaSwizzle kernel_sw = cutlass_swizzle_choice(false, g.pv.bn, g.pv.bk, 16);
     const cuteref::GmmaSwizzle narrower = static_cast<cuteref::GmmaSwizzle>((static_cast<int>(kernel_sw) + 3) % 4);
-    using cuteref::IntTuple;
-    cuteref::TileOrder mn_order;  // MN-major tiles in the order (2,1,3), as CUTLASS's collective asks
-    mn_order.order = IntTuple::tuple({IntTuple::static_int(2), IntTuple::static_int(1), IntTuple::static_int(3)});
-    const cuteref::ComposedLayout v = cuteref::tile_to_shape(
-        cuteref::gmma_smem_atom(cuteref::GmmaMajor::MN, narrower, 16),
-        IntTuple::tuple({IntTuple::static_int(g.pv.bn), IntTuple::static_int(g.pv.bk), IntTuple::static_int(g.pv.stages)}), mn_order);
-    return differs(cuteref::Value(v), text_v, false);
+    return differs(cuteref::Value(v_tile(g, narrower, g.pv.stages)), text_v, false);
   });
   control("P handed to an SS atom's A layout", [&] {
     GemmSpec ss = g.pv;
@@ -161,6 +168,91 @@ void fmha_host_checks(const FmhaSpec& f, KernelReport& r) {
   });
   control("P's tile indexed row-major (query and key modes confused)",
           [&] { return p_handoff_differs(qk.tiled, pv.tiled, g.qk.bm, g.qk.bn, true); });
+}
+
+// The GMEM layout of a (seq, D, (B, H)) tensor with D contiguous, as the example's strides give it
+// (seq stride D, batch stride H seq D, head stride seq D; D's stride static, the rest dynamic), or
+// with `d_first` its (D, seq, (B, H)) view: V as PV's B operand, CUTLASS's select<1,0,2> of V's strides.
+inline cuteref::Layout fmha_gmem_layout(const FmhaProblem& p, int seq, bool d_first) {
+  using cuteref::IntTuple;
+  const auto dyn = [](std::int64_t v) { return IntTuple::integer(v); };
+  const IntTuple batch_shape = IntTuple::tuple({dyn(p.batches), dyn(p.heads)});
+  const IntTuple batch_stride = IntTuple::tuple({dyn(std::int64_t(p.heads) * seq * p.dim), dyn(std::int64_t(seq) * p.dim)});
+  if (d_first)
+    return cuteref::Layout(IntTuple::tuple({dyn(p.dim), dyn(seq), batch_shape}),
+                           IntTuple::tuple({IntTuple::static_int(1), dyn(p.dim), batch_stride}));
+  return cuteref::Layout(IntTuple::tuple({dyn(seq), dyn(p.dim), batch_shape}), IntTuple::tuple({dyn(p.dim), IntTuple::static_int(1), batch_stride}));
+}
+
+// The TMA parameters: the mainloop's to_underlying_arguments (which builds the QK and PV
+// collectives' tensor maps) is run over Q, K and V buffers of problem `p`, and the arguments of
+// each cuTensorMapEncodeTiled call (tma_capture.hpp) are compared with the model's
+// make_tma_params of the tensor's GMEM layout and one stage of the model's SMEM layout. On a GPU
+// the buffers are real allocations (the driver checks the map); with CUTEREF_VENDOR_HOST_ONLY=1
+// stand-in addresses, the calls only recorded. The PV collective also encodes a map for its A
+// operand over K's buffer, which the kernel never loads (P comes from registers): not compared.
+template <class Cfg>
+void fmha_tma_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport& r) {
+  using namespace cute;
+  using ML = typename Cfg::Mainloop;
+  using Element = typename Cfg::Element;
+  const FmhaGemms g = fmha_gemms(f);
+  const ModelGemm qk = derive(g.qk), pv = derive(g.pv);
+  GemmSpec q_spec = g.qk;
+  q_spec.stages = g.stages_q;
+  const ModelGemm q_only = derive(q_spec);
+  const char* host_only_env = std::getenv("CUTEREF_VENDOR_HOST_ONLY");
+  const bool host_only = host_only_env && std::string(host_only_env) == "1";
+  const std::size_t n_q = std::size_t(p.batches) * p.heads * p.seq_q * p.dim, n_kv = std::size_t(p.batches) * p.heads * p.seq_kv * p.dim;
+  Element* q = reinterpret_cast<Element*>(std::uintptr_t(1) << 32);
+  Element* k = reinterpret_cast<Element*>(std::uintptr_t(3) << 32);
+  Element* v = reinterpret_cast<Element*>(std::uintptr_t(5) << 32);
+  if (!host_only) {
+    q = detail::device_alloc<Element>(n_q);
+    k = detail::device_alloc<Element>(n_kv);
+    v = detail::device_alloc<Element>(n_kv);
+  }
+  using S = typename Cfg::StrideQ;
+  const S sq{p.dim, _1{}, make_tuple(p.heads * p.seq_q * p.dim, p.seq_q * p.dim)};
+  const S skv{p.dim, _1{}, make_tuple(p.heads * p.seq_kv * p.dim, p.seq_kv * p.dim)};
+  const typename ML::Arguments args{q, sq, k, skv, v, skv};
+  captured_encodes().clear();
+  detail::silenced([&] { (void)ML::to_underlying_arguments(make_tuple(p.batches, p.heads, p.seq_q, p.seq_kv, p.dim), args, nullptr); });
+  const std::vector<CapturedEncode> calls = captured_encodes();
+  if (!host_only) {
+    CUDA_CHECK(cudaFree(q));
+    CUDA_CHECK(cudaFree(k));
+    CUDA_CHECK(cudaFree(v));
+  }
+  // The first call over `address` (K's buffer is encoded twice: QK's B first, then PV's unused A).
+  const auto call_for = [&](const void* address) -> const CapturedEncode* {
+    for (const CapturedEncode& c : calls)
+      if (c.address == address) return &c;
+    return nullptr;
+  };
+  const auto check = [&](const std::string& what, const void* address, const cuteref::Layout& gmem, const cuteref::ComposedLayout& smem) {
+    try {
+      const CapturedEncode* c = call_for(address);
+      const std::string d = c ? tma_differs(cuteref::make_tma_params(gmem, cuteref::Value(smem), 16), *c)
+                              : "CUTLASS encoded no tensor map for " + what;
+      r.add("host", "TMA tensor map " + what, d.empty(), d);
+    } catch (const std::exception& e) {
+      r.add("host", "TMA tensor map " + what, false, std::string("error: ") + e.what());
+    }
+  };
+  check("Q", q, fmha_gmem_layout(p, p.seq_q, false), stage_slice(q_only.smem_a, 0));
+  check("K", k, fmha_gmem_layout(p, p.seq_kv, false), stage_slice(qk.smem_b, 0));
+  check("V", v, fmha_gmem_layout(p, p.seq_kv, true), stage_slice(pv.smem_b, 0));
+  try {
+    const cuteref::GmmaSwizzle kernel_sw = cutlass_swizzle_choice(false, g.pv.bn, g.pv.bk, 16);
+    const cuteref::ComposedLayout narrower =
+        stage_slice(v_tile(g, static_cast<cuteref::GmmaSwizzle>((static_cast<int>(kernel_sw) + 3) % 4), g.pv.stages), 0);
+    const CapturedEncode* c = call_for(v);
+    const std::string d = c ? tma_differs(cuteref::make_tma_params(fmha_gmem_layout(p, p.seq_kv, true), cuteref::Value(narrower), 16), *c) : "";
+    r.add("control", "V's tensor map from the tile with the swizzle one narrower", !d.empty(), d.empty() ? "not caught: the maps agree" : d);
+  } catch (const std::exception& e) {
+    r.add("control", "V's tensor map from the tile with the swizzle one narrower", false, std::string("error: ") + e.what());
+  }
 }
 
 // Prints a kernel's failures, its controls and one line of counts per kind; adds to the tallies.
