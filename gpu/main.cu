@@ -9,6 +9,8 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -135,20 +137,20 @@ int main(int argc, char** argv) {
   if (what == "banks" || what == "banks-kernels") return banks_main(argc, argv);
   const bool known = what == "all" || std::any_of(std::begin(kProbes), std::end(kProbes),
                                                   [&](const Probe& p) { return what == p.name; });
+  // Probes built only on request (-Dgpu_fmha, -Dgpu_vendor) skip (exit 77) when left out.
+  std::vector<std::pair<std::string, std::string>> not_built;  // (probe, what is missing)
 #ifndef CUTEREF_GPU_FMHA
-  if (what == "attention") {
-    std::cout << "cuteref-gpu attention: CUTLASS's FMHA is not built into this harness (configure with -Dgpu_fmha=enabled, "
-                 "or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
-    return 77;
-  }
+  not_built.emplace_back("attention", "CUTLASS's FMHA is not built into this harness (-Dgpu_fmha=enabled");
 #endif
 #ifndef CUTEREF_GPU_VENDOR
-  if (what == "vendor") {
-    std::cout << "cuteref-gpu vendor: the CUTLASS kernels are not built into this harness (configure with "
-                 "-Dgpu_vendor=enabled, or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
-    return 77;
-  }
+  not_built.emplace_back("vendor", "the CUTLASS kernels are not built into this harness (-Dgpu_vendor=enabled");
 #endif
+  for (const auto& [probe, missing] : not_built)
+    if (what == probe) {
+      std::cout << "cuteref-gpu " << probe << ": " << missing
+                << ", or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
+      return 77;
+    }
   if (what == "--help" || !known || argc > 2) {
     std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|attention|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"

@@ -177,10 +177,11 @@ void fmha_placement_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport
               }
             }
       };
-      // Q stage s: query rows (q_blk * MMA warp groups + s) * 64 + r.
-      for (int s = 0; s < g.stages_q; ++s)
+      // The CTA's Q tiles, one per MMA warp group, go to Q stages 0, 1, ...: stage s holds query
+      // rows (q_blk * warp groups + s) * 64 + r.
+      for (int s = 0; s < ML::NumMmaWarpGroups; ++s)
         check(img_q, q_op, 0, g.qk.bm, p.dim, s, [&](std::int64_t row, std::int64_t d) {
-          return id_q(p.offset(batch, head, int((q_blk * g.stages_q + s) * g.qk.bm + row), int(d), p.seq_q));
+          return id_q(p.offset(batch, head, int((q_blk * ML::NumMmaWarpGroups + s) * g.qk.bm + row), int(d), p.seq_q));
         });
       // KV tile t: K into stage 2t, V into stage 2t + 1 (the loads alternate in one pipeline).
       for (int t = 0; t < kv_tiles; ++t) {

@@ -40,13 +40,12 @@ int small(std::uint64_t i, std::uint64_t salt, int lo, int hi) {
   return lo + int(x % std::uint64_t(hi - lo + 1));
 }
 
+// Precondition: p.dim == D.
 template <class Element, int D>
-void fmha_result_checks(const FmhaSpec& f, KernelReport& r) {
+void fmha_result_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport& r) {
   using namespace cute;
   using Cfg = FmhaConfig<Element, D>;
   using Op = cutlass::device::Universal<typename Cfg::Kernel>;
-  FmhaProblem p;
-  p.dim = D;
   const std::size_t n_q = std::size_t(p.batches) * p.heads * p.seq_q * D, n_kv = std::size_t(p.batches) * p.heads * p.seq_kv * D;
   const double u = f.type == "bf16" ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
   const VAddress kernel_v = [](const FmhaProblem& pr, int b, int h, int k, int d) { return pr.offset(b, h, k, d, pr.seq_kv); };
@@ -167,7 +166,7 @@ KernelReport run_case(const FmhaSpec& f) {
   };
   guarded("TMA parameters", [&] { fmha_tma_checks<FmhaConfig<Element, D>>(f, p, r); });
   guarded("placement probe", [&] { fmha_placement_checks<FmhaConfig<Element, D>>(f, p, r); });
-  guarded("kernel run", [&] { fmha_result_checks<Element, D>(f, r); });
+  guarded("kernel run", [&] { fmha_result_checks<Element, D>(f, p, r); });
   return r;
 }
 
