@@ -24,6 +24,21 @@ struct UnusedLoadWarpBarrier {
   __device__ void wait(int) {}
 };
 
+// Waits for `state`'s full barrier for at most about a second of %globaltimer, so that a load that
+// never completes is reported instead of hanging the probe; true when the stage's bytes arrived.
+template <class Pipeline, class State>
+__device__ bool wait_bounded(Pipeline& pipeline, State state) {
+  const auto now = [] {
+    std::uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  };
+  const std::uint64_t start = now();
+  while (pipeline.consumer_try_wait(state) != cutlass::BarrierStatus::WaitDone)
+    if (now() - start > 1000000000ull) return false;
+  return true;
+}
+
 template <class ML>
 struct FmhaPlacementStorage {
   typename ML::SharedStorage tensors;  // Q, and K / V in one union, as the kernel's TensorStorage
@@ -33,11 +48,13 @@ struct FmhaPlacementStorage {
 
 // One CTA of 128 threads (one warp group): warp 0 runs the mainloop's loads of CTA tile `blk`
 // (query block, (batch, head)): the Q tiles of both MMA warp groups, then K and V of every KV
-// tile, each into the next pipeline stage; every thread then waits for each stage's bytes.
+// tile, each into the next pipeline stage; every thread then waits for each stage's bytes
+// (*loads_done stays 1 when all arrived within the bound).
 // Precondition: 2 * the KV tile count <= the K/V stage count (no stage is reused).
 template <class ML>
 __global__ void fmha_placement_kernel(__grid_constant__ typename ML::Params const params, cute::tuple<int, int, int, int, int> problem,
-                                      int q_blk, int batch, int head, int kv_loads, std::uint8_t* out_q, std::uint8_t* out_kv) {
+                                      int q_blk, int batch, int head, int kv_loads, std::uint8_t* out_q, std::uint8_t* out_kv,
+                                      int* loads_done) {
   using namespace cute;
   using Storage = FmhaPlacementStorage<ML>;
   extern __shared__ char smem_raw[];
@@ -67,8 +84,10 @@ __global__ void fmha_placement_kernel(__grid_constant__ typename ML::Params cons
     mainloop.template load_kv_maybe_q<true>(0, blk, params, problem, pipeline, write, pipeline_q, write_q, storage.tensors, unused, false);
   typename ML::PipelineState read;
   typename ML::PipelineStateQ read_q;
-  for (int i = 0; i < kv_loads; ++i, ++read) pipeline.consumer_wait(read);
-  for (int i = 0; i < ML::NumMmaWarpGroups; ++i, ++read_q) pipeline_q.consumer_wait(read_q);
+  bool arrived = true;
+  for (int i = 0; i < kv_loads; ++i, ++read) arrived = wait_bounded(pipeline, read) && arrived;
+  for (int i = 0; i < ML::NumMmaWarpGroups; ++i, ++read_q) arrived = wait_bounded(pipeline_q, read_q) && arrived;
+  if (!arrived) *loads_done = 0;
   constexpr int kBytesQ = int(cosize_v<typename ML::SmemLayoutQ> * sizeof(typename ML::Element));
   constexpr int kBytesKV = int(cosize_v<typename ML::SmemLayoutK> * sizeof(typename ML::Element));
   const std::uint8_t* q = reinterpret_cast<const std::uint8_t*>(storage.tensors.smem_q.data());
@@ -119,6 +138,7 @@ void fmha_placement_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport
   CUDA_CHECK(cudaFuncSetAttribute(detail::fmha_placement_kernel<ML>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
   std::uint8_t* d_out_q = detail::device_alloc<std::uint8_t>(bytes_q);
   std::uint8_t* d_out_kv = detail::device_alloc<std::uint8_t>(bytes_kv);
+  int* d_loads_done = detail::device_alloc<int>(1);
 
   // The model's layouts: Q (64, D, Q stages), K (BlockKV, D, stages), V (D, BlockKV, stages), and the controls'.
   GemmSpec q_spec = g.qk;
@@ -151,8 +171,14 @@ void fmha_placement_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport
       CUDA_CHECK(cudaMemcpy(d_v, hv.data(), hv.size(), cudaMemcpyHostToDevice));
       CUDA_CHECK(cudaMemset(d_out_q, 0xA5, bytes_q));
       CUDA_CHECK(cudaMemset(d_out_kv, 0xA5, bytes_kv));
-      detail::fmha_placement_kernel<ML><<<1, 128, smem_bytes>>>(params, problem, q_blk, batch, head, kv_loads, d_out_q, d_out_kv);
+      const int one = 1;
+      CUDA_CHECK(cudaMemcpy(d_loads_done, &one, sizeof one, cudaMemcpyHostToDevice));
+      detail::fmha_placement_kernel<ML>
+          <<<1, 128, smem_bytes>>>(params, problem, q_blk, batch, head, kv_loads, d_out_q, d_out_kv, d_loads_done);
       CUDA_CHECK_LAUNCH();
+      int loads_done = 0;
+      CUDA_CHECK(cudaMemcpy(&loads_done, d_loads_done, sizeof loads_done, cudaMemcpyDeviceToHost));
+      if (loads_done != 1) throw std::runtime_error("the mainloop's loads did not all arrive within a second (id pass " + std::to_string(pass) + ")");
       std::vector<std::uint8_t> img_q(bytes_q), img_kv(bytes_kv);
       CUDA_CHECK(cudaMemcpy(img_q.data(), d_out_q, bytes_q, cudaMemcpyDeviceToHost));
       CUDA_CHECK(cudaMemcpy(img_kv.data(), d_out_kv, bytes_kv, cudaMemcpyDeviceToHost));
@@ -211,6 +237,7 @@ void fmha_placement_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport
   cudaFree(d_v);
   cudaFree(d_out_q);
   cudaFree(d_out_kv);
+  cudaFree(d_loads_done);
 }
 
 }  // namespace cuteref_gpu::vendor
