@@ -140,7 +140,7 @@ void check_gpu_arguments(const std::vector<std::string>& args) {
   if (args.empty()) return;  // all
   const std::string& what = args[0];
   if (what == "--help" || what == "tma" || what == "tma_tile" || what == "wgmma" || what == "attention_chain" ||
-      what == "dsl" || what == "mma" || what == "ldmatrix" || what == "vendor" || what == "all") {
+      what == "dsl" || what == "mma" || what == "ldmatrix" || what == "attention" || what == "vendor" || what == "all") {
     if (args.size() > 1) throw UsageError("gpu " + what + " takes no further argument, got '" + printable(args[1]) + "'");
     return;
   }
@@ -149,7 +149,7 @@ void check_gpu_arguments(const std::vector<std::string>& args) {
     return;
   }
   if (what != "banks")
-    throw UsageError("unknown GPU probe '" + printable(what) + "' (tma, tma_tile, wgmma, attention_chain, dsl, mma, ldmatrix, vendor, all, banks)");
+    throw UsageError("unknown GPU probe '" + printable(what) + "' (tma, tma_tile, wgmma, attention_chain, dsl, mma, ldmatrix, attention, vendor, all, banks)");
   bool out = false, dry_run = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--dry-run" && !dry_run) dry_run = true;

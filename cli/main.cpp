@@ -107,7 +107,7 @@ void print_help(std::ostream& out) {
          "                             what moves when FROM's registers are used as TO's (register_permutation):\n"
          "                             identity, permute (prmt selectors), relabel, shuffle (rounds); the instance\n"
          "                             proved with Z3 for a symbolic (thread, value) index (cuteref synth --help)\n"
-         "  cuteref gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
+         "  cuteref gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|attention|vendor|all|banks [--out DIR] [--dry-run]]\n"
          "                             the GPU differential harness (real TMA, WGMMA, mma.sync, ldmatrix vs the model;\n"
          "                             banks: smem_wavefronts vs Nsight Compute's counters, needs ncu);\n"
          "                             exits 77 with a message when no GPU (or no harness) is present\n"
@@ -705,7 +705,7 @@ int run_command(int argc, char** argv) {
     try {
       check_gpu_arguments(rest);
     } catch (const UsageError& e) {
-      std::cerr << "error: " << e.what() << "\nerror: usage: cuteref gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n";
+      std::cerr << "error: " << e.what() << "\nerror: usage: cuteref gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|attention|vendor|all|banks [--out DIR] [--dry-run]]\n";
       return kExitUsage;
     }
     return gpu_command(argv[0], rest);

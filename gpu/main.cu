@@ -9,6 +9,8 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +26,9 @@
 #include "wgmma_probe.hpp"
 #ifdef CUTEREF_GPU_VENDOR
 #include "vendor/vendor_probe.hpp"
+#endif
+#ifdef CUTEREF_GPU_FMHA
+#include "vendor/fmha_probe.hpp"
 #endif
 
 namespace {
@@ -81,6 +86,9 @@ const Probe kProbes[] = {{"tma", cuteref_gpu::run_tma_probe},
                          {"wgmma", cuteref_gpu::run_wgmma_probe},
                          {"attention_chain", cuteref_gpu::run_attention_chain_probe},
                          {"dsl", cuteref_gpu::run_dsl_probe},
+#ifdef CUTEREF_GPU_FMHA
+                         {"attention", cuteref_gpu::run_attention_probe},
+#endif
 #ifdef CUTEREF_GPU_VENDOR
                          {"vendor", cuteref_gpu::run_vendor_probe},
 #endif
@@ -129,15 +137,22 @@ int main(int argc, char** argv) {
   if (what == "banks" || what == "banks-kernels") return banks_main(argc, argv);
   const bool known = what == "all" || std::any_of(std::begin(kProbes), std::end(kProbes),
                                                   [&](const Probe& p) { return what == p.name; });
-#ifndef CUTEREF_GPU_VENDOR
-  if (what == "vendor") {
-    std::cout << "cuteref-gpu vendor: the CUTLASS kernels are not built into this harness (configure with "
-                 "-Dgpu_vendor=enabled, or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
-    return 77;
-  }
+  // Probes built only on request (-Dgpu_fmha, -Dgpu_vendor) skip (exit 77) when left out.
+  std::vector<std::pair<std::string, std::string>> not_built;  // (probe, what is missing)
+#ifndef CUTEREF_GPU_FMHA
+  not_built.emplace_back("attention", "CUTLASS's FMHA is not built into this harness (-Dgpu_fmha=enabled");
 #endif
+#ifndef CUTEREF_GPU_VENDOR
+  not_built.emplace_back("vendor", "the CUTLASS kernels are not built into this harness (-Dgpu_vendor=enabled");
+#endif
+  for (const auto& [probe, missing] : not_built)
+    if (what == probe) {
+      std::cout << "cuteref-gpu " << probe << ": " << missing
+                << ", or build on the GPU machine with gpu/vendor/device_build.py): skipping\n";
+      return 77;
+    }
   if (what == "--help" || !known || argc > 2) {
-    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|vendor|all|banks [--out DIR] [--dry-run]]\n"
+    std::cout << "usage: cuteref-gpu [tma|tma_tile|wgmma|attention_chain|dsl|mma|ldmatrix|attention|vendor|all|banks [--out DIR] [--dry-run]]\n"
                  "  tma    cp.async.bulk.tensor loads and stores vs the model's TMA parameters and SMEM layouts\n"
                  "  tma_tile  whole CTA tiles into GMMA-atom SMEM layouts, box by box, vs the model's tma_copies\n"
                  "  wgmma  wgmma.mma_async vs the model's GMMA atoms, descriptors and TV layouts\n"
@@ -147,6 +162,8 @@ int main(int argc, char** argv) {
                  "         through identity tensors and the result vs the model (needs dsl_manifest.txt beside the harness)\n"
                  "  mma    mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8) vs the model's TV layouts\n"
                  "  ldmatrix  ldmatrix .x1/.x2/.x4 with and without .trans vs the model's copy atoms' TV layouts\n"
+                 "  attention  CUTLASS's Hopper FMHA (example 88; f16, bf16; D 64, 128): CuTe types, TMA parameters, Q/K/V\n"
+                 "         placement from the kernel's own loads, O vs float64 (when built with it)\n"
                  "  vendor CUTLASS's SM90 GEMM kernels and CuTe's device code vs the model (when built with them)\n"
                  "  all    every probe above\n"
                  "  banks  shared-memory wavefronts: the model's smem_wavefronts vs Nsight Compute's counters (runs ncu;\n"

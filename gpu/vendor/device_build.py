@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Builds cuteref-gpu with the CUTLASS kernels (issue 15) on the GPU machine, where meson's other
-dependencies (Z3, RapidCheck) are absent: writes a ninja file that compiles the model with g++,
-the harness, the generated kernels and the CuTe probes with nvcc (sm_90a), and links them with the
-static CUDA runtime, as gpu/meson.build does with -Dgpu_vendor=enabled.
+"""Builds cuteref-gpu with the CUTLASS kernels (issue 15) and CUTLASS's Hopper FMHA (issue 25) on
+the GPU machine, where meson's other dependencies (Z3, RapidCheck) are absent: writes a ninja file
+that compiles the model with g++, the harness, the generated kernels, the CuTe probes and the FMHA
+probe with nvcc (sm_90a), and links them with the static CUDA runtime, as gpu/meson.build does with
+-Dgpu_vendor=enabled -Dgpu_fmha=enabled.
 
     device_build.py SOURCE_ROOT BUILD_DIR CUTLASS_DIR [ninja args...]
 
-CUTLASS_DIR holds include/ and tools/util/include. The harness is BUILD_DIR/cuteref-gpu.
+CUTLASS_DIR holds include/, tools/util/include and examples/88_hopper_fmha. The harness is
+BUILD_DIR/cuteref-gpu.
 """
 import glob
 import os
@@ -18,6 +20,9 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     root, build, cutlass = (os.path.abspath(a) for a in sys.argv[1:4])
+    fmha_example = os.path.join(cutlass, "examples", "88_hopper_fmha")
+    if not os.path.isdir(fmha_example):
+        sys.exit(f"device_build.py: {fmha_example} is missing (the FMHA probe needs CUTLASS's example 88)")
     os.makedirs(build, exist_ok=True)
     gen = os.path.join(build, "gen")
     os.makedirs(gen, exist_ok=True)
@@ -33,18 +38,17 @@ def main():
     model_cpp = [s for s in model_cpp if "/tests/" not in s]
     gpu_cu = sorted(glob.glob(os.path.join(root, "gpu/*.cu"))) + [os.path.join(gen, "wgmma_instances.cu"),
                                                                  os.path.join(gen, "attention_chain_instances.cu")]
-    # The FMHA programs (fmha_*.cu) have their own main() and need CUTLASS's example 88: meson
-    # builds them with -Dgpu_fmha=enabled, not into cuteref-gpu.
+    # cuteref-fmha-host (fmha_host.cu) is a program of its own (the FMHA's host checks without a GPU).
     vendor = sorted(s for s in glob.glob(os.path.join(root, "gpu/vendor/*.cu")) + glob.glob(os.path.join(root, "gpu/vendor/*.cpp"))
-                    if not os.path.basename(s).startswith("fmha_"))
+                    if os.path.basename(s) != "fmha_host.cu")
     kernels = sorted(glob.glob(os.path.join(gen, "kernel_*.cu")))
     inc = (f"-I{root}/model -I{root}/model/core -I{root}/model/generic -I{root}/model/algebra -I{root}/model/f2 "
            f"-I{root}/lang -I{root}/gpu")
-    vinc = f"{inc} -I{root}/gpu/vendor -I{cutlass}/include -I{cutlass}/tools/util/include"
+    vinc = f"{inc} -I{root}/gpu/vendor -I{cutlass}/include -I{cutlass}/tools/util/include -I{fmha_example}"
     arch = "-gencode=arch=compute_90a,code=sm_90a"
     lines = [
         f"rule cxx\n  command = g++ -std=c++20 -O2 {inc} -MD -MF $out.d -c $in -o $out\n  depfile = $out.d\n",
-        f"rule nvcc\n  command = {nvcc} -std=c++20 -O2 {arch} -DCUTEREF_GPU_VENDOR {inc} -MD -MF $out.d -c $in -o $out\n"
+        f"rule nvcc\n  command = {nvcc} -std=c++20 -O2 {arch} -DCUTEREF_GPU_VENDOR -DCUTEREF_GPU_FMHA {inc} -MD -MF $out.d -c $in -o $out\n"
         "  depfile = $out.d\n",
         f"rule vnvcc\n  command = {nvcc} -std=c++20 -O2 {arch} --expt-relaxed-constexpr -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL=1 "
         f"-DCUTEREF_GPU_VENDOR -w {vinc} -MD -MF $out.d -c $in -o $out\n  depfile = $out.d\n",

@@ -1,10 +1,12 @@
 #!/bin/bash
 # The device side of the vendor-kernel runs (issue 15), for the GPU machine, where the
 # project tree arrives as a copy of the main checkout: CARRY holds src.tar (this branch's tree)
-# and cutlass.tar.xz (CUTLASS's include/ and tools/util/include), and optionally a prebuilt
+# and cutlass.tar.xz (CUTLASS's include/, tools/util/include and examples/88_hopper_fmha), and optionally a prebuilt
 # cuteref-gpu.xz and the DSL kernels (dsl_manifest.txt and its cubins from build/gpu). Logs go to OUT.
 #   device_run.sh CARRY OUT run        build, `cuteref-gpu vendor`, `cuteref-gpu all`, the binary
 #                                      back, then `all` under compute-sanitizer memcheck
+#   device_run.sh CARRY OUT attention  build, `cuteref-gpu attention`, `cuteref-gpu all`, the binary
+#                                      back, then `attention` under compute-sanitizer memcheck and racecheck
 #   device_run.sh CARRY OUT sanitize   `cuteref-gpu all` under compute-sanitizer $SAN_TOOLS
 #                                      (default memcheck racecheck synccheck), $SAN_LIMIT s each
 set -u
@@ -45,6 +47,12 @@ case $MODE in
     { time $BIN all ; } > $OUT/all.log 2>&1; grep -E "passed|real|user|sys" $OUT/all.log | tail -12
     xz -T16 -c $BIN > $OUT/cuteref-gpu.xz
     sanitize memcheck
+    ;;
+  attention)
+    { time timeout 300 $BIN attention ; } > $OUT/attention.log 2>&1; grep -E "passed|real" $OUT/attention.log | tail -4
+    { time timeout 300 $BIN all ; } > $OUT/all.log 2>&1; grep -E "passed|real|user|sys" $OUT/all.log | tail -12
+    [ -f $OUT/build.log ] && xz -T16 -c $BIN > $OUT/cuteref-gpu.xz
+    SAN_PROBES=attention sanitize memcheck racecheck
     ;;
   sanitize)
     [ -f $OUT/build.log ] && xz -T16 -c $BIN > $OUT/cuteref-gpu.xz

@@ -1,4 +1,4 @@
-// The result comparisons of CUTLASS's Hopper FMHA (fmha_device.cu): the float64 reference of
+// The result comparisons of CUTLASS's Hopper FMHA (fmha_probe.cu): the float64 reference of
 // O = softmax(scale * Q K^T) V over the model's GMEM addressing, the error bound, and the first
 // element outside it. Host code, no CUDA.
 #pragma once

@@ -1,5 +1,7 @@
 #include "vendor_model.hpp"
 
+#include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "atoms/gmma_descriptor.hpp"
@@ -21,14 +23,14 @@ namespace {
 IntTuple si(std::int64_t v) { return IntTuple::static_int(v); }
 IntTuple tuple3(std::int64_t a, std::int64_t b, std::int64_t c) { return IntTuple::tuple({si(a), si(b), si(c)}); }
 
+}  // namespace
+
 ComposedLayout operand_layout(bool k_major, GmmaSwizzle sw, int bits, std::int64_t mn, std::int64_t k, int stages) {
   const ComposedLayout atom = gmma_smem_atom(k_major ? GmmaMajor::K : GmmaMajor::MN, sw, bits);
   TileOrder order;
   if (!k_major) order.order = tuple3(2, 1, 3);
   return tile_to_shape(atom, tuple3(mn, k, stages), order);
 }
-
-}  // namespace
 
 GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits, bool rs) {
   const bool narrow_first = rs && !k_major && bits == 32;
@@ -41,6 +43,11 @@ GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::in
     if ((k_major ? k_extent : mn_extent) % extent == 0) return sw;
   }
   throw Error("no GMMA SMEM atom tiles a " + std::to_string(mn_extent) + "x" + std::to_string(k_extent) + " operand tile");
+}
+
+std::pair<std::int64_t, std::int64_t> cutlass_epilogue_tile(bool cooperative, int bits_d, std::int64_t bm, std::int64_t bn) {
+  const std::int64_t n_perf = !cooperative && bits_d == 8 && bn % 64 == 0 ? 64 : 32;
+  return {std::min<std::int64_t>(cooperative ? 128 : 64, bm), std::gcd(std::min(n_perf, bn), bn)};
 }
 
 ModelGemm derive(const GemmSpec& s, const Overrides& o) {

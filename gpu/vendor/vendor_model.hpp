@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/tiled_mma.hpp"
@@ -37,6 +38,15 @@ struct Overrides {
 // (CUTLASS prefers it for the register copy's bank conflicts); the rest as above.
 cuteref::GmmaSwizzle cutlass_swizzle_choice(bool k_major, std::int64_t mn_extent, std::int64_t k_extent, int bits,
                                             bool rs = false);
+
+// CUTLASS's SM90 epilogue builder policy for EpilogueTileAuto (its sm90_compute_tile_shape_or_override,
+// restated): the cooperative schedule takes (min(128, BM), gcd(min(32, BN), BN)), the warp-specialized
+// one (min(64, BM), gcd(min(N', BN), BN)) with N' = 64 for 8-bit D when 64 divides BN, else 32.
+std::pair<std::int64_t, std::int64_t> cutlass_epilogue_tile(bool cooperative, int bits_d, std::int64_t bm, std::int64_t bn);
+
+// One operand's SMEM layout (MN, K, Stages): tile_to_shape(gmma_atom(major, sw, bits), ...), MN-major
+// tiles in the order (2,1,3) as CUTLASS's collective asks.
+cuteref::ComposedLayout operand_layout(bool k_major, cuteref::GmmaSwizzle sw, int bits, std::int64_t mn, std::int64_t k, int stages);
 
 // The model's TiledMMA and SMEM layouts for the kernel: make_tiled_mma(atom, (atoms_m,1,1)) and
 // tile_to_shape(gmma_atom(major, swizzle, bits), (BMN, BK, Stages)), MN-major tiles in the order

@@ -8,41 +8,10 @@
 
 #include "cute_device_probe.hpp"
 #include "isolated_runner.hpp"
+#include "report_wire.hpp"
 #include "vendor_case.hpp"
 
 namespace cuteref_gpu {
-
-namespace {
-
-// A report crosses the process boundary as one line: checks separated by \x1e, fields by \x1f.
-std::string encode(const vendor::KernelReport& r) {
-  std::string s;
-  for (const auto& c : r.checks) {
-    if (!s.empty()) s += '\x1e';
-    s += c.kind + '\x1f' + c.what + '\x1f' + (c.ok ? "1" : "0") + '\x1f' + c.detail;
-  }
-  for (char& ch : s)
-    if (ch == '\n') ch = ' ';
-  return s;
-}
-
-std::vector<vendor::Check> decode(const std::string& s) {
-  std::vector<vendor::Check> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t end = std::min(s.find('\x1e', start), s.size());
-    const std::string item = s.substr(start, end - start);
-    std::vector<std::string> f;
-    std::size_t a = 0;
-    for (std::size_t b; (b = item.find('\x1f', a)) != std::string::npos; a = b + 1) f.push_back(item.substr(a, b - a));
-    f.push_back(item.substr(a));
-    if (f.size() == 4) out.push_back({f[0], f[1], f[2] == "1", f[3]});
-    start = end + 1;
-  }
-  return out;
-}
-
-}  // namespace
 
 ProbeTally run_vendor_probe(std::ostream& out) {
   ProbeTally tally;
@@ -51,7 +20,7 @@ ProbeTally run_vendor_probe(std::ostream& out) {
     const vendor::KernelReport r = kernels[i].run(kernels[i].spec);
     bool ok = true;
     for (const auto& c : r.checks) ok = ok && c.ok;
-    return CaseOutcome{true, ok, false, "\x1d" + encode(r)};
+    return CaseOutcome{true, ok, false, "\x1d" + vendor::encode_report(r)};
   });
   std::map<std::string, std::pair<int, int>> totals;  // kind -> (ok, all)
   for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -63,7 +32,7 @@ ProbeTally run_vendor_probe(std::ostream& out) {
       continue;
     }
     std::map<std::string, std::pair<int, int>> counts;
-    for (const vendor::Check& c : decode(o.message.substr(1))) {
+    for (const vendor::Check& c : vendor::decode_report(o.message.substr(1))) {
       auto& k = counts[c.kind];
       ++k.second;
       ++totals[c.kind].second;

@@ -1,7 +1,9 @@
-// cuteref-fmha: CUTLASS's Hopper FMHA (example 88, warp-specialized cooperative forward kernel)
-// for f16 and bf16 at head dims 64 and 128: the host comparisons of fmha_case.cuh, then the
-// kernel on the GPU with small-integer Q, K, V (B 1, H 2, 256 queries, 256 keys: two Q tiles,
-// two K/V tiles, so the online softmax rescales), O against a float64 reference:
+// `cuteref-gpu attention`: CUTLASS's Hopper FMHA (example 88, warp-specialized cooperative forward
+// kernel) for f16 and bf16 at head dims 64 and 128, each kernel in a child process (run_isolated):
+// the host comparisons of fmha_case.cuh (CuTe types, TMA parameters), the placement of Q, K and V
+// read back from the kernel's own loads (fmha_placement.cuh), then the kernel on the GPU with
+// small-integer Q, K, V (B 1, H 2, 256 queries, 256 keys: two Q tiles, two K/V tiles, so the
+// online softmax rescales), O against a float64 reference:
 //   bounded  Q, K in {-1,0,1}, V in {-4..4}. S = Q K^T is exact in f32; the error comes from P
 //            rounded to the element type before the PV GMMA (relative u each: u = 2^-11 f16,
 //            2^-8 bf16, round to nearest) and from O rounded to it (relative u), the f32 softmax
@@ -13,7 +15,6 @@
 // Controls (result): the reference reading V transposed (the other majorness of the same
 // buffer), and P's key columns within each 16-wide GMMA K block taken in the other half order
 // (k xor 8); both must leave the bound, reported with the first differing element.
-// Prints one line per kernel and `N passed, M failed`; exits 1 on a failure, 77 without a Hopper GPU.
 #include <cuda_runtime.h>
 
 #include <iostream>
@@ -21,7 +22,11 @@
 #include "cuda_check.hpp"
 #include "fmha_case.cuh"  // before the example's device wrapper, which needs CuTe already included
 #include "device/device_universal.hpp"
+#include "fmha_placement.cuh"
+#include "fmha_probe.hpp"
 #include "fmha_result.hpp"
+#include "isolated_runner.hpp"
+#include "report_wire.hpp"
 
 namespace cuteref_gpu::vendor {
 namespace {
@@ -35,13 +40,12 @@ int small(std::uint64_t i, std::uint64_t salt, int lo, int hi) {
   return lo + int(x % std::uint64_t(hi - lo + 1));
 }
 
+// Precondition: p.dim == D.
 template <class Element, int D>
-void fmha_result_checks(const FmhaSpec& f, KernelReport& r) {
+void fmha_result_checks(const FmhaSpec& f, const FmhaProblem& p, KernelReport& r) {
   using namespace cute;
   using Cfg = FmhaConfig<Element, D>;
   using Op = cutlass::device::Universal<typename Cfg::Kernel>;
-  FmhaProblem p;
-  p.dim = D;
   const std::size_t n_q = std::size_t(p.batches) * p.heads * p.seq_q * D, n_kv = std::size_t(p.batches) * p.heads * p.seq_kv * D;
   const double u = f.type == "bf16" ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
   const VAddress kernel_v = [](const FmhaProblem& pr, int b, int h, int k, int d) { return pr.offset(b, h, k, d, pr.seq_kv); };
@@ -150,35 +154,53 @@ void fmha_result_checks(const FmhaSpec& f, KernelReport& r) {
 template <class Element, int D>
 KernelReport run_case(const FmhaSpec& f) {
   KernelReport r;
+  FmhaProblem p;
+  p.dim = D;
   fmha_host_checks<FmhaConfig<Element, D>>(f, r);
-  try {
-    fmha_result_checks<Element, D>(f, r);
-  } catch (const std::exception& e) {
-    r.add("result", "kernel run", false, std::string("error: ") + e.what());
-  }
+  const auto guarded = [&](const char* what, const std::function<void()>& run) {
+    try {
+      run();
+    } catch (const std::exception& e) {
+      r.add("result", what, false, std::string("error: ") + e.what());
+    }
+  };
+  guarded("TMA parameters", [&] { fmha_tma_checks<FmhaConfig<Element, D>>(f, p, r); });
+  guarded("placement probe", [&] { fmha_placement_checks<FmhaConfig<Element, D>>(f, p, r); });
+  guarded("kernel run", [&] { fmha_result_checks<Element, D>(f, p, r); });
   return r;
 }
 
 }  // namespace
 }  // namespace cuteref_gpu::vendor
 
-int main() {
-  using namespace cuteref_gpu::vendor;
-  int count = 0;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 || cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9) {
-    std::cout << "cuteref-fmha: no Hopper GPU: skipping\n";
-    return 77;
-  }
-  std::cout << "device: " << prop.name << "\n";
+namespace cuteref_gpu {
+
+ProbeTally run_attention_probe(std::ostream& out) {
+  using namespace vendor;
   const std::pair<FmhaSpec, KernelReport (*)(const FmhaSpec&)> kernels[] = {
       {{"fmha_f16_d64", "f16", 64}, run_case<cutlass::half_t, 64>},
       {{"fmha_f16_d128", "f16", 128}, run_case<cutlass::half_t, 128>},
       {{"fmha_bf16_d64", "bf16", 64}, run_case<cutlass::bfloat16_t, 64>},
       {{"fmha_bf16_d128", "bf16", 128}, run_case<cutlass::bfloat16_t, 128>},
   };
+  const std::size_t count = std::size(kernels);
+  const std::vector<CaseOutcome> results = run_isolated(count, [&](std::size_t i) {
+    const KernelReport r = kernels[i].second(kernels[i].first);
+    bool ok = true;
+    for (const auto& c : r.checks) ok = ok && c.ok;
+    return CaseOutcome{true, ok, false, "\x1d" + encode_report(r)};
+  });
   int passed = 0, failed = 0;
-  for (const auto& [spec, fn] : kernels) print_report(std::cout, spec.name, fn(spec), passed, failed);
-  std::cout << passed << " passed, " << failed << " failed\n";
-  return failed == 0 ? 0 : 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    const CaseOutcome& o = results[i];
+    if (o.message.empty() || o.message[0] != '\x1d') {  // the kernel's process died or threw
+      ++failed;
+      out << "FAIL attention " << kernels[i].first.name << ": " << (o.message.empty() ? "no result" : o.message) << "\n";
+      continue;
+    }
+    print_report(out, kernels[i].first.name, decode_report(o.message.substr(1)), {"host", "placement", "result", "control"}, passed, failed);
+  }
+  return ProbeTally{passed, failed};
 }
+
+}  // namespace cuteref_gpu
