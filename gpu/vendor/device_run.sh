@@ -34,7 +34,9 @@ sanitize() {
       { time timeout ${SAN_LIMIT:-200} $(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer) --tool $tool \
           --target-processes all $BIN $probe ; } > $OUT/one.log 2>&1
       rc=$?
-      echo "== $tool $probe rc=$rc processes: $(grep -c 'ERROR SUMMARY' $OUT/one.log), with errors: $(grep 'ERROR SUMMARY' $OUT/one.log | grep -vc 'ERROR SUMMARY: 0 errors')" | tee -a $OUT/san_$tool.log
+      # memcheck and synccheck close with "ERROR SUMMARY: N errors", racecheck with
+      # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+      echo "== $tool $probe rc=$rc processes: $(grep -Ec 'ERROR SUMMARY|RACECHECK SUMMARY' $OUT/one.log), with errors: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $OUT/one.log | grep -vEc 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards')" | tee -a $OUT/san_$tool.log
       grep -E "passed, .* failed|^real" $OUT/one.log | tail -3
       cat $OUT/one.log >> $OUT/san_$tool.log
     done
