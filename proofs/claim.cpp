@@ -27,6 +27,7 @@
 #include "swizzle_eval.hpp"
 #include "symbolic_algebra.hpp"
 #include "symbolic_layout.hpp"
+#include "symbolic_recast.hpp"
 #include "symbolic_scalar.hpp"
 
 namespace cuteref::proofs {
@@ -585,6 +586,11 @@ class Evaluator {
                             "one; right_inverse_full follows every stride by its value and is proved symbolically");
         if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_left_inverse(first));
+        if (name == "upcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)
+          return layout_of(sym_upcast(first, *args[1].i));
+        if (name == "downcast" && args.size() == 2 && args[0].kind == K::Layout)
+          throw Unsupported("`downcast` finds the contiguous mode by a static _1 stride (CuTe C++), which a symbolic "
+                            "layout does not carry; upcast is proved symbolically");
         if (name == "tile_to_shape" && args.size() == 2 && args[0].kind == K::Layout &&
             (args[1].kind == K::Tuple || args[1].kind == K::Int))
           return layout_of(sym_tile_to_shape(
@@ -597,7 +603,7 @@ class Evaluator {
     }
     throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
                       "composition(A, B), the divides and products of a layout by a layout or an integer, "
-                      "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE))");
+                      "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE), upcast(L, n))");
   }
 };
 

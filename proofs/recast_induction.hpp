@@ -25,32 +25,9 @@
 
 #include "laws.hpp"
 #include "recast_generic.hpp"
-#include "symbolic_algebra.hpp"
+#include "symbolic_recast.hpp"
 
 namespace cuteref::proofs {
-
-// recast_generic.hpp's decisions on symbolic leaves. Whether a stride of 1 or -1 is static is
-// not a value: `static_unit` is a free flag, so both branches of downcast_leaf are explored
-// for d == +-1 (a run-time 1 is scaled as any other stride).
-struct SymRecastOps {
-  using Ops = ScalarOps<SymInt>;
-  std::optional<SymInt> n;               // the factor, set by the lemma
-  std::optional<z3::expr> static_unit;    // the flag, set by the lemma
-  bool is_zero(const SymInt& x) const { return Ops::decide(x == Ops::constant(0)); }
-  bool is_negative(const SymInt& x) const { return Ops::decide(x < Ops::constant(0)); }
-  bool is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
-  bool is_static_unit(const SymInt& d) const {
-    return Ops::decide(*static_unit && (d == Ops::constant(1) || d == Ops::constant(-1)));
-  }
-  SymInt abs(const SymInt& x) const { return is_negative(x) ? Ops::constant(0) - x : x; }
-  SymInt neg(const SymInt& x) const { return Ops::constant(0) - x; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  void check_divisible(const SymInt&, const SymInt& abs_d) const {
-    Ops::require(abs_d % *n == Ops::constant(0) || *n % abs_d == Ops::constant(0),
-                 [] { return std::string("upcast: |d| and n divide one another"); });
-  }
-};
 
 // RecastOps: SymRecastOps or a broken one (the proof tests). Proves U1, U2 and the downcast
 // facts for one symbolic leaf.
