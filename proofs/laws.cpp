@@ -546,19 +546,23 @@ LawResult composition_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
-// composition by a flat B of any number of leaves (strides >= 0) into a flat A of every rank:
-// the digit-additivity lemma of composition_induction.hpp, composition_every_rank's step lemma
-// (each leaf's digits within the occupancy the model records), and a corner enumerated.
-LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
-  LawResult r = digit_additivity_lemma(opt);
-  // The corner: every flat A of rank 1 to 3 with shapes in [1,3] and strides in [0,2], and
-  // every B of two leaves with shapes in [1,4] and strides in [0,5], that composition
-  // accepts: (A o B)(i) == A(B(i)) for every i < size(B) (A's last mode unbounded).
+// The corner of the two composition-by-tuple laws: every flat A of rank 1 to 3 with shapes in
+// [1, a_shape_max] and strides in [a_lo, a_hi], and every B of two leaves with shapes in [1,4]
+// and strides in [b_lo, b_hi] (with a negative one when `negative_only`), that composition
+// accepts: (A o B)(i) == A(B(i)) for every i < size(B), A's last mode unbounded, and A at a
+// negative offset evaluated by crd2idx (CuTe's, with C++'s truncating division; apply_index
+// refuses negative offsets). Returns the number of accepted pairs.
+std::size_t composition_pair_corner(LawResult& r, std::int64_t a_shape_max, std::int64_t a_lo, std::int64_t a_hi,
+                                    std::int64_t b_lo, std::int64_t b_hi, bool negative_only) {
+  const std::int64_t strides = b_hi - b_lo + 1;
+  std::size_t accepted = 0;
   for (std::size_t rank = 1; rank <= 3; ++rank)
-    for_each_small_flat_layout(rank, 3, 0, 2, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+    for_each_small_flat_layout(rank, a_shape_max, a_lo, a_hi, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
       const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
-      for (std::int64_t code = 0; code < 4 * 4 * 6 * 6; ++code) {
-        const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4, d0 = code / 16 % 6, d1 = code / 96;
+      for (std::int64_t code = 0; code < 4 * 4 * strides * strides; ++code) {
+        const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4;
+        const std::int64_t d0 = b_lo + code / 16 % strides, d1 = b_lo + code / (16 * strides);
+        if (negative_only && d0 >= 0 && d1 >= 0) continue;
         const Layout b(IntTuple::tuple({IntTuple::integer(n0), IntTuple::integer(n1)}),
                        IntTuple::tuple({IntTuple::integer(d0), IntTuple::integer(d1)}));
         std::optional<Layout> composed;
@@ -568,50 +572,33 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
           continue;
         }
         ++r.corner_cases;
+        ++accepted;
         for (std::int64_t i = 0; i < n0 * n1; ++i)
-          if (apply_index(*composed, i) != apply_index(a, apply_index(b, i)) && r.corner_failure.empty())
+          if (apply_index(*composed, i) != crd2idx_index(CheckedInt(apply_index(b, i)), a.shape(), a.stride()).v &&
+              r.corner_failure.empty())
             r.corner_failure = "composition(" + a.to_string() + ", " + b.to_string() + ")";
       }
     });
+  return accepted;
+}
+
+// composition by a flat B of any number of leaves (strides >= 0) into a flat A of every rank:
+// the digit-additivity lemma of composition_induction.hpp, composition_every_rank's step lemma
+// (each leaf's digits within the occupancy the model records), and a corner enumerated
+// (A: shapes [1,3], strides [0,2]; B: strides [0,5]).
+LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
+  LawResult r = digit_additivity_lemma(opt);
+  composition_pair_corner(r, 3, 0, 2, 0, 5, false);
   return r;
 }
 
 // composition by a flat B whose leaves have strides of either sign, into a flat A of every
-// rank: the signed digit lemmas of composition_induction.hpp, and a corner enumerated.
+// rank: the signed digit lemmas of composition_induction.hpp, and a corner enumerated (A:
+// shapes [1,3], strides [-1,2]; B: strides [-4,4], one at least negative).
 LawResult composition_signed_every_rank_law(const ProofOptions& opt) {
   LawResult r = signed_digit_lemmas(opt);
-  // The corner: every flat A of rank 1 to 3 with shapes in [1,3] and strides in [-1,2], and
-  // every B of two leaves with shapes in [1,4] and strides in [-4,4], that composition
-  // accepts: (A o B)(i) == A(B(i)) for every i < size(B), A evaluated at negative offsets as
-  // the model does (truncating digits, the last mode unbounded). The count of accepted B with
-  // a negative stride is part of the corner's size.
-  // apply_index refuses a negative offset; crd2idx_index is CuTe's crd2idx on any integer.
-  const auto below_zero = [](const Layout& l, std::int64_t x) {
-    return crd2idx_index(CheckedInt(x), l.shape(), l.stride()).v;
-  };
-  std::size_t negative_cases = 0;
-  for (std::size_t rank = 1; rank <= 3; ++rank)
-    for_each_small_flat_layout(rank, 3, -1, 2, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
-      const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
-      for (std::int64_t code = 0; code < 4 * 4 * 9 * 9; ++code) {
-        const std::int64_t n0 = 1 + code % 4, n1 = 1 + code / 4 % 4, d0 = code / 16 % 9 - 4, d1 = code / 144 - 4;
-        if (d0 >= 0 && d1 >= 0) continue;  // composition_tuple_every_rank's corner
-        const Layout b(IntTuple::tuple({IntTuple::integer(n0), IntTuple::integer(n1)}),
-                       IntTuple::tuple({IntTuple::integer(d0), IntTuple::integer(d1)}));
-        std::optional<Layout> composed;
-        try {
-          composed = composition(a, b);
-        } catch (const Error&) {
-          continue;
-        }
-        ++r.corner_cases;
-        ++negative_cases;
-        for (std::int64_t i = 0; i < n0 * n1; ++i)
-          if (apply_index(*composed, i) != below_zero(a, apply_index(b, i)) && r.corner_failure.empty())
-            r.corner_failure = "composition(" + a.to_string() + ", " + b.to_string() + ")";
-      }
-    });
-  if (negative_cases == 0) r.corner_failure = "no composition with a negative stride was accepted";
+  if (composition_pair_corner(r, 3, -1, 2, -4, 4, true) == 0 && r.corner_failure.empty())
+    r.corner_failure = "no composition with a negative stride was accepted";
   return r;
 }
 
