@@ -408,12 +408,11 @@ LawResult coalesce_idempotent_every_rank_law(const ProofOptions& opt) {
   return r;
 }
 
-// complement: R's shapes >= 1 and (filter(A), R) injective for every rank: the step lemma of
-// complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
-LawResult complement_every_rank_law(const ProofOptions& opt) {
-  LawResult r = complement_step_lemma(SymComplementOps{}, opt);
-  // The corner: every A of rank <= 3 with shapes in [1,3] and strides in [0,6], and every
-  // cotarget in [1,40], that complement accepts: (filter(A), R) is injective on the model.
+// Calls fn(A, M, complement(A, M)) for every A of rank 3 with shapes in [1,3] and strides in
+// [0,6], and every cotarget M in [1,40] step 3, that complement accepts (the corner of the
+// complement laws).
+template <class Fn>
+void for_each_small_complement(Fn&& fn) {
   for (std::int64_t code = 0; code < 3 * 3 * 3 * 7 * 7 * 7; ++code) {
     std::int64_t k = code;
     std::vector<IntTuple> sh, st;
@@ -427,16 +426,25 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
       } catch (const Error&) {
         continue;
       }
-      const Layout& rl = *complemented;
-      const Layout fa = filter(a);
-      std::set<std::int64_t> seen;
-      bool ok = true;
-      for (std::int64_t j = 0; ok && j < size_value(fa); ++j)
-        for (std::int64_t i = 0; ok && i < size_value(rl); ++i) ok = seen.insert(apply_index(fa, j) + apply_index(rl, i)).second;
-      ++r.corner_cases;
-      if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+      fn(a, m, *complemented);
     }
   }
+}
+
+// complement for every rank: the step lemma of complement_induction.hpp with the proofs'
+// SymComplementOps, and a corner enumerated.
+LawResult complement_every_rank_law(const ProofOptions& opt) {
+  LawResult r = complement_step_lemma(SymComplementOps{}, opt);
+  // The corner: (filter(A), R) is injective on the model.
+  for_each_small_complement([&](const Layout& a, std::int64_t m, const Layout& rl) {
+    const Layout fa = filter(a);
+    std::set<std::int64_t> seen;
+    bool ok = true;
+    for (std::int64_t j = 0; ok && j < size_value(fa); ++j)
+      for (std::int64_t i = 0; ok && i < size_value(rl); ++i) ok = seen.insert(apply_index(fa, j) + apply_index(rl, i)).second;
+    ++r.corner_cases;
+    if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+  });
   return r;
 }
 
@@ -444,21 +452,16 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
 // complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
 LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
   LawResult r = complement_order_step_lemma(SymComplementOps{}, opt);
-  // The corner: every A of rank <= 3 with shapes in [1,3] and strides in [0,6], and every
-  // cotarget in [1,40], that complement accepts: R(i-1) < R(i) on the model, and size(R) *
-  // size(filter(A)) >= M where each gap is exact (every stride of filter(A), in increasing
-  // order, a multiple of the extent reached before it: computed here from A's modes).
+  // The corner: R(i-1) < R(i) on the model, and size(R) * size(filter(A)) >= M where each gap
+  // is exact (every stride of filter(A), in increasing order, a multiple of the extent reached
+  // before it: computed here from A's modes).
   std::size_t size_checked = 0;
-  for (std::int64_t code = 0; code < 3 * 3 * 3 * 7 * 7 * 7; ++code) {
-    std::int64_t k = code;
-    std::vector<IntTuple> sh, st;
-    for (int m = 0; m < 3; ++m) sh.push_back(IntTuple::integer(1 + k % 3)), k /= 3;
-    for (int m = 0; m < 3; ++m) st.push_back(IntTuple::integer(k % 7)), k /= 7;
-    const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
+  for_each_small_complement([&](const Layout& a, std::int64_t m, const Layout& rl) {
     // filter(A)'s modes: shape > 1 and stride > 0, in increasing stride order.
     std::vector<std::pair<std::int64_t, std::int64_t>> modes;  // (stride, shape)
-    for (int m = 0; m < 3; ++m)
-      if (sh[m].value() > 1 && st[m].value() > 0) modes.emplace_back(st[m].value(), sh[m].value());
+    for (std::size_t k = 0; k < a.shape().rank(); ++k)
+      if (a.shape()[k].value() > 1 && a.stride()[k].value() > 0)
+        modes.emplace_back(a.stride()[k].value(), a.shape()[k].value());
     std::sort(modes.begin(), modes.end());
     bool exact = true;
     std::int64_t extent = 1, size_a = 1;
@@ -467,24 +470,15 @@ LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
       extent = stride * shape;
       size_a *= shape;
     }
-    for (std::int64_t m = 1; m <= 40; m += 3) {
-      std::optional<Layout> complemented;
-      try {
-        complemented = complement(a, IntTuple::integer(m));
-      } catch (const Error&) {
-        continue;
-      }
-      const Layout& rl = *complemented;
-      ++r.corner_cases;
-      bool ok = true;
-      for (std::int64_t i = 1; ok && i < size_value(rl); ++i) ok = apply_index(rl, i - 1) < apply_index(rl, i);
-      if (exact) {
-        ++size_checked;
-        ok = ok && size_value(rl) * size_a >= m;
-      }
-      if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+    ++r.corner_cases;
+    bool ok = true;
+    for (std::int64_t i = 1; ok && i < size_value(rl); ++i) ok = apply_index(rl, i - 1) < apply_index(rl, i);
+    if (exact) {
+      ++size_checked;
+      ok = ok && size_value(rl) * size_a >= m;
     }
-  }
+    if (!ok && r.corner_failure.empty()) r.corner_failure = "complement(" + a.to_string() + ", " + std::to_string(m) + ")";
+  });
   // Without exact gaps CuTe's size bound fails (by hand: the gap below stride 3 after (2:1) is
   // 3 / 2 = 1, the extent 6, R = ceil(24 / 6) : 6 = 4:6, and 4 * 4 < 24).
   const Layout inexact = complement(parse_layout("(2,2):(1,3)"), IntTuple::integer(24));
