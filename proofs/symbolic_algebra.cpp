@@ -170,45 +170,12 @@ SymLayout sym_inverse(const SymLayout& l, Select select) {
 
 }  // namespace
 
-bool SymComplementOps::less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
-void SymComplementOps::check_stride(const SymInt&, const SymInt& stride) const {
-  Ops::require(stride >= zero(), [] { return std::string("complement: A's strides must be >= 0"); });
-}
-void SymComplementOps::check_gap(const SymInt& gap, const SymInt&, const SymInt&, const SymInt&) const {
-  Ops::require(!(gap == zero()), [] { return std::string("complement: A must be injective with non-interleaved modes"); });
-}
-SymInt SymComplementOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-SymInt SymComplementOps::one() const { return Ops::constant(1); }
-
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget) {
-  for (const SymInt& c : cotarget)  // complement.cpp checks them first, whatever A is
-    Ops::require(c >= Ops::constant(1), [] { return std::string("complement: the cotarget's leaves must be >= 1"); });
-  // filter(A) = coalesce(filter_zeros(A)): a stride-0 mode becomes size 1 (coalesce.cpp's
-  // filter_zeros), then the model's coalesce; complement.cpp takes the same modes through
-  // filtered_flat_modes (flat_coalesce.hpp: equal to flat_modes of filter(A)).
-  std::vector<SymTuple> shapes, strides;
-  flatten_leaves(a.shape, shapes);
-  flatten_leaves(a.stride, strides);
-  for (std::size_t k = 0; k < shapes.size(); ++k)
-    shapes[k] = SymTuple::of(Ops::select(*strides[k].leaf == zero(), Ops::constant(1), *shapes[k].leaf));
-  const SymLayout filtered = sym_coalesce({SymTuple::tuple(shapes), SymTuple::tuple(strides)});
-  std::vector<SymInt> fs = leaves_of(filtered.shape), fd = leaves_of(filtered.stride);
+  // complement.cpp's complement_flat: the model's complement_flat_modes on A's leaves.
+  std::vector<SymInt> shapes = leaves_of(a.shape), strides = leaves_of(a.stride);
   ComplementModes<std::vector<SymInt>> m;
-  if (fs.size() == 1 && Ops::decide(fd[0] == zero())) {
-    // filter(A) is _1:_0 (no mode of size > 1 and non-zero stride): R is the cotarget's
-    // compact column-major layout, coalesced (complement.cpp's complement_flat).
-    SymInt running = Ops::constant(1);
-    for (const SymInt& c : cotarget) {
-      m.shapes.push_back(c);
-      m.strides.push_back(running);
-      running = running * c;
-    }
-    return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
-  }
-  complement_modes(fs, fd, cotarget, SymComplementOps{}, m);
-  // complement.cpp coalesces the flat modes with coalesce_flat, equal to coalesce of the
-  // flat layout (flat_coalesce.hpp's post-condition): here the model's coalesce_tree.
-  return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
+  complement_flat_modes<ScalarLeaf<SymInt>>(shapes, strides, cotarget, SymComplementOps{}, m);
+  return {tuple_of(m.shapes), tuple_of(m.strides)};
 }
 
 SymLayout sym_composition(const SymLayout& a, const SymLayout& b) {

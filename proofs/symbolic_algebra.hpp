@@ -13,21 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "complement_generic.hpp"
 #include "symbolic_layout.hpp"
 
 namespace cuteref::proofs {
 
-// complement_generic.hpp's decisions and checks on symbolic leaves (each check a proof
-// obligation, the sort's comparisons case splits).
-struct SymComplementOps {
-  bool less(const SymInt& a, const SymInt& b) const;
-  void check_stride(const SymInt& shape, const SymInt& stride) const;
-  void check_gap(const SymInt& gap, const SymInt& shape, const SymInt& stride, const SymInt& extent) const;
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const;
-  SymInt one() const;
-};
+// complement_generic.hpp's decisions and checks on symbolic leaves, the model's own (each
+// check a proof obligation, the sort's comparisons case splits).
+using SymComplementOps = ComplementOps<ScalarLeaf<SymInt>, ComplementConditions>;
 
 // composition_generic.hpp's decisions and checks on symbolic leaves (each check a proof
 // obligation, each decision a case split). `s`: A's shapes, which the checks read.
@@ -53,14 +46,9 @@ struct SymCompositionOps {
   void check_signs() const;
 };
 
-// coalesce_unbounded_modes' (CuTe's coalesce_x) decisions on symbolic leaves.
-struct SymCoalesceXOps {
-  bool is_one(const SymInt& s) const { return ScalarOps<SymInt>::decide(s == ScalarOps<SymInt>::constant(1)); }
-  bool continues(const SymInt& s, const SymInt& d, const SymInt& next) const {
-    return ScalarOps<SymInt>::decide(s * d == next);
-  }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-};
+// coalesce_unbounded_modes' (CuTe's coalesce_x) decisions on symbolic leaves: coalesce's,
+// the model's own (coalesce_generic.hpp).
+using SymCoalesceXOps = CoalesceOps<ScalarLeaf<SymInt>>;
 
 // inverse_generic.hpp's decisions and checks on symbolic leaves (`strides`: L's coalesced
 // strides, which left_inverse's checks read).

@@ -11,6 +11,7 @@
 #include "error.hpp"
 #include "flat_int.hpp"
 #include "leaf_arith.hpp"
+#include "leaf_policies.hpp"
 
 namespace cuteref {
 
@@ -216,12 +217,9 @@ struct FlatCompositionOps {
   void check_signs() const { fail_signs(lhs.layout(), n0.tuple(), d0.tuple(), ctx); }
 };
 
-// coalesce_unbounded_modes' decisions on plain values (integer strides).
-struct FlatCoalesceXOps {
-  bool is_one(FlatInt s) const { return s.v == 1; }
-  bool continues(FlatInt s, FlatInt d, FlatInt next) const { return checked_mul(s.v, d.v) == next.v; }
-  FlatInt mul(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
-};
+// coalesce_unbounded_modes' decisions on plain values (integer strides): coalesce's
+// (coalesce_generic.hpp).
+using FlatCoalesceXOps = CoalesceOps<FlatIntLeaf>;
 
 // The view of modes (already flat: a leaf layout when one) after coalesce_unbounded_modes
 // (a tuple A is coalesced; a leaf A is kept whatever its size).
@@ -329,13 +327,7 @@ Layout compose_flat_pair(const FlatLhs& lhs, const Layout& b0, const Context& ct
 }
 
 // coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
-struct IntTupleCoalesceXOps {
-  bool is_one(const IntTuple& s) const { return s.value() == 1; }
-  bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) const {
-    return scale_stride_leaf(s, d).same_values(next);
-  }
-  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-};
+using IntTupleCoalesceXOps = CoalesceOps<IntTupleLeaf>;
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
 // mode even when its size is 1, because the last mode is unbounded (it takes the whole

@@ -33,9 +33,9 @@ namespace cuteref {
 template <class Leaf, class Ops>
 CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, const Leaf& shape, const Leaf& stride,
                                      const Ops& ops) {
-  if (ops.is_one(shape)) return CoalesceStep::Dropped;
+  if (ops.is_unit(shape)) return CoalesceStep::Dropped;
   if (!ops.continues(shape, stride, first_stride)) return CoalesceStep::Kept;
-  first_shape = ops.mul(shape, first_shape);
+  first_shape = ops.merge(shape, first_shape);
   first_stride = stride;
   return CoalesceStep::Merged;
 }
@@ -43,8 +43,9 @@ CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, cons
 // CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
 // back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
 // it takes the whole quotient of an index past the domain, so its stride still matters).
-// Ops: bool is_one(shape); bool continues(shape, stride, next_stride) (shape * stride equals
-// the next kept mode's stride); Leaf mul(a, b). @pre shapes.size() == strides.size() >= 1.
+// Ops: coalesce's decisions (CoalesceOps): bool is_unit(shape); bool continues(shape, stride,
+// next_stride) (shape * stride equals the next kept mode's stride); Leaf merge(a, b).
+// @pre shapes.size() == strides.size() >= 1.
 // Vec: std::vector or SmallVector of leaves.
 template <class Vec, class Ops>
 void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
