@@ -14,17 +14,6 @@ using Ops = ScalarOps<SymInt>;
 
 SymInt zero() { return Ops::constant(0); }
 
-// CuTe's ceil_div on leaves as leaf_arith.hpp's leaf_ceil_div computes it: the divisor must
-// be positive, and the quotient rounds up.
-SymInt ceil_div_leaf(const SymInt& a, const SymInt& b) {
-  Ops::require(b >= Ops::constant(1), [] { return std::string("ceil_div: the divisor must be positive"); });
-  SymInt q = a / b + Ops::select(a % b == zero(), zero(), Ops::constant(1));
-  // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
-  // by it use the natural-number division facts.
-  if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
-  return q;
-}
-
 std::vector<SymInt> leaves_of(const SymTuple& t) {
   std::vector<SymTuple> flat;
   flatten_leaves(t, flat);
@@ -41,39 +30,6 @@ SymTuple tuple_of(const std::vector<SymInt>& v) {
 }
 
 }  // namespace
-
-bool SymCompositionOps::is_zero(const SymInt& x) const { return Ops::decide(x == zero()); }
-bool SymCompositionOps::is_negative(const SymInt& x) const { return Ops::decide(x < zero()); }
-bool SymCompositionOps::is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
-bool SymCompositionOps::above_one(const SymInt& x) const { return Ops::decide(x >= Ops::constant(2)); }
-SymInt SymCompositionOps::abs(const SymInt& x) const { return Ops::select(x < zero(), zero() - x, x); }
-SymInt SymCompositionOps::neg(const SymInt& x) const { return zero() - x; }
-SymInt SymCompositionOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-SymInt SymCompositionOps::div(const SymInt& a, const SymInt& b) const { return a / b; }
-SymInt SymCompositionOps::min(const SymInt& a, const SymInt& b) const { return Ops::select(a < b, a, b); }
-SymInt SymCompositionOps::scale(const SymInt& c, const SymInt& d) const { return c * d; }
-SymInt SymCompositionOps::zero_sum() const { return zero(); }
-void SymCompositionOps::add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const {
-  sum = composition_add_reach(sum, new_shape, rest_stride);
-}
-void SymCompositionOps::check_stride_divisibility(const SymInt&, const SymInt& ri, std::size_t i) const {
-  Ops::require(composition_stride_divisible(ri, s[i]), [] { return std::string("composition: stride divisibility"); });
-}
-void SymCompositionOps::check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape,
-                                        std::size_t i) const {
-  Ops::require(composition_exact(ni, ri, s[i], next_shape), [] { return std::string("composition: exactness"); });
-}
-void SymCompositionOps::check_shape_divisibility(const SymInt& ni, const SymInt&, const SymInt& new_shape,
-                                                 std::size_t) const {
-  Ops::require(composition_shape_divisible(ni, new_shape), [] { return std::string("composition: shape divisibility"); });
-}
-void SymCompositionOps::check_carry(const SymInt&, const SymInt&, const SymInt& digit_sum, std::size_t i) const {
-  Ops::require(composition_no_carry(digit_sum, s[i]), [] { return std::string("composition: no carry"); });
-}
-void SymCompositionOps::check_signs() const {
-  Ops::require(current_scope().ctx().bool_val(false),
-               [] { return std::string("composition: B's strides of both signs reach several modes of A"); });
-}
 
 namespace {
 
@@ -94,7 +50,7 @@ SymLayout compose_tree(const std::vector<SymInt>& as, const std::vector<SymInt>&
   }
   std::vector<SymInt> out_shape, out_stride;
   compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *shape.leaf, *stride.leaf, occ,
-                    SymCompositionOps{as.data()}, [&](const SymInt& sh, const SymInt& st) {
+                    SymCompositionOps{as.data(), {}}, [&](const SymInt& sh, const SymInt& st) {
                       out_shape.push_back(sh);
                       out_stride.push_back(st);
                     });
@@ -164,7 +120,7 @@ SymLayout sym_inverse(const SymLayout& l, Select select) {
     p = p * x;
   }
   std::vector<SymInt> out_s, out_d;
-  select(s, d, prefix, SymInverseOps{&d}, out_s, out_d);
+  select(s, d, prefix, SymInverseOps{d.data()}, out_s, out_d);
   return sym_coalesce({tuple_of(out_s), tuple_of(out_d)});
 }
 

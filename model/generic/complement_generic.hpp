@@ -107,7 +107,7 @@ struct ComplementOps {
   using Leaf = typename P::Leaf;
   using A = LeafArith<P>;
   using Ops = ScalarOps<typename P::Scalar>;
-  Diag diag;
+  Diag diag{};
   bool less(const Leaf& a, const Leaf& b) const { return A::less(a, b); }
   void check_stride(const Leaf& shape, const Leaf& stride) const {
     Ops::require(A::value(stride) >= A::k(0), [&] { return diag.negative_stride(shape, stride); });

@@ -18,9 +18,11 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "coalesce_generic.hpp"
+#include "leaf_ops.hpp"
 #include "small_vector.hpp"
 
 namespace cuteref {
@@ -90,6 +92,79 @@ template <class Scalar>
 Scalar composition_add_reach(const Scalar& sum, const Scalar& new_shape, const Scalar& rest_stride) {
   return sum + (new_shape - ScalarOps<Scalar>::constant(1)) * rest_stride;
 }
+
+// compose_leaf_mode's decisions, checks and leaf arithmetic, written once over a leaf policy
+// P (leaf_ops.hpp): the model's (FlatIntLeaf, IntTupleLeaf), the proofs' (ScalarLeaf<SymInt>).
+// `s`: A's shapes (coalesce_x's modes), which the checks read at the mode i they name. The
+// digit sums are P's Scalar. Diag words the failed preconditions: the model's names the modes
+// and the operands, CompositionConditions (the proofs') the condition only:
+//   std::string stride_divisibility(i, rest_shape, rest_stride), exactness(i, rest_shape,
+//   rest_stride), shape_divisibility(i, rest_shape, rest_stride), no_carry(i, rest_shape,
+//   rest_stride, digit_sum), signs().
+template <class P, class Diag>
+struct CompositionOps {
+  using Leaf = typename P::Leaf;
+  using Scalar = typename P::Scalar;
+  using A = LeafArith<P>;
+  using Ops = ScalarOps<Scalar>;
+  const Leaf* s;
+  Diag diag{};
+  bool is_zero(const Leaf& x) const { return A::is(x, 0); }
+  bool is_negative(const Leaf& x) const { return A::is_negative(x); }
+  bool is_one(const Leaf& x) const { return A::is(x, 1); }
+  bool above_one(const Leaf& x) const { return A::at_least(x, 2); }
+  Leaf abs(const Leaf& x) const { return A::abs(x); }
+  Leaf neg(const Leaf& x) const { return A::neg(x); }
+  Leaf ceil_div(const Leaf& a, const Leaf& b) const { return A::ceil_div(a, b); }
+  Leaf div(const Leaf& a, const Leaf& b) const { return A::div(a, b); }
+  Leaf min(const Leaf& a, const Leaf& b) const { return A::min(a, b); }
+  Leaf scale(const Leaf& c, const Leaf& d) const { return A::scale(c, d); }
+  Scalar zero_sum() const { return A::k(0); }
+  void add_digits(Scalar& sum, const Leaf& new_shape, const Leaf& rest_stride) const {
+    sum = composition_add_reach(sum, A::value(new_shape), A::value(rest_stride));
+  }
+  void check_stride_divisibility(const Leaf& rest_shape, const Leaf& rest_stride, std::size_t i) const {
+    Ops::require(composition_stride_divisible(A::value(rest_stride), A::value(s[i])),
+                 [&] { return diag.stride_divisibility(i, rest_shape, rest_stride); });
+  }
+  void check_exactness(const Leaf& rest_shape, const Leaf& rest_stride, const Leaf& next_shape,
+                       std::size_t i) const {
+    Ops::require(composition_exact(A::value(rest_shape), A::value(rest_stride), A::value(s[i]), A::value(next_shape)),
+                 [&] { return diag.exactness(i, rest_shape, rest_stride); });
+  }
+  void check_shape_divisibility(const Leaf& rest_shape, const Leaf& rest_stride, const Leaf& new_shape,
+                                std::size_t i) const {
+    Ops::require(composition_shape_divisible(A::value(rest_shape), A::value(new_shape)),
+                 [&] { return diag.shape_divisibility(i, rest_shape, rest_stride); });
+  }
+  void check_carry(const Leaf& rest_shape, const Leaf& rest_stride, const Scalar& digit_sum, std::size_t i) const {
+    Ops::require(composition_no_carry(digit_sum, A::value(s[i])),
+                 [&] { return diag.no_carry(i, rest_shape, rest_stride, digit_sum); });
+  }
+  // Reached only when the precondition fails (compose_leaf_mode decides when).
+  void check_signs() const { Ops::require(Ops::truth(false), [&] { return diag.signs(); }); }
+};
+
+// The preconditions as conditions only (symbolic leaves are not printed).
+struct CompositionConditions {
+  template <class Leaf>
+  std::string stride_divisibility(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: stride divisibility";
+  }
+  template <class Leaf>
+  std::string exactness(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: exactness";
+  }
+  template <class Leaf>
+  std::string shape_divisibility(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: shape divisibility";
+  }
+  template <class Leaf, class Sum>
+  std::string no_carry(std::size_t, const Leaf&, const Leaf&, const Sum&) const {
+    return "composition: no carry";
+  }
+  std::string signs() const { return "composition: B's strides of both signs reach several modes of A"; }
+};
 
 // What B's leaf modes already occupy of one (coalesced) sub-layout of A: per mode and per
 // stride sign, the sum of the largest digits B's leaves reach in that mode, and the modes

@@ -7,7 +7,8 @@
 //   - ScalarOps<Scalar>: constant(v), select(c, a, b), shl(a, n), lshr(a, n),
 //     require(c, what) (with `what()` the diagnostic; a precondition of the model: throws for concrete values, becomes a
 //     proof obligation for symbolic ones) and decide(c) (a branch of an algorithm: a plain
-//     bool for concrete values, a case split for symbolic ones), and note_ceil_div(q, a, b)
+//     bool for concrete values, a case split for symbolic ones), truth(v) (the Bool constant
+//     v), and note_ceil_div(q, a, b)
 //     (what a scalar may record of q = ceil_div(a, b): nothing for values, the bound q >= 1
 //     for terms of positive a and b);
 // CheckedInt is the model's own scalar: 64-bit signed and overflow-checked. The proofs
@@ -74,6 +75,7 @@ struct ScalarOps<CheckedInt> {
   }
   static bool decide(bool c) { return c; }
   static bool both(bool a, bool b) { return a && b; }
+  static bool truth(bool v) { return v; }
   static void note_ceil_div(CheckedInt&, const CheckedInt&, const CheckedInt&) {}
 };
 
