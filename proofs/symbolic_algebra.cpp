@@ -2,6 +2,7 @@
 
 #include "complement_generic.hpp"
 #include "composition_generic.hpp"
+#include "cosize_generic.hpp"
 #include "divide_generic.hpp"
 #include "inverse_generic.hpp"
 #include "product_generic.hpp"
@@ -66,13 +67,12 @@ struct SymDivideOps {
   SymLayout composition(const SymLayout& a, const SymLayout& b) const { return sym_composition(a, b); }
 };
 
-// cosize(L) = 1 + sum (s - 1) * |d| over the leaves (layout.cpp's cosize).
+// cosize(L): layout.cpp's cosize, the model's CosizeSum over L's leaves.
 SymInt sym_cosize(const SymLayout& l) {
-  std::vector<SymInt> s = leaves_of(l.shape), d = leaves_of(l.stride);
-  SymInt sum = Ops::constant(1);
-  for (std::size_t k = 0; k < s.size(); ++k)
-    sum = sum + (s[k] - Ops::constant(1)) * Ops::select(d[k] < zero(), zero() - d[k], d[k]);
-  return sum;
+  const std::vector<SymInt> s = leaves_of(l.shape), d = leaves_of(l.stride);
+  CosizeSum<ScalarLeaf<SymInt>> sum;
+  for (std::size_t k = 0; k < s.size(); ++k) sum.add(s[k], d[k]);
+  return sum.result();
 }
 
 SymLayout pair_of(const SymLayout& a, const SymLayout& b) {
@@ -87,25 +87,23 @@ struct SymProductOps {
   SymLayout pair(const SymLayout& a, const SymLayout& c) const { return pair_of(a, c); }
 };
 
-// Mode i of a layout (a leaf layout is its own mode 0), as layout.cpp's mode().
-SymLayout mode_of(const SymLayout& l, std::size_t i) {
-  if (!l.shape.is_tuple()) return l;
-  return {l.shape[i], l.stride[i]};
-}
-std::size_t rank_of(const SymLayout& l) { return l.shape.rank(); }
-SymLayout from_modes(const std::vector<SymLayout>& modes) {
-  std::vector<SymTuple> sh, st;
-  for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
-  return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
-}
-// product.cpp's append_to_rank: _1:_0 modes up to rank r.
-SymLayout append_to_rank(const SymLayout& l, std::size_t r) {
-  if (rank_of(l) >= r) return l;
-  std::vector<SymLayout> modes;
-  for (std::size_t i = 0; i < rank_of(l); ++i) modes.push_back(mode_of(l, i));
-  while (modes.size() < r) modes.push_back({SymTuple::of(Ops::constant(1)), SymTuple::of(zero())});
-  return from_modes(modes);
-}
+// product_generic.hpp's glue on symbolic layouts (as product.cpp's on the model's).
+struct SymModeOps {
+  std::size_t rank(const SymLayout& l) const { return l.shape.rank(); }
+  // A leaf layout is its own mode 0, as layout.cpp's mode().
+  SymLayout mode(const SymLayout& l, std::size_t i) const {
+    if (!l.shape.is_tuple()) return l;
+    return {l.shape[i], l.stride[i]};
+  }
+  bool is_leaf(const SymLayout& l) const { return !l.shape.is_tuple(); }
+  SymLayout unit_mode() const { return {SymTuple::of(Ops::constant(1)), SymTuple::of(zero())}; }
+  SymLayout from_modes(const std::vector<SymLayout>& modes) const {
+    std::vector<SymTuple> sh, st;
+    for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
+    return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
+  }
+  SymLayout logical_product(const SymLayout& a, const SymLayout& b) const { return sym_logical_product(a, b); }
+};
 
 // The flat modes of coalesce(L) with the exclusive prefix products of their shapes
 // (inverse.cpp's coalesced_modes).
@@ -156,30 +154,21 @@ SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler) {
 }
 
 SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first) {
-  // product.cpp's zip_block_and_copies.
-  const std::size_t r = std::max(rank_of(a), rank_of(b));
-  const SymLayout block = append_to_rank(a, r), tiler = append_to_rank(b, r);
-  const SymLayout copies = mode_of(sym_logical_product(block, tiler), 1);
-  std::vector<SymLayout> modes;
-  for (std::size_t i = 0; i < r; ++i) {
-    const SymLayout c = tiler.shape.is_tuple() ? mode_of(copies, i) : copies;
-    const SymLayout m = mode_of(block, i);
-    modes.push_back(block_first ? from_modes({m, c}) : from_modes({c, m}));
-  }
-  return from_modes(modes);
+  return zip_block_and_copies(a, b, block_first, SymModeOps{});
 }
 
 SymLayout sym_regroup(const SymLayout& divided, const std::string& form) {
   // tiler.cpp: tile_unzip leaves a (tile, rest) pair as it is; unpack_rest_mode and
   // unpack_both_modes splice the modes of the rest (and the tile).
   if (form == "zipped") return divided;
-  const SymLayout tile = mode_of(divided, 0), rest = mode_of(divided, 1);
+  const SymModeOps ops;
+  const SymLayout tile = ops.mode(divided, 0), rest = ops.mode(divided, 1);
   std::vector<SymLayout> modes;
   if (form == "tiled") modes.push_back(tile);
   else
-    for (std::size_t i = 0; i < rank_of(tile); ++i) modes.push_back(mode_of(tile, i));
-  for (std::size_t i = 0; i < rank_of(rest); ++i) modes.push_back(mode_of(rest, i));
-  return from_modes(modes);
+    for (std::size_t i = 0; i < ops.rank(tile); ++i) modes.push_back(ops.mode(tile, i));
+  for (std::size_t i = 0; i < ops.rank(rest); ++i) modes.push_back(ops.mode(rest, i));
+  return ops.from_modes(modes);
 }
 
 SymLayout sym_right_inverse(const SymLayout& l) {
@@ -197,16 +186,17 @@ SymLayout sym_left_inverse(const SymLayout& l) {
 SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in) {
   const SymTuple target = target_in.is_tuple() ? target_in : SymTuple::tuple({target_in});
   const std::size_t r = target.rank();
-  if (rank_of(block) > r) throw Error("tile_to_shape: rank of layout must be <= rank of target shape");
+  const SymModeOps ops;
+  if (ops.rank(block) > r) throw Error("tile_to_shape: rank of layout must be <= rank of target shape");
   for (const SymInt& leaf : leaves_of(target))
     Ops::require(leaf >= Ops::constant(1), [] { return std::string("tile_to_shape: the target's leaves must be >= 1"); });
-  const SymLayout padded = append_to_rank(block, r);
+  const SymLayout padded = append_to_rank_layout(block, r, ops);
   std::vector<SymTuple> copies, strides;
   SymInt running = Ops::constant(1);
   for (std::size_t i = 0; i < r; ++i) {
     const SymInt t = tuple_product<SymInt>(target[i]);
-    const SymInt b = tuple_product<SymInt>(mode_of(padded, i).shape);
-    const SymInt n = (t + b - Ops::constant(1)) / b;  // rounded up, as for a dynamic target
+    const SymInt b = tuple_product<SymInt>(ops.mode(padded, i).shape);
+    const SymInt n = tile_copies<ScalarLeaf<SymInt>>(t, b);  // rounded up, as for a dynamic target
     copies.push_back(SymTuple::of(n));
     strides.push_back(SymTuple::of(running));  // make_layout: compact column-major
     running = running * n;

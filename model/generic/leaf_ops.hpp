@@ -55,6 +55,8 @@ struct LeafArith {
   }
 
   // Arithmetic (Scalar's overflow checks).
+  static Leaf add(const Leaf& a, const Leaf& b) { return P::make(value(a) + value(b), a, b); }
+  static Leaf sub(const Leaf& a, const Leaf& b) { return P::make(value(a) - value(b), a, b); }
   static Leaf mul(const Leaf& a, const Leaf& b) { return P::make(value(a) * value(b), a, b); }
   // c * d for a shape c and a stride d (a basis stride keeps its position).
   static Leaf scale(const Leaf& c, const Leaf& d) {
