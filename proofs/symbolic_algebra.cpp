@@ -34,30 +34,6 @@ SymTuple tuple_of(const std::vector<SymInt>& v) {
 
 namespace {
 
-// B's leaf modes one by one (composition.cpp's compose_impl: right-distributivity over B's
-// tuple modes, A o (B0, B1, ...) = (A o B0, A o B1, ...); a leaf composes by
-// compose_leaf_mode).
-// `as`, `ad`: the modes of coalesce_x(A); `a_is_leaf`: A itself was a leaf layout.
-SymLayout compose_tree(const std::vector<SymInt>& as, const std::vector<SymInt>& ad, bool a_is_leaf,
-                       const SymTuple& shape, const SymTuple& stride, CompositionOccupancy<SymInt>& occ) {
-  if (shape.is_tuple()) {
-    std::vector<SymTuple> shapes, strides;
-    for (std::size_t i = 0; i < shape.rank(); ++i) {
-      SymLayout m = compose_tree(as, ad, a_is_leaf, shape[i], stride[i], occ);
-      shapes.push_back(std::move(m.shape));
-      strides.push_back(std::move(m.stride));
-    }
-    return {SymTuple::tuple(std::move(shapes)), SymTuple::tuple(std::move(strides))};
-  }
-  std::vector<SymInt> out_shape, out_stride;
-  compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *shape.leaf, *stride.leaf, occ,
-                    SymCompositionOps{as.data(), {}}, [&](const SymInt& sh, const SymInt& st) {
-                      out_shape.push_back(sh);
-                      out_stride.push_back(st);
-                    });
-  return {tuple_of(out_shape), tuple_of(out_stride)};
-}
-
 struct SymDivideOps {
   std::vector<SymInt> coalesced_shape(const SymLayout& a) const { return leaves_of(sym_coalesce(a).shape); }
   SymLayout complement(const SymLayout& t, const std::vector<SymInt>& shape) const { return sym_complement(t, shape); }
@@ -133,12 +109,32 @@ SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget
 }
 
 SymLayout sym_composition(const SymLayout& a, const SymLayout& b) {
-  // composition.cpp: A is read through coalesce_x (coalesce_unbounded), a leaf A as it is.
+  // composition.cpp's composition on integer strides: A's view through coalesce_x, then B's
+  // modes by right-distributivity, each leaf by compose_leaf_mode.
   std::vector<SymInt> as = leaves_of(a.shape), ad = leaves_of(a.stride);
   if (as.empty()) throw Error("symbolic composition: A = () is not covered");
-  if (a.shape.is_tuple()) coalesce_unbounded_modes(as, ad, SymCoalesceXOps{});
+  const bool a_is_leaf = coalesce_x_view(as, ad, a.shape.is_tuple(), SymCoalesceXOps{});
   CompositionOccupancy<SymInt> occ;
-  return compose_tree(as, ad, !a.shape.is_tuple() || as.size() == 1, b.shape, b.stride, occ);
+  SymLayout out;
+  compose_over_modes(
+      b.shape, b.stride, out.shape, out.stride,
+      [&](const SymTuple& n0, const SymTuple& d0, SymTuple& s, SymTuple& d) {
+        std::vector<SymInt> out_shape, out_stride;
+        compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *n0.leaf, *d0.leaf, occ,
+                          SymCompositionOps{as.data(), {}}, [&](const SymInt& sh, const SymInt& st) {
+                            out_shape.push_back(sh);
+                            out_stride.push_back(st);
+                          });
+        s = tuple_of(out_shape);
+        d = tuple_of(out_stride);
+      },
+      [](std::size_t n, SymTuple& s, SymTuple& d, const auto& fill) {
+        std::vector<SymTuple> shapes(n), strides(n);
+        for (std::size_t i = 0; i < n; ++i) fill(i, shapes[i], strides[i]);
+        s = SymTuple::tuple(std::move(shapes));
+        d = SymTuple::tuple(std::move(strides));
+      });
+  return out;
 }
 
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler) {

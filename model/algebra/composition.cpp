@@ -164,8 +164,8 @@ using FlatCoalesceXOps = CoalesceOps<FlatIntLeaf>;
 // The view of modes (already flat: a leaf layout when one) after coalesce_unbounded_modes
 // (a tuple A is coalesced; a leaf A is kept whatever its size).
 FlatLhs unbounded_lhs(FlatModesOfInts& m, bool a_is_tuple) {
-  if (a_is_tuple) coalesce_unbounded_modes(m.shapes, m.strides, FlatCoalesceXOps{});
-  return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), m.shapes.size() == 1};
+  const bool is_leaf = coalesce_x_view(m.shapes, m.strides, a_is_tuple, FlatCoalesceXOps{});
+  return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), is_leaf};
 }
 
 // coalesce_unbounded(a) as flat integer modes held in `m`. Returns false (m unspecified)
@@ -227,13 +227,12 @@ void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& oc
 // are written to (out_shape, out_stride), its tuples built in place.
 void compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
                   const Context& ctx, IntTuple& out_shape, IntTuple& out_stride) {
-  if (shape.is_tuple()) {
-    IntTuple::tuples_filled(shape.rank(), out_shape, out_stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
-      compose_flat(lhs, shape[i], stride[i], occ, ctx, s, d);
-    });
-    return;
-  }
-  compose_flat_leaf(lhs, FlatInt::of(shape), FlatInt::of(stride), occ, ctx, out_shape, out_stride);
+  compose_over_modes(
+      shape, stride, out_shape, out_stride,
+      [&](const IntTuple& n0, const IntTuple& d0, IntTuple& s, IntTuple& d) {
+        compose_flat_leaf(lhs, FlatInt::of(n0), FlatInt::of(d0), occ, ctx, s, d);
+      },
+      [](std::size_t n, IntTuple& s, IntTuple& d, const auto& fill) { IntTuple::tuples_filled(n, s, d, fill); });
 }
 
 // compose_flat of B given by flat integer modes (a leaf layout when one mode).

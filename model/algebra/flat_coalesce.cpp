@@ -12,10 +12,9 @@ namespace {
 
 // coalesce_modes's decisions (coalesce_generic.hpp's CoalesceOps, the proofs' own) on the
 // model's leaves: on the run-time values (static flags only propagate); a stride continues a
-// mode when it equals shape * stride, basis included.
+// mode when it equals shape * stride, basis included. (On plain values, FlatIntLeaf, through
+// coalesce_flat_modes / filter_flat_modes.)
 using IntTupleCoalesceOps = CoalesceOps<IntTupleLeaf>;
-// The same decisions on plain values (integer strides only).
-using FlatIntCoalesceOps = CoalesceOps<FlatIntLeaf>;
 
 }  // namespace
 

@@ -251,4 +251,28 @@ void compose_leaf_mode(const Leaf* s, const Leaf* t, std::size_t r, bool a_is_le
   compose_last_mode(t[r - 1], negative, rest_shape, rest_stride, emitted_any, ops, emit);
 }
 
+// The view of A that compose_leaf_mode reads, from A's flattened modes, in place: a tuple A
+// through coalesce_unbounded_modes (CuTe's coalesce_x), a leaf A as it is, whatever its
+// size. Returns whether the view is one mode (then A composes as a leaf layout).
+// Ops: coalesce's decisions (CoalesceOps). @pre shapes.size() == strides.size() >= 1.
+template <class Vec, class Ops>
+bool coalesce_x_view(Vec& shapes, Vec& strides, bool a_is_tuple, const Ops& ops) {
+  if (a_is_tuple) coalesce_unbounded_modes(shapes, strides, ops);
+  return shapes.size() == 1;
+}
+
+// composition over B's modes by right-distributivity, A o (B0, B1, ...) = (A o B0, A o B1,
+// ...), in B's leaf order (B's leaves share A's occupancy, so the order is part of the
+// result's checks): a leaf mode of B is composed by leaf(shape, stride, out_shape,
+// out_stride); a tuple mode's result is built by tuple(n, out_shape, out_stride, fill), which
+// calls fill(i, out_shape_i, out_stride_i) for i = 0, ..., n - 1 in order.
+template <class Tree, class Out, class Leaf, class Tuple>
+void compose_over_modes(const Tree& shape, const Tree& stride, Out& out_shape, Out& out_stride, const Leaf& leaf,
+                        const Tuple& tuple) {
+  if (!shape.is_tuple()) return leaf(shape, stride, out_shape, out_stride);
+  tuple(shape.rank(), out_shape, out_stride, [&](std::size_t i, Out& s, Out& d) {
+    compose_over_modes(shape[i], stride[i], s, d, leaf, tuple);
+  });
+}
+
 }  // namespace cuteref
