@@ -34,15 +34,17 @@ struct CheckedInt {
   friend CheckedInt operator-(CheckedInt a, CheckedInt b) { return checked_sub(a.v, b.v); }
   friend CheckedInt operator*(CheckedInt a, CheckedInt b) { return checked_mul(a.v, b.v); }
   friend CheckedInt operator/(CheckedInt a, CheckedInt b) {
-    if (b.v == 0) throw Error("division by zero");
-    if (a.v == INT64_MIN && b.v == -1) throw Error("arithmetic overflow: INT64_MIN / -1");
+    if (b.v == 0) throw_error("division by zero");
+    if (a.v == INT64_MIN && b.v == -1) throw_error("arithmetic overflow: INT64_MIN / -1");
     return a.v / b.v;
   }
   friend CheckedInt operator%(CheckedInt a, CheckedInt b) {
-    if (b.v == 0) throw Error("modulo by zero");
+    if (b.v == 0) throw_error("modulo by zero");
     if (b.v == -1) return 0;
     return a.v % b.v;
   }
+  // Out of line, so that / and % inline to their tests.
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_error(const char* what) { throw Error(what); }
   friend CheckedInt operator&(CheckedInt a, CheckedInt b) { return a.v & b.v; }
   friend CheckedInt operator^(CheckedInt a, CheckedInt b) { return a.v ^ b.v; }
   friend bool operator<(CheckedInt a, CheckedInt b) { return a.v < b.v; }
