@@ -61,9 +61,11 @@ void coalesce_modes(Vec& shapes, Vec& strides, const Ops& ops) {
     }
     ++kept;
   }
-  // (erase, not resize: a symbolic leaf has no default value)
-  shapes.erase(shapes.begin() + static_cast<std::ptrdiff_t>(kept), shapes.end());
-  strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(kept), strides.end());
+  // (not resize: a symbolic leaf has no default value)
+  while (shapes.size() > kept) {
+    shapes.pop_back();
+    strides.pop_back();
+  }
 }
 
 // coalesce's decisions, written once over a leaf policy (leaf_ops.hpp): the model's
