@@ -112,7 +112,7 @@ LawResult left_inverse_step_lemma(const InverseOps& base_ops, const ProofOptions
                                  [&]() -> z3::expr {
     const std::vector<SymInt> strides{d};
     InverseOps ops = base_ops;
-    ops.strides = &strides;
+    ops.strides = strides.data();
     SymInt reached = covered;
     std::vector<SymInt> out_shapes, out_strides;
     if (!left_inverse_step(0, d, w, reached, ops, out_shapes, out_strides)) return ctx.bool_val(false);

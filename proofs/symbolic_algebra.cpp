@@ -2,23 +2,12 @@
 
 #include "complement_generic.hpp"
 #include "composition_generic.hpp"
+#include "cosize_generic.hpp"
 #include "divide_generic.hpp"
 #include "inverse_generic.hpp"
 #include "product_generic.hpp"
 
 namespace cuteref::proofs {
-
-// CuTe's ceil_div on leaves as leaf_arith.hpp's leaf_ceil_div computes it: the divisor must
-// be positive, and the quotient rounds up.
-SymInt ceil_div_leaf(const SymInt& a, const SymInt& b) {
-  using Ops = ScalarOps<SymInt>;
-  Ops::require(b >= Ops::constant(1), [] { return std::string("ceil_div: the divisor must be positive"); });
-  SymInt q = a / b + Ops::select(a % b == Ops::constant(0), Ops::constant(0), Ops::constant(1));
-  // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
-  // by it use the natural-number division facts.
-  if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
-  return q;
-}
 
 namespace {
 
@@ -43,64 +32,7 @@ SymTuple tuple_of(const std::vector<SymInt>& v) {
 
 }  // namespace
 
-bool SymCompositionOps::is_zero(const SymInt& x) const { return Ops::decide(x == zero()); }
-bool SymCompositionOps::is_negative(const SymInt& x) const { return Ops::decide(x < zero()); }
-bool SymCompositionOps::is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
-bool SymCompositionOps::above_one(const SymInt& x) const { return Ops::decide(x >= Ops::constant(2)); }
-SymInt SymCompositionOps::abs(const SymInt& x) const { return Ops::select(x < zero(), zero() - x, x); }
-SymInt SymCompositionOps::neg(const SymInt& x) const { return zero() - x; }
-SymInt SymCompositionOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-SymInt SymCompositionOps::div(const SymInt& a, const SymInt& b) const { return a / b; }
-SymInt SymCompositionOps::min(const SymInt& a, const SymInt& b) const { return Ops::select(a < b, a, b); }
-SymInt SymCompositionOps::scale(const SymInt& c, const SymInt& d) const { return c * d; }
-SymInt SymCompositionOps::zero_sum() const { return zero(); }
-void SymCompositionOps::add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const {
-  sum = composition_add_reach(sum, new_shape, rest_stride);
-}
-void SymCompositionOps::check_stride_divisibility(const SymInt&, const SymInt& ri, std::size_t i) const {
-  Ops::require(composition_stride_divisible(ri, s[i]), [] { return std::string("composition: stride divisibility"); });
-}
-void SymCompositionOps::check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape,
-                                        std::size_t i) const {
-  Ops::require(composition_exact(ni, ri, s[i], next_shape), [] { return std::string("composition: exactness"); });
-}
-void SymCompositionOps::check_shape_divisibility(const SymInt& ni, const SymInt&, const SymInt& new_shape,
-                                                 std::size_t) const {
-  Ops::require(composition_shape_divisible(ni, new_shape), [] { return std::string("composition: shape divisibility"); });
-}
-void SymCompositionOps::check_carry(const SymInt&, const SymInt&, const SymInt& digit_sum, std::size_t i) const {
-  Ops::require(composition_no_carry(digit_sum, s[i]), [] { return std::string("composition: no carry"); });
-}
-void SymCompositionOps::check_signs() const {
-  Ops::require(current_scope().ctx().bool_val(false),
-               [] { return std::string("composition: B's strides of both signs reach several modes of A"); });
-}
-
 namespace {
-
-// B's leaf modes one by one (composition.cpp's compose_impl: right-distributivity over B's
-// tuple modes, A o (B0, B1, ...) = (A o B0, A o B1, ...); a leaf composes by
-// compose_leaf_mode).
-// `as`, `ad`: the modes of coalesce_x(A); `a_is_leaf`: A itself was a leaf layout.
-SymLayout compose_tree(const std::vector<SymInt>& as, const std::vector<SymInt>& ad, bool a_is_leaf,
-                       const SymTuple& shape, const SymTuple& stride, CompositionOccupancy<SymInt>& occ) {
-  if (shape.is_tuple()) {
-    std::vector<SymTuple> shapes, strides;
-    for (std::size_t i = 0; i < shape.rank(); ++i) {
-      SymLayout m = compose_tree(as, ad, a_is_leaf, shape[i], stride[i], occ);
-      shapes.push_back(std::move(m.shape));
-      strides.push_back(std::move(m.stride));
-    }
-    return {SymTuple::tuple(std::move(shapes)), SymTuple::tuple(std::move(strides))};
-  }
-  std::vector<SymInt> out_shape, out_stride;
-  compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *shape.leaf, *stride.leaf, occ,
-                    SymCompositionOps{as.data()}, [&](const SymInt& sh, const SymInt& st) {
-                      out_shape.push_back(sh);
-                      out_stride.push_back(st);
-                    });
-  return {tuple_of(out_shape), tuple_of(out_stride)};
-}
 
 struct SymDivideOps {
   std::vector<SymInt> coalesced_shape(const SymLayout& a) const { return leaves_of(sym_coalesce(a).shape); }
@@ -111,13 +43,12 @@ struct SymDivideOps {
   SymLayout composition(const SymLayout& a, const SymLayout& b) const { return sym_composition(a, b); }
 };
 
-// cosize(L) = 1 + sum (s - 1) * |d| over the leaves (layout.cpp's cosize).
+// cosize(L): layout.cpp's cosize, the model's CosizeSum over L's leaves.
 SymInt sym_cosize(const SymLayout& l) {
-  std::vector<SymInt> s = leaves_of(l.shape), d = leaves_of(l.stride);
-  SymInt sum = Ops::constant(1);
-  for (std::size_t k = 0; k < s.size(); ++k)
-    sum = sum + (s[k] - Ops::constant(1)) * Ops::select(d[k] < zero(), zero() - d[k], d[k]);
-  return sum;
+  const std::vector<SymInt> s = leaves_of(l.shape), d = leaves_of(l.stride);
+  CosizeSum<ScalarLeaf<SymInt>> sum;
+  for (std::size_t k = 0; k < s.size(); ++k) sum.add(s[k], d[k]);
+  return sum.result();
 }
 
 SymLayout pair_of(const SymLayout& a, const SymLayout& b) {
@@ -132,25 +63,23 @@ struct SymProductOps {
   SymLayout pair(const SymLayout& a, const SymLayout& c) const { return pair_of(a, c); }
 };
 
-// Mode i of a layout (a leaf layout is its own mode 0), as layout.cpp's mode().
-SymLayout mode_of(const SymLayout& l, std::size_t i) {
-  if (!l.shape.is_tuple()) return l;
-  return {l.shape[i], l.stride[i]};
-}
-std::size_t rank_of(const SymLayout& l) { return l.shape.rank(); }
-SymLayout from_modes(const std::vector<SymLayout>& modes) {
-  std::vector<SymTuple> sh, st;
-  for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
-  return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
-}
-// product.cpp's append_to_rank: _1:_0 modes up to rank r.
-SymLayout append_to_rank(const SymLayout& l, std::size_t r) {
-  if (rank_of(l) >= r) return l;
-  std::vector<SymLayout> modes;
-  for (std::size_t i = 0; i < rank_of(l); ++i) modes.push_back(mode_of(l, i));
-  while (modes.size() < r) modes.push_back({SymTuple::of(Ops::constant(1)), SymTuple::of(zero())});
-  return from_modes(modes);
-}
+// product_generic.hpp's glue on symbolic layouts (as product.cpp's on the model's).
+struct SymModeOps {
+  std::size_t rank(const SymLayout& l) const { return l.shape.rank(); }
+  // A leaf layout is its own mode 0, as layout.cpp's mode().
+  SymLayout mode(const SymLayout& l, std::size_t i) const {
+    if (!l.shape.is_tuple()) return l;
+    return {l.shape[i], l.stride[i]};
+  }
+  bool is_leaf(const SymLayout& l) const { return !l.shape.is_tuple(); }
+  SymLayout unit_mode() const { return {SymTuple::of(Ops::constant(1)), SymTuple::of(zero())}; }
+  SymLayout from_modes(const std::vector<SymLayout>& modes) const {
+    std::vector<SymTuple> sh, st;
+    for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
+    return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
+  }
+  SymLayout logical_product(const SymLayout& a, const SymLayout& b) const { return sym_logical_product(a, b); }
+};
 
 // The flat modes of coalesce(L) with the exclusive prefix products of their shapes
 // (inverse.cpp's coalesced_modes).
@@ -165,60 +94,47 @@ SymLayout sym_inverse(const SymLayout& l, Select select) {
     p = p * x;
   }
   std::vector<SymInt> out_s, out_d;
-  select(s, d, prefix, SymInverseOps{&d}, out_s, out_d);
+  select(s, d, prefix, SymInverseOps{d.data()}, out_s, out_d);
   return sym_coalesce({tuple_of(out_s), tuple_of(out_d)});
 }
 
 }  // namespace
 
-bool SymComplementOps::less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
-void SymComplementOps::check_stride(const SymInt&, const SymInt& stride) const {
-  Ops::require(stride >= zero(), [] { return std::string("complement: A's strides must be >= 0"); });
-}
-void SymComplementOps::check_gap(const SymInt& gap, const SymInt&, const SymInt&, const SymInt&) const {
-  Ops::require(!(gap == zero()), [] { return std::string("complement: A must be injective with non-interleaved modes"); });
-}
-SymInt SymComplementOps::ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
-SymInt SymComplementOps::one() const { return Ops::constant(1); }
-
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget) {
-  for (const SymInt& c : cotarget)  // complement.cpp checks them first, whatever A is
-    Ops::require(c >= Ops::constant(1), [] { return std::string("complement: the cotarget's leaves must be >= 1"); });
-  // filter(A) = coalesce(filter_zeros(A)): a stride-0 mode becomes size 1 (coalesce.cpp's
-  // filter_zeros), then the model's coalesce; complement.cpp takes the same modes through
-  // filtered_flat_modes (flat_coalesce.hpp: equal to flat_modes of filter(A)).
-  std::vector<SymTuple> shapes, strides;
-  flatten_leaves(a.shape, shapes);
-  flatten_leaves(a.stride, strides);
-  for (std::size_t k = 0; k < shapes.size(); ++k)
-    shapes[k] = SymTuple::of(Ops::select(*strides[k].leaf == zero(), Ops::constant(1), *shapes[k].leaf));
-  const SymLayout filtered = sym_coalesce({SymTuple::tuple(shapes), SymTuple::tuple(strides)});
-  std::vector<SymInt> fs = leaves_of(filtered.shape), fd = leaves_of(filtered.stride);
+  // complement.cpp's complement_flat: the model's complement_flat_modes on A's leaves.
+  std::vector<SymInt> shapes = leaves_of(a.shape), strides = leaves_of(a.stride);
   ComplementModes<std::vector<SymInt>> m;
-  if (fs.size() == 1 && Ops::decide(fd[0] == zero())) {
-    // filter(A) is _1:_0 (no mode of size > 1 and non-zero stride): R is the cotarget's
-    // compact column-major layout, coalesced (complement.cpp's complement_flat).
-    SymInt running = Ops::constant(1);
-    for (const SymInt& c : cotarget) {
-      m.shapes.push_back(c);
-      m.strides.push_back(running);
-      running = running * c;
-    }
-    return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
-  }
-  complement_modes(fs, fd, cotarget, SymComplementOps{}, m);
-  // complement.cpp coalesces the flat modes with coalesce_flat, equal to coalesce of the
-  // flat layout (flat_coalesce.hpp's post-condition): here the model's coalesce_tree.
-  return sym_coalesce({tuple_of(m.shapes), tuple_of(m.strides)});
+  complement_flat_modes<ScalarLeaf<SymInt>>(shapes, strides, cotarget, SymComplementOps{}, m);
+  return {tuple_of(m.shapes), tuple_of(m.strides)};
 }
 
 SymLayout sym_composition(const SymLayout& a, const SymLayout& b) {
-  // composition.cpp: A is read through coalesce_x (coalesce_unbounded), a leaf A as it is.
+  // composition.cpp's composition on integer strides: A's view through coalesce_x, then B's
+  // modes by right-distributivity, each leaf by compose_leaf_mode.
   std::vector<SymInt> as = leaves_of(a.shape), ad = leaves_of(a.stride);
   if (as.empty()) throw Error("symbolic composition: A = () is not covered");
-  if (a.shape.is_tuple()) coalesce_unbounded_modes(as, ad, SymCoalesceXOps{});
+  const bool a_is_leaf = coalesce_x_view(as, ad, a.shape.is_tuple(), SymCoalesceXOps{});
   CompositionOccupancy<SymInt> occ;
-  return compose_tree(as, ad, !a.shape.is_tuple() || as.size() == 1, b.shape, b.stride, occ);
+  SymLayout out;
+  compose_over_modes(
+      b.shape, b.stride, out.shape, out.stride,
+      [&](const SymTuple& n0, const SymTuple& d0, SymTuple& s, SymTuple& d) {
+        std::vector<SymInt> out_shape, out_stride;
+        compose_leaf_mode(as.data(), ad.data(), as.size(), a_is_leaf, *n0.leaf, *d0.leaf, occ,
+                          SymCompositionOps{as.data(), {}}, [&](const SymInt& sh, const SymInt& st) {
+                            out_shape.push_back(sh);
+                            out_stride.push_back(st);
+                          });
+        s = tuple_of(out_shape);
+        d = tuple_of(out_stride);
+      },
+      [](std::size_t n, SymTuple& s, SymTuple& d, const auto& fill) {
+        std::vector<SymTuple> shapes(n), strides(n);
+        for (std::size_t i = 0; i < n; ++i) fill(i, shapes[i], strides[i]);
+        s = SymTuple::tuple(std::move(shapes));
+        d = SymTuple::tuple(std::move(strides));
+      });
+  return out;
 }
 
 SymLayout sym_logical_divide(const SymLayout& a, const SymLayout& tiler) {
@@ -234,30 +150,21 @@ SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler) {
 }
 
 SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first) {
-  // product.cpp's zip_block_and_copies.
-  const std::size_t r = std::max(rank_of(a), rank_of(b));
-  const SymLayout block = append_to_rank(a, r), tiler = append_to_rank(b, r);
-  const SymLayout copies = mode_of(sym_logical_product(block, tiler), 1);
-  std::vector<SymLayout> modes;
-  for (std::size_t i = 0; i < r; ++i) {
-    const SymLayout c = tiler.shape.is_tuple() ? mode_of(copies, i) : copies;
-    const SymLayout m = mode_of(block, i);
-    modes.push_back(block_first ? from_modes({m, c}) : from_modes({c, m}));
-  }
-  return from_modes(modes);
+  return zip_block_and_copies(a, b, block_first, SymModeOps{});
 }
 
 SymLayout sym_regroup(const SymLayout& divided, const std::string& form) {
   // tiler.cpp: tile_unzip leaves a (tile, rest) pair as it is; unpack_rest_mode and
   // unpack_both_modes splice the modes of the rest (and the tile).
   if (form == "zipped") return divided;
-  const SymLayout tile = mode_of(divided, 0), rest = mode_of(divided, 1);
+  const SymModeOps ops;
+  const SymLayout tile = ops.mode(divided, 0), rest = ops.mode(divided, 1);
   std::vector<SymLayout> modes;
   if (form == "tiled") modes.push_back(tile);
   else
-    for (std::size_t i = 0; i < rank_of(tile); ++i) modes.push_back(mode_of(tile, i));
-  for (std::size_t i = 0; i < rank_of(rest); ++i) modes.push_back(mode_of(rest, i));
-  return from_modes(modes);
+    for (std::size_t i = 0; i < ops.rank(tile); ++i) modes.push_back(ops.mode(tile, i));
+  for (std::size_t i = 0; i < ops.rank(rest); ++i) modes.push_back(ops.mode(rest, i));
+  return ops.from_modes(modes);
 }
 
 SymLayout sym_right_inverse(const SymLayout& l) {
@@ -275,16 +182,17 @@ SymLayout sym_left_inverse(const SymLayout& l) {
 SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in) {
   const SymTuple target = target_in.is_tuple() ? target_in : SymTuple::tuple({target_in});
   const std::size_t r = target.rank();
-  if (rank_of(block) > r) throw Error("tile_to_shape: rank of layout must be <= rank of target shape");
+  const SymModeOps ops;
+  if (ops.rank(block) > r) throw Error("tile_to_shape: rank of layout must be <= rank of target shape");
   for (const SymInt& leaf : leaves_of(target))
     Ops::require(leaf >= Ops::constant(1), [] { return std::string("tile_to_shape: the target's leaves must be >= 1"); });
-  const SymLayout padded = append_to_rank(block, r);
+  const SymLayout padded = append_to_rank_layout(block, r, ops);
   std::vector<SymTuple> copies, strides;
   SymInt running = Ops::constant(1);
   for (std::size_t i = 0; i < r; ++i) {
     const SymInt t = tuple_product<SymInt>(target[i]);
-    const SymInt b = tuple_product<SymInt>(mode_of(padded, i).shape);
-    const SymInt n = (t + b - Ops::constant(1)) / b;  // rounded up, as for a dynamic target
+    const SymInt b = tuple_product<SymInt>(ops.mode(padded, i).shape);
+    const SymInt n = tile_copies<ScalarLeaf<SymInt>>(t, b);  // rounded up, as for a dynamic target
     copies.push_back(SymTuple::of(n));
     strides.push_back(SymTuple::of(running));  // make_layout: compact column-major
     running = running * n;

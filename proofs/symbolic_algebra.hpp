@@ -13,78 +13,28 @@
 #include <string>
 #include <vector>
 
+#include "complement_generic.hpp"
+#include "composition_generic.hpp"
+#include "inverse_generic.hpp"
 #include "symbolic_layout.hpp"
 
 namespace cuteref::proofs {
 
-// complement_generic.hpp's decisions and checks on symbolic leaves (each check a proof
-// obligation, the sort's comparisons case splits).
-struct SymComplementOps {
-  bool less(const SymInt& a, const SymInt& b) const;
-  void check_stride(const SymInt& shape, const SymInt& stride) const;
-  void check_gap(const SymInt& gap, const SymInt& shape, const SymInt& stride, const SymInt& extent) const;
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const;
-  SymInt one() const;
-};
+// complement_generic.hpp's decisions and checks on symbolic leaves, the model's own (each
+// check a proof obligation, the sort's comparisons case splits).
+using SymComplementOps = ComplementOps<ScalarLeaf<SymInt>, ComplementConditions>;
 
-// composition_generic.hpp's decisions and checks on symbolic leaves (each check a proof
-// obligation, each decision a case split). `s`: A's shapes, which the checks read.
-struct SymCompositionOps {
-  const SymInt* s;
-  bool is_zero(const SymInt& x) const;
-  bool is_negative(const SymInt& x) const;
-  bool is_one(const SymInt& x) const;
-  bool above_one(const SymInt& x) const;
-  SymInt abs(const SymInt& x) const;
-  SymInt neg(const SymInt& x) const;
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const;
-  SymInt div(const SymInt& a, const SymInt& b) const;
-  SymInt min(const SymInt& a, const SymInt& b) const;
-  SymInt scale(const SymInt& c, const SymInt& d) const;
-  SymInt zero_sum() const;
-  void add_digits(SymInt& sum, const SymInt& new_shape, const SymInt& rest_stride) const;
-  void check_stride_divisibility(const SymInt& rest_shape, const SymInt& ri, std::size_t i) const;
-  void check_exactness(const SymInt& ni, const SymInt& ri, const SymInt& next_shape, std::size_t i) const;
-  void check_shape_divisibility(const SymInt& ni, const SymInt& rest_stride, const SymInt& new_shape,
-                                std::size_t i) const;
-  void check_carry(const SymInt& rest_shape, const SymInt& rest_stride, const SymInt& digit_sum, std::size_t i) const;
-  void check_signs() const;
-};
+// composition_generic.hpp's decisions and checks on symbolic leaves, the model's own (each
+// check a proof obligation, each decision a case split). `s`: A's shapes, which the checks read.
+using SymCompositionOps = CompositionOps<ScalarLeaf<SymInt>, CompositionConditions>;
 
-// coalesce_unbounded_modes' (CuTe's coalesce_x) decisions on symbolic leaves.
-struct SymCoalesceXOps {
-  bool is_one(const SymInt& s) const { return ScalarOps<SymInt>::decide(s == ScalarOps<SymInt>::constant(1)); }
-  bool continues(const SymInt& s, const SymInt& d, const SymInt& next) const {
-    return ScalarOps<SymInt>::decide(s * d == next);
-  }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-};
+// coalesce_unbounded_modes' (CuTe's coalesce_x) decisions on symbolic leaves: coalesce's,
+// the model's own (coalesce_generic.hpp).
+using SymCoalesceXOps = CoalesceOps<ScalarLeaf<SymInt>>;
 
-// CuTe's ceil_div of two leaves (leaf_arith.hpp's leaf_ceil_div): b >= 1 an obligation.
-SymInt ceil_div_leaf(const SymInt& a, const SymInt& b);
-
-// inverse_generic.hpp's decisions and checks on symbolic leaves (`strides`: L's coalesced
-// strides, which left_inverse's checks read).
-struct SymInverseOps {
-  using Ops = ScalarOps<SymInt>;
-  const std::vector<SymInt>* strides;
-  bool less(const SymInt& a, const SymInt& b) const { return Ops::decide(a < b); }
-  bool equal(const SymInt& a, const SymInt& b) const { return Ops::decide(a == b); }
-  bool is_zero(const SymInt& a) const { return Ops::decide(a == zero()); }
-  void check_nonnegative(std::size_t k) const {
-    Ops::require((*strides)[k] >= zero(), [] { return std::string("left_inverse: the strides must be >= 0"); });
-  }
-  void check_divisible(std::size_t k, const SymInt& covered) const {
-    Ops::require((*strides)[k] % covered == zero(),
-                 [] { return std::string("left_inverse: divisibility (L injective, modes not interleaved)"); });
-  }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
-  SymInt div(const SymInt& a, const SymInt& b) const { return a / b; }
-  SymInt one() const { return Ops::constant(1); }
-  SymInt zero() const { return Ops::constant(0); }
-};
+// inverse_generic.hpp's decisions and checks on symbolic leaves, the model's own (`strides`:
+// L's coalesced strides, which left_inverse's checks read).
+using SymInverseOps = InverseOps<ScalarLeaf<SymInt>, InverseConditions>;
 
 // complement(A, M) for the flat cotarget M (its leaves, left to right).
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget);

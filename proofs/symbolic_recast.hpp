@@ -26,7 +26,7 @@ struct SymRecastOps {
   }
   SymInt abs(const SymInt& x) const { return is_negative(x) ? Ops::constant(0) - x : x; }
   SymInt neg(const SymInt& x) const { return Ops::constant(0) - x; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return ceil_div_leaf(a, b); }
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return LeafArith<ScalarLeaf<SymInt>>::ceil_div(a, b); }
   SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
   void check_divisible(const SymInt&, const SymInt& abs_d) const {
     Ops::require(abs_d % *n == Ops::constant(0) || *n % abs_d == Ops::constant(0),

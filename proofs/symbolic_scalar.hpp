@@ -228,6 +228,12 @@ struct ScalarOps<proofs::SymInt> {
   }
   static bool decide(const z3::expr& c) { return proofs::current_scope().explorer().decide(c); }
   static z3::expr both(const z3::expr& a, const z3::expr& b) { return a && b; }
+  static z3::expr truth(bool v) { return proofs::current_scope().ctx().bool_val(v); }
+  // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
+  // by q use the natural-number division facts.
+  static void note_ceil_div(SymInt& q, const SymInt& a, const SymInt& b) {
+    if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
+  }
 };
 
 }  // namespace cuteref

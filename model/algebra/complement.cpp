@@ -10,7 +10,7 @@
 #include "flat_coalesce.hpp"
 #include "flat_int.hpp"
 #include "leaf_arith.hpp"
-#include "make_layout.hpp"
+#include "leaf_policies.hpp"
 
 namespace cuteref {
 
@@ -43,53 +43,38 @@ void check_cotarget(const IntTuple& t, const Layout& a, const IntTuple& whole) {
                 " must be a shape of integers >= 1 (leaf " + t.to_string() + "); A = " + a.to_string());
 }
 
-// complement_modes' steps on the model's leaves as plain values with static flags
-// (flat_int.hpp; as leaf_arith on IntTuple leaves). Diagnostics name A and the cotarget.
-struct FlatComplementOps {
+// complement's preconditions worded with the operands: A and the cotarget.
+struct ComplementDiagnostics {
   const Layout& a;
   const CotargetText& cotarget;
-  bool less(FlatInt x, FlatInt y) const { return x.v < y.v; }
-  void check_stride(FlatInt shape, FlatInt stride) const {
-    if (stride.v < 0)
-      throw Error("complement: precondition violated: A's strides must be >= 0 (mode " + shape.to_string() + ":" +
-                  stride.to_string() + "); A = " + a.to_string() + ", cotarget = " + cotarget.text());
+  std::string operands() const { return "A = " + a.to_string() + ", cotarget = " + cotarget.text(); }
+  std::string negative_stride(FlatInt shape, FlatInt stride) const {
+    return "complement: precondition violated: A's strides must be >= 0 (mode " + shape.to_string() + ":" +
+           stride.to_string() + "); " + operands();
   }
-  void check_gap(FlatInt gap, FlatInt shape, FlatInt stride, FlatInt extent) const {
-    if (gap.v == 0)
-      throw Error("complement: precondition violated: A must be injective with non-interleaved modes, but mode " +
-                  shape.to_string() + ":" + stride.to_string() + " starts below the extent " + extent.to_string() +
-                  " of A's smaller-stride modes (CuTe: \"Non-injective Layout detected in complement\"); A = " +
-                  a.to_string() + ", cotarget = " + cotarget.text());
+  std::string interleaved(FlatInt shape, FlatInt stride, FlatInt extent) const {
+    return "complement: precondition violated: A must be injective with non-interleaved modes, but mode " +
+           shape.to_string() + ":" + stride.to_string() + " starts below the extent " + extent.to_string() +
+           " of A's smaller-stride modes (CuTe: \"Non-injective Layout detected in complement\"); " + operands();
   }
-  FlatInt div(FlatInt x, FlatInt y) const { return flat_div(x, y); }
-  FlatInt mul(FlatInt x, FlatInt y) const { return flat_mul(x, y); }
-  FlatInt ceil_div(FlatInt x, FlatInt y) const { return flat_ceil_div(x, y); }
-  FlatInt one() const { return {1, true}; }
+  std::string bad_cotarget(FlatInt leaf) const {
+    return "complement: precondition violated: the cotarget " + cotarget.text() +
+           " must be a shape of integers >= 1 (leaf " + leaf.to_string() + "); A = " + a.to_string();
+  }
 };
+
+// complement_generic.hpp's decisions on the model's leaves as plain values with static flags.
+using FlatComplementOps = ComplementOps<FlatIntLeaf, ComplementDiagnostics>;
 
 // complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
 // (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
-// diagnostics).
+// diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own.
 void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
                      const CotargetText& cotarget, FlatModesOfInts& out) {
-  for (std::size_t i = 0; i < n_cot; ++i)
-    if (cot[i].v < 1)
-      throw Error("complement: precondition violated: the cotarget " + cotarget.text() +
-                  " must be a shape of integers >= 1 (leaf " + cot[i].to_string() + "); A = " + a.to_string());
-  filter_flat_ints_in_place(m);  // flat_modes(filter(a)), as plain values
-  // filter leaves the single mode _1:_0 when A has no stride-non-zero, size > 1 mode.
-  if (m.shapes.size() == 1 && m.strides[0].v == 0) {
-    const Layout r = coalesce(make_layout(cotarget.tuple()));
-    out.shapes.clear();
-    out.strides.clear();
-    append_flat_ints(r.shape(), out.shapes);
-    append_flat_ints(r.stride(), out.strides);  // make_layout's strides are integers
-    return;
-  }
   out.shapes.clear();
   out.strides.clear();
-  complement_modes(m.shapes, m.strides, FlatIntSpan{cot, n_cot}, FlatComplementOps{a, cotarget}, out);
-  coalesce_flat_ints_in_place(out.shapes, out.strides);
+  complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{cot, n_cot},
+                                     FlatComplementOps{{a, cotarget}}, out);
 }
 
 // a's flattened modes, or the diagnostic for a scaled-basis stride.

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "checked_math.hpp"
@@ -11,12 +12,13 @@
 #include "error.hpp"
 #include "flat_int.hpp"
 #include "leaf_arith.hpp"
+#include "leaf_policies.hpp"
 
 namespace cuteref {
 
 namespace {
 
-using Occupancy = CompositionOccupancy<std::int64_t>;
+using Occupancy = CompositionOccupancy<CheckedInt>;
 
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
 // by the sub-layout: "" (all of A, integer strides) is kept inline; a basis position's key
@@ -84,75 +86,60 @@ struct EmittedModes {
   Leaves shapes, strides;
 };
 
-// A failed precondition of compose_leaf_mode at mode i of the coalesced A `lhs`.
-[[noreturn]] void fail_composition(const std::string& condition, std::size_t i, const Layout& lhs, const IntTuple& n0,
-                                   const IntTuple& d0, const IntTuple& rest_shape, const IntTuple& rest_stride,
-                                   const Context& ctx) {
-  throw Error("composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
-              lhs.shape()[i].to_string() + ":" + lhs.stride()[i].to_string() + ") of coalesced A " +
-              lhs.to_string() + ", composing B's mode " + n0.to_string() + ":" + d0.to_string() + " (rest shape " +
-              rest_shape.to_string() + ", rest stride " + rest_stride.to_string() + "); " + ctx.operands());
-}
-
-[[noreturn]] void fail_signs(const Layout& lhs, const IntTuple& n0, const IntTuple& d0, const Context& ctx) {
-  throw Error("composition: precondition violated: B's modes have strides of both signs and together reach "
-              "several modes of A " + lhs.to_string() + " (at B's mode " + n0.to_string() + ":" + d0.to_string() +
-              "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands());
-}
-
-// compose_leaf_mode's steps on the model's leaves: decisions on the run-time values, static
-// flags propagated as in leaf_arith, each failed precondition an Error naming it.
-struct IntTupleCompositionOps {
-  const Layout& lhs;
-  const IntTuple& n0;
-  const IntTuple& d0;
+// compose_leaf_mode's preconditions worded with the modes and the operands.
+// Lhs: the coalesced A (a Layout, or FlatLhs below: its layout is built only for the text);
+// Leaf: IntTuple or FlatInt.
+template <class Lhs, class Leaf>
+struct CompositionDiagnostics {
+  const Lhs& lhs;
+  Leaf n0, d0;
   const Context& ctx;
-  bool is_zero(const IntTuple& x) const { return x.value() == 0; }
-  bool is_negative(const IntTuple& x) const { return x.value() < 0; }
-  bool is_one(const IntTuple& x) const { return x.value() == 1; }
-  bool above_one(const IntTuple& x) const { return x.value() > 1; }
-  IntTuple abs(const IntTuple& x) const { return leaf_abs(x); }
-  IntTuple neg(const IntTuple& x) const { return IntTuple::integer(checked_neg(x.value()), x.is_static()); }
-  IntTuple ceil_div(const IntTuple& a, const IntTuple& b) const { return leaf_ceil_div(a, b); }
-  IntTuple div(const IntTuple& a, const IntTuple& b) const { return leaf_div(a, b); }
-  IntTuple min(const IntTuple& a, const IntTuple& b) const { return leaf_min(a, b); }
-  IntTuple scale(const IntTuple& c, const IntTuple& d) const { return scale_stride_leaf(c, d); }
-  std::int64_t zero_sum() const { return 0; }
-  void add_digits(std::int64_t& sum, const IntTuple& new_shape, const IntTuple& rest_stride) const {
-    sum = composition_add_reach(CheckedInt(sum), CheckedInt(new_shape.value()), CheckedInt(rest_stride.value())).v;
+  static IntTuple tuple(const IntTuple& x) { return x; }
+  static IntTuple tuple(FlatInt x) { return x.tuple(); }
+  Layout layout() const {
+    if constexpr (std::is_same_v<Lhs, Layout>) return lhs;
+    else return lhs.layout();
   }
-  [[noreturn]] void fail(const std::string& condition, std::size_t i, const IntTuple& rest_shape,
-                         const IntTuple& rest_stride) const {
-    fail_composition(condition, i, lhs, n0, d0, rest_shape, rest_stride, ctx);
+  // A failed precondition at mode i of the coalesced A.
+  std::string at_mode(const std::string& condition, std::size_t i, const Leaf& rest_shape,
+                      const Leaf& rest_stride) const {
+    const Layout l = layout();
+    return "composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
+           l.shape()[i].to_string() + ":" + l.stride()[i].to_string() + ") of coalesced A " + l.to_string() +
+           ", composing B's mode " + tuple(n0).to_string() + ":" + tuple(d0).to_string() + " (rest shape " +
+           tuple(rest_shape).to_string() + ", rest stride " + tuple(rest_stride).to_string() + "); " +
+           ctx.operands();
   }
-  void check_stride_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, std::size_t i) const {
-    if (!composition_stride_divisible(CheckedInt(rest_stride.value()), CheckedInt(lhs.shape()[i].value())))
-      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
-           "Condition\"", i, rest_shape, rest_stride);
+  std::string stride_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+    return at_mode("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride "
+                   "Divisibility Condition\"", i, rest_shape, rest_stride);
   }
-  void check_exactness(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& next_shape,
-                       std::size_t i) const {
-    if (!composition_exact(CheckedInt(rest_shape.value()), CheckedInt(rest_stride.value()),
-                           CheckedInt(lhs.shape()[i].value()), CheckedInt(next_shape.value())))
-      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
-           "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
+  std::string exactness(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+    return at_mode("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not "
+                   "check this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
   }
-  void check_shape_divisibility(const IntTuple& rest_shape, const IntTuple& rest_stride, const IntTuple& new_shape,
-                                std::size_t i) const {
-    if (!composition_shape_divisible(CheckedInt(rest_shape.value()), CheckedInt(new_shape.value())))
-      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
-           "Divisibility Condition\"", i, rest_shape, rest_stride);
+  std::string shape_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+    return at_mode("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's "
+                   "\"Shape Divisibility Condition\"", i, rest_shape, rest_stride);
   }
-  void check_carry(const IntTuple& rest_shape, const IntTuple& rest_stride, std::int64_t digit_sum,
-                   std::size_t i) const {
-    if (!composition_no_carry(CheckedInt(digit_sum), CheckedInt(lhs.shape()[i].value())))
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
-           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
-           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
-           i, rest_shape, rest_stride);
+  std::string no_carry(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride, CheckedInt digit_sum) const {
+    return at_mode("no carry (B's modes together reach digit " + std::to_string(digit_sum.v) +
+                       " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not "
+                       "the sum of A applied to B's modes; CuTe does not check this and would return a layout "
+                       "that is not A o B)",
+                   i, rest_shape, rest_stride);
   }
-  void check_signs() const { fail_signs(lhs, n0, d0, ctx); }
+  std::string signs() const {
+    return "composition: precondition violated: B's modes have strides of both signs and together reach "
+           "several modes of A " + layout().to_string() + " (at B's mode " + tuple(n0).to_string() + ":" +
+           tuple(d0).to_string() + "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands();
+  }
 };
+
+// compose_leaf_mode's steps on the model's leaves (composition_generic.hpp's CompositionOps,
+// the proofs' own): decisions on the run-time values, static flags propagated as in
+// leaf_arith, each failed precondition an Error naming it.
+using IntTupleCompositionOps = CompositionOps<IntTupleLeaf, CompositionDiagnostics<Layout, IntTuple>>;
 
 // The coalesced A (coalesce_x) as flat integer modes s[0..r) : t[0..r), for the common case
 // of integer strides throughout (a view: the modes are held by the caller); the Layout it
@@ -167,67 +154,18 @@ struct FlatLhs {
   }
 };
 
-// compose_leaf_mode's steps on plain values with static flags (flat_int.hpp), the same
-// decisions, arithmetic and checks as IntTupleCompositionOps; integer strides only.
-struct FlatCompositionOps {
-  const FlatLhs& lhs;
-  FlatInt n0, d0;
-  const Context& ctx;
-  bool is_zero(FlatInt x) const { return x.v == 0; }
-  bool is_negative(FlatInt x) const { return x.v < 0; }
-  bool is_one(FlatInt x) const { return x.v == 1; }
-  bool above_one(FlatInt x) const { return x.v > 1; }
-  FlatInt abs(FlatInt x) const { return {checked_abs(x.v), x.st}; }
-  FlatInt neg(FlatInt x) const { return {checked_neg(x.v), x.st}; }
-  FlatInt ceil_div(FlatInt a, FlatInt b) const { return flat_ceil_div(a, b); }
-  FlatInt div(FlatInt a, FlatInt b) const { return flat_div(a, b); }
-  FlatInt min(FlatInt a, FlatInt b) const { return {a.v < b.v ? a.v : b.v, a.st && b.st}; }
-  FlatInt scale(FlatInt c, FlatInt d) const { return flat_mul(c, d); }
-  std::int64_t zero_sum() const { return 0; }
-  void add_digits(std::int64_t& sum, FlatInt new_shape, FlatInt rest_stride) const {
-    sum = composition_add_reach(CheckedInt(sum), CheckedInt(new_shape.v), CheckedInt(rest_stride.v)).v;
-  }
-  [[noreturn]] void fail(const std::string& condition, std::size_t i, FlatInt rest_shape, FlatInt rest_stride) const {
-    fail_composition(condition, i, lhs.layout(), n0.tuple(), d0.tuple(), rest_shape.tuple(), rest_stride.tuple(), ctx);
-  }
-  void check_stride_divisibility(FlatInt rest_shape, FlatInt rest_stride, std::size_t i) const {
-    if (!composition_stride_divisible(CheckedInt(rest_stride.v), CheckedInt(lhs.shapes[i].v)))
-      fail("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride Divisibility "
-           "Condition\"", i, rest_shape, rest_stride);
-  }
-  void check_exactness(FlatInt rest_shape, FlatInt rest_stride, FlatInt next_shape, std::size_t i) const {
-    if (!composition_exact(CheckedInt(rest_shape.v), CheckedInt(rest_stride.v), CheckedInt(lhs.shapes[i].v),
-                           CheckedInt(next_shape.v)))
-      fail("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not check "
-           "this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
-  }
-  void check_shape_divisibility(FlatInt rest_shape, FlatInt rest_stride, FlatInt new_shape, std::size_t i) const {
-    if (!composition_shape_divisible(CheckedInt(rest_shape.v), CheckedInt(new_shape.v)))
-      fail("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's \"Shape "
-           "Divisibility Condition\"", i, rest_shape, rest_stride);
-  }
-  void check_carry(FlatInt rest_shape, FlatInt rest_stride, std::int64_t digit_sum, std::size_t i) const {
-    if (!composition_no_carry(CheckedInt(digit_sum), CheckedInt(lhs.shapes[i].v)))
-      fail("no carry (B's modes together reach digit " + std::to_string(digit_sum) +
-           " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not the sum "
-           "of A applied to B's modes; CuTe does not check this and would return a layout that is not A o B)",
-           i, rest_shape, rest_stride);
-  }
-  void check_signs() const { fail_signs(lhs.layout(), n0.tuple(), d0.tuple(), ctx); }
-};
+// The same on plain values with static flags (flat_int.hpp); integer strides only.
+using FlatCompositionOps = CompositionOps<FlatIntLeaf, CompositionDiagnostics<FlatLhs, FlatInt>>;
 
-// coalesce_unbounded_modes' decisions on plain values (integer strides).
-struct FlatCoalesceXOps {
-  bool is_one(FlatInt s) const { return s.v == 1; }
-  bool continues(FlatInt s, FlatInt d, FlatInt next) const { return checked_mul(s.v, d.v) == next.v; }
-  FlatInt mul(FlatInt a, FlatInt b) const { return flat_mul(a, b); }
-};
+// coalesce_unbounded_modes' decisions on plain values (integer strides): coalesce's
+// (coalesce_generic.hpp).
+using FlatCoalesceXOps = CoalesceOps<FlatIntLeaf>;
 
 // The view of modes (already flat: a leaf layout when one) after coalesce_unbounded_modes
 // (a tuple A is coalesced; a leaf A is kept whatever its size).
 FlatLhs unbounded_lhs(FlatModesOfInts& m, bool a_is_tuple) {
-  if (a_is_tuple) coalesce_unbounded_modes(m.shapes, m.strides, FlatCoalesceXOps{});
-  return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), m.shapes.size() == 1};
+  const bool is_leaf = coalesce_x_view(m.shapes, m.strides, a_is_tuple, FlatCoalesceXOps{});
+  return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), is_leaf};
 }
 
 // coalesce_unbounded(a) as flat integer modes held in `m`. Returns false (m unspecified)
@@ -258,7 +196,8 @@ void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& oc
   FlatInt first_shape, first_stride;
   FlatInts shapes, strides;  // all emitted modes, once there are two
   std::size_t count = 0;
-  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, FlatCompositionOps{lhs, n0, d0, ctx},
+  const FlatCompositionOps ops{lhs.shapes, {lhs, n0, d0, ctx}};
+  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops,
                     [&](FlatInt sh, FlatInt st) {
                       if (count == 0) {
                         first_shape = sh;
@@ -288,13 +227,12 @@ void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& oc
 // are written to (out_shape, out_stride), its tuples built in place.
 void compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& stride, Occupancy& occ,
                   const Context& ctx, IntTuple& out_shape, IntTuple& out_stride) {
-  if (shape.is_tuple()) {
-    IntTuple::tuples_filled(shape.rank(), out_shape, out_stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
-      compose_flat(lhs, shape[i], stride[i], occ, ctx, s, d);
-    });
-    return;
-  }
-  compose_flat_leaf(lhs, FlatInt::of(shape), FlatInt::of(stride), occ, ctx, out_shape, out_stride);
+  compose_over_modes(
+      shape, stride, out_shape, out_stride,
+      [&](const IntTuple& n0, const IntTuple& d0, IntTuple& s, IntTuple& d) {
+        compose_flat_leaf(lhs, FlatInt::of(n0), FlatInt::of(d0), occ, ctx, s, d);
+      },
+      [](std::size_t n, IntTuple& s, IntTuple& d, const auto& fill) { IntTuple::tuples_filled(n, s, d, fill); });
 }
 
 // compose_flat of B given by flat integer modes (a leaf layout when one mode).
@@ -329,13 +267,7 @@ Layout compose_flat_pair(const FlatLhs& lhs, const Layout& b0, const Context& ct
 }
 
 // coalesce_unbounded_modes' decisions on the model's leaves (basis strides included).
-struct IntTupleCoalesceXOps {
-  bool is_one(const IntTuple& s) const { return s.value() == 1; }
-  bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) const {
-    return scale_stride_leaf(s, d).same_values(next);
-  }
-  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-};
+using IntTupleCoalesceXOps = CoalesceOps<IntTupleLeaf>;
 
 // CuTe's coalesce_x: flatten and merge adjacent modes like coalesce, but keep the last
 // mode even when its size is 1, because the last mode is unbounded (it takes the whole
@@ -436,7 +368,7 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
     std::optional<Layout> result;
     Occupancy untouched;  // these two cases emit one mode and record no occupancy
     compose_leaf_mode(&lhs.shape(), &lhs.stride(), 1, !lhs.shape().is_tuple(), n0, d0, untouched,
-                      IntTupleCompositionOps{lhs, n0, d0, ctx},
+                      IntTupleCompositionOps{&lhs.shape(), {lhs, n0, d0, ctx}},
                       [&](IntTuple shape, IntTuple stride) { result.emplace(detail::LayoutFromValidParts::make(std::move(shape), std::move(stride))); });
     return std::move(*result);
   }
@@ -446,9 +378,9 @@ Layout compose_leaf_integer(const Layout& lhs, const IntTuple& n0, const IntTupl
                   "integer stride " + d0.to_string() + " cannot index the multi-mode A " + lhs.to_string() + "; " +
                   ctx.operands());
 
-  IntTupleCompositionOps ops{lhs, n0, d0, ctx};
   const auto& s = lhs.shape().elements();
   const auto& t = lhs.stride().elements();
+  const IntTupleCompositionOps ops{s.data(), {lhs, n0, d0, ctx}};
   EmittedModes out(s.size());
   compose_leaf_mode(s.data(), t.data(), s.size(), false, n0, d0, ctx.occupancy_of(key), ops,
                     [&](IntTuple shape, IntTuple stride) { out.push(std::move(shape), std::move(stride)); });

@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "inverse_generic.hpp"
 #include "leaf_arith.hpp"
+#include "leaf_policies.hpp"
 
 namespace cuteref {
 
@@ -33,31 +34,26 @@ Coalesced coalesced_modes(const Layout& l, const char* fn) {
   return c;
 }
 
-// inverse_generic.hpp's steps on the model's leaves. Diagnostics name the mode and L.
-struct LeafInverseOps {
+// left_inverse's preconditions worded with the mode and L.
+struct InverseDiagnostics {
   const Layout& l;
   const Coalesced& c;
-  bool less(const IntTuple& a, const IntTuple& b) const { return a.value() < b.value(); }
-  bool equal(const IntTuple& a, const IntTuple& b) const { return a.value() == b.value(); }
-  bool is_zero(const IntTuple& a) const { return a.value() == 0; }
-  void check_nonnegative(std::size_t k) const {
-    if (c.modes.strides[k].value() < 0)
-      throw Error("left_inverse: precondition violated: the strides must be >= 0 (mode " +
-                  c.modes.shapes[k].to_string() + ":" + c.modes.strides[k].to_string() + "); L = " + l.to_string());
+  std::string negative_stride(std::size_t k) const {
+    return "left_inverse: precondition violated: the strides must be >= 0 (mode " + c.modes.shapes[k].to_string() +
+           ":" + c.modes.strides[k].to_string() + "); L = " + l.to_string();
   }
-  void check_divisible(std::size_t k, const IntTuple& covered) const {
+  std::string not_divisible(std::size_t k, const IntTuple& covered) const {
     const IntTuple& d = c.modes.strides[k];
-    if (d.value() % covered.value() != 0)
-      throw Error("left_inverse: precondition violated: stride " + d.to_string() + " of mode " +
-                  c.modes.shapes[k].to_string() + ":" + d.to_string() + " is not divisible by " + covered.to_string() +
-                  ", the offsets already covered (CuTe's \"Left inverse divisibility condition\"; L is not "
-                  "injective or its modes interleave); L = " + l.to_string());
+    return "left_inverse: precondition violated: stride " + d.to_string() + " of mode " +
+           c.modes.shapes[k].to_string() + ":" + d.to_string() + " is not divisible by " + covered.to_string() +
+           ", the offsets already covered (CuTe's \"Left inverse divisibility condition\"; L is not "
+           "injective or its modes interleave); L = " + l.to_string();
   }
-  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-  IntTuple div(const IntTuple& a, const IntTuple& b) const { return leaf_div(a, b); }
-  IntTuple one() const { return IntTuple::static_int(1); }
-  IntTuple zero() const { return IntTuple::static_int(0); }
 };
+
+// inverse_generic.hpp's steps on the model's leaves (InverseOps, the proofs' own).
+using LeafInverseOps = InverseOps<IntTupleLeaf, InverseDiagnostics>;
+LeafInverseOps inverse_ops(const Layout& l, const Coalesced& c) { return {c.modes.strides.data(), {l, c}}; }
 
 // CuTe C++'s coalesce on flat modes (cute/layout.hpp, bw_coalesce), which decides by the types:
 // from the last mode backwards, a static _1 shape is skipped, a static _1 front is replaced,
@@ -128,14 +124,14 @@ Layout right_inverse(const Layout& l) {
 Layout right_inverse_full(const Layout& l) {
   const Coalesced c = coalesced_modes(l, "right_inverse_full");
   std::vector<IntTuple> shapes, strides;
-  right_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, LeafInverseOps{l, c}, shapes, strides);
+  right_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, inverse_ops(l, c), shapes, strides);
   return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
 }
 
 Layout left_inverse(const Layout& l) {
   const Coalesced c = coalesced_modes(l, "left_inverse");
   std::vector<IntTuple> shapes, strides;
-  left_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, LeafInverseOps{l, c}, shapes, strides);
+  left_inverse_modes(c.modes.shapes, c.modes.strides, c.prefix, inverse_ops(l, c), shapes, strides);
   return coalesce(Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides))));
 }
 

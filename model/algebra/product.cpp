@@ -48,35 +48,22 @@ Layout product_by_tiler(const Layout& a, const Value& tiler, const char* fn) {
   return apply_tiler(a, tiler, [&](const Layout& m, const Layout& t) { return product_by_layout(m, t, fn); }, fn);
 }
 
-// Pairs mode i of the padded block with the copies of mode i of the padded tiler, in the
-// order the caller asks for (block first for blocked_product, copies first for raked).
-Layout zip_block_and_copies(const Layout& a, const Layout& b, bool block_first, const char* fn) {
-  const std::size_t r = std::max(rank(a), rank(b));
-  const Layout block = append_to_rank(a, r);
-  const Layout tiler = append_to_rank(b, r);
-  const Layout copies = mode(product_by_layout(block, tiler, fn), 1);
-  std::vector<Layout> modes;
-  for (std::size_t i = 0; i < r; ++i) {
-    // composition's result is congruent to the tiler: a leaf tiler is one mode whatever
-    // shape the composition gave it.
-    const Layout c = tiler.shape().is_tuple() ? mode(copies, i) : copies;
-    const Layout m = mode(block, i);
-    modes.push_back(block_first ? make_layout_from_modes({m, c}) : make_layout_from_modes({c, m}));
-  }
-  return make_layout_from_modes(modes);
-}
+// product_generic.hpp's glue on the model's layouts; `fn` names the calling operation in
+// logical_product's diagnostics.
+struct LayoutModeOps {
+  const char* fn;
+  std::size_t rank(const Layout& l) const { return cuteref::rank(l); }
+  Layout mode(const Layout& l, std::size_t i) const { return cuteref::mode(l, i); }
+  bool is_leaf(const Layout& l) const { return !l.shape().is_tuple(); }
+  Layout unit_mode() const { return Layout(IntTuple::static_int(1), IntTuple::static_int(0)); }
+  Layout from_modes(const std::vector<Layout>& modes) const { return make_layout_from_modes(modes); }
+  Layout logical_product(const Layout& a, const Layout& b) const { return product_by_layout(a, b, fn); }
+};
 
 }  // namespace
 
 Layout append_to_rank(const Layout& l, std::size_t r) {
-  if (rank(l) >= r) return l;
-  // All the _1:_0 modes at once (appending one at a time copied the modes each time: quadratic
-  // in r, which tile_to_shape's target rank sets).
-  std::vector<IntTuple> shapes = wrap(l.shape()).elements().to_vector(),
-                        strides = wrap(l.stride()).elements().to_vector();
-  shapes.resize(r, IntTuple::static_int(1));
-  strides.resize(r, IntTuple::static_int(0));
-  return detail::LayoutFromValidParts::make(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+  return append_to_rank_layout(l, r, LayoutModeOps{"append_to_rank"});
 }
 
 Layout logical_product(const Layout& a, const Layout& tiler) { return product_by_layout(a, tiler, "logical_product"); }
@@ -95,9 +82,13 @@ Layout flat_product(const Layout& a, const Value& tiler) {
   return unpack_both_modes(tile_unzip(product_by_tiler(a, tiler, "flat_product"), tiler, "flat_product"));
 }
 
-Layout blocked_product(const Layout& a, const Layout& b) { return zip_block_and_copies(a, b, true, "blocked_product"); }
+Layout blocked_product(const Layout& a, const Layout& b) {
+  return zip_block_and_copies(a, b, true, LayoutModeOps{"blocked_product"});
+}
 
-Layout raked_product(const Layout& a, const Layout& b) { return zip_block_and_copies(a, b, false, "raked_product"); }
+Layout raked_product(const Layout& a, const Layout& b) {
+  return zip_block_and_copies(a, b, false, LayoutModeOps{"raked_product"});
+}
 
 ComposedLayout logical_product(const ComposedLayout& a, const Value& tiler) {
   return {a.swizzle, a.offset, logical_product(a.layout, tiler)};

@@ -4,8 +4,10 @@
 
 #include "checked_math.hpp"
 #include "error.hpp"
+#include "leaf_policies.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
+#include "product_generic.hpp"
 
 namespace cuteref {
 
@@ -31,8 +33,7 @@ Layout tile_to_shape(const Layout& block, const IntTuple& trg_shape, const TileO
       throw Error(operands + ": block shape does not divide the target shape (mode " + std::to_string(i) +
                   ": block size " + b.to_string() + " does not divide " + t.to_string() + ")");
     // A dynamic target is not checked by CuTe: the number of copies is rounded up.
-    copies.push_back(IntTuple::integer(floor_div(checked_add(t.value(), b.value() - 1), b.value()),
-                                       t.is_static() && b.is_static()));
+    copies.push_back(tile_copies<IntTupleLeaf>(t, b));
   }
   const IntTuple copy_shape = IntTuple::tuple(std::move(copies));
   Layout tiler = order.order ? make_ordered_layout(copy_shape, *order.order)

@@ -1,7 +1,9 @@
 #include "layout.hpp"
 
 #include "checked_math.hpp"
+#include "cosize_generic.hpp"
 #include "error.hpp"
+#include "leaf_policies.hpp"
 #include "small_vector.hpp"
 
 namespace cuteref {
@@ -68,23 +70,22 @@ IntTuple size(const Layout& l) { return product(l.shape()); }
 std::int64_t size_value(const Layout& l) { return product(l.shape()).value(); }
 
 namespace {
-void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, std::int64_t& sum, bool& is_static) {
+void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, CosizeSum<FlatIntLeaf>& sum) {
   if (shape.is_tuple()) {
-    for (std::size_t i = 0; i < shape.rank(); ++i) cosize_accumulate(shape[i], stride[i], sum, is_static);
+    for (std::size_t i = 0; i < shape.rank(); ++i) cosize_accumulate(shape[i], stride[i], sum);
     return;
   }
   if (!stride.is_integer())
     throw Error("cosize: stride " + stride.to_string() + " is a scaled basis; cosize needs integer strides");
-  sum = checked_add(sum, checked_mul(shape.value() - 1, checked_abs(stride.value())));
-  is_static = is_static && shape.is_static() && stride.is_static();
+  sum.add(FlatInt::of(shape), FlatInt::of(stride));
 }
 }  // namespace
 
 IntTuple cosize(const Layout& l) {
-  std::int64_t sum = 0;
-  bool is_static = true;
-  cosize_accumulate(l.shape(), l.stride(), sum, is_static);
-  return IntTuple::integer(checked_add(sum, 1), is_static);
+  // cosize_generic.hpp's sum, the proofs' own.
+  CosizeSum<FlatIntLeaf> sum;
+  cosize_accumulate(l.shape(), l.stride(), sum);
+  return sum.result().tuple();
 }
 
 std::size_t rank(const Layout& l) { return l.shape().rank(); }

@@ -7,17 +7,19 @@
 // 1:0, one kept mode a leaf layout.
 //
 // The two decisions ("is this shape 1", "does this mode continue the previous one") are
-// asked of `ops`. For concrete leaves they are plain comparisons. For symbolic leaves
-// (ScalarCoalesceOps) each becomes ScalarOps<Scalar>::decide(condition): a case split. The
+// asked of `ops` (CoalesceOps below, for every leaf). For concrete leaves they are plain
+// comparisons. For symbolic leaves each becomes ScalarOps<Scalar>::decide(condition): a case split. The
 // proof driver runs the algorithm once per branch combination and proves the claim under
 // that path's condition, so every merge decision the model could take is covered and the
 // result on each path is the model's own output, not a restatement of it.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 #include <vector>
 
 #include "layout_eval.hpp"
+#include "leaf_ops.hpp"
 
 namespace cuteref {
 
@@ -59,8 +61,55 @@ void coalesce_modes(Vec& shapes, Vec& strides, const Ops& ops) {
     }
     ++kept;
   }
-  shapes.resize(kept);
-  strides.resize(kept);
+  // (not resize: a symbolic leaf has no default value)
+  while (shapes.size() > kept) {
+    shapes.pop_back();
+    strides.pop_back();
+  }
+}
+
+// coalesce's decisions, written once over a leaf policy (leaf_ops.hpp): the model's
+// (FlatIntLeaf, IntTupleLeaf), the proofs' (ScalarTupleLeaf<SymInt>, ScalarLeaf<SymInt>).
+// They serve coalesce_step and coalesce_unbounded_step (composition_generic.hpp).
+template <class P>
+struct CoalesceOps {
+  using Leaf = typename P::Leaf;
+  using A = LeafArith<P>;
+  bool is_unit(const Leaf& s) const { return A::is(s, 1); }
+  // prev_shape * prev_stride == stride: the mode continues the previous one's progression.
+  bool continues(const Leaf& prev_shape, const Leaf& prev_stride, const Leaf& stride) const {
+    return A::same(A::scale(prev_shape, prev_stride), stride);
+  }
+  Leaf merge(const Leaf& a, const Leaf& b) const { return A::mul(a, b); }
+  Leaf unit_shape() const { return P::constant(1); }
+  Leaf zero_stride() const { return P::constant(0); }
+};
+
+// On the leaves of ScalarTuple<Scalar> trees (coalesce_tree).
+template <class Scalar>
+using ScalarCoalesceOps = CoalesceOps<ScalarTupleLeaf<Scalar>>;
+
+// coalesce of flat modes, in place: coalesce_modes, and the one mode 1:0 (static) when no
+// mode is kept. P: a leaf policy (leaf_ops.hpp).
+template <class P, class Vec>
+void coalesce_flat_modes(Vec& shapes, Vec& strides) {
+  coalesce_modes(shapes, strides, CoalesceOps<P>{});
+  if (shapes.empty()) {
+    shapes.push_back(P::constant(1));
+    strides.push_back(P::constant(0));
+  }
+}
+
+// filter on flat modes, in place: filter = coalesce o filter_zeros, so a stride-0 mode gets
+// the shape 1 (a select, not a branch), then coalesce_flat_modes drops it.
+// @post the flat modes of filter(L) for L's flattened modes; the single mode 1:0 when L has
+// no mode of size > 1 and non-zero stride.
+template <class P, class Vec>
+void filter_flat_modes(Vec& shapes, Vec& strides) {
+  using A = LeafArith<P>;
+  for (std::size_t k = 0; k < shapes.size(); ++k)
+    shapes[k] = A::select(A::value(strides[k]) == A::k(0), P::constant(1), shapes[k]);
+  coalesce_flat_modes<P>(shapes, strides);
 }
 
 // coalesce of a (shape, stride) tree. Ops as coalesce_modes, and Tree unit_shape(),
@@ -75,19 +124,5 @@ std::pair<Tree, Tree> coalesce_tree(const Tree& shape, const Tree& stride, const
   if (shapes.size() == 1) return {shapes[0], strides[0]};
   return {Tree::tuple(std::move(shapes)), Tree::tuple(std::move(strides))};
 }
-
-// Decisions on Scalar leaves, through ScalarOps<Scalar>::decide (a case split when symbolic).
-template <class Scalar>
-struct ScalarCoalesceOps {
-  using Tree = ScalarTuple<Scalar>;
-  using Ops = ScalarOps<Scalar>;
-  bool is_unit(const Tree& s) const { return Ops::decide(*s.leaf == Ops::constant(1)); }
-  bool continues(const Tree& prev_shape, const Tree& prev_stride, const Tree& stride) const {
-    return Ops::decide(*prev_shape.leaf * *prev_stride.leaf == *stride.leaf);
-  }
-  Tree merge(const Tree& a, const Tree& b) const { return Tree::of(*a.leaf * *b.leaf); }
-  Tree unit_shape() const { return Tree::of(Ops::constant(1)); }
-  Tree zero_stride() const { return Tree::of(Ops::constant(0)); }
-};
 
 }  // namespace cuteref

@@ -16,12 +16,17 @@
 //                                   non-interleaved);
 //   Leaf div(a, b), mul(a, b), ceil_div(a, b), one().
 // For concrete leaves the checks throw; for symbolic ones they are proof obligations.
+// ComplementOps below is that `ops` for every leaf; complement_flat_modes is complement
+// whole on flat modes (filter, the _1:_0 case, the modes, the final coalesce).
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "coalesce_generic.hpp"
+#include "leaf_ops.hpp"
 #include "small_vector.hpp"
 
 namespace cuteref {
@@ -90,6 +95,73 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
     out.strides.push_back(running);
     out.shapes.push_back(complement_rest_step(c, divisor, running, ops));
   }
+}
+
+// complement's decisions, checks and leaf arithmetic, written once over a leaf policy P
+// (leaf_ops.hpp). Diag words the failed preconditions: the model's names A and the cotarget,
+// ComplementConditions (the proofs') names the condition only.
+//   std::string negative_stride(shape, stride), interleaved(shape, stride, extent),
+//               bad_cotarget(leaf).
+template <class P, class Diag>
+struct ComplementOps {
+  using Leaf = typename P::Leaf;
+  using A = LeafArith<P>;
+  using Ops = ScalarOps<typename P::Scalar>;
+  Diag diag{};
+  bool less(const Leaf& a, const Leaf& b) const { return A::less(a, b); }
+  void check_stride(const Leaf& shape, const Leaf& stride) const {
+    Ops::require(A::value(stride) >= A::k(0), [&] { return diag.negative_stride(shape, stride); });
+  }
+  void check_gap(const Leaf& gap, const Leaf& shape, const Leaf& stride, const Leaf& extent) const {
+    Ops::require(!(A::value(gap) == A::k(0)), [&] { return diag.interleaved(shape, stride, extent); });
+  }
+  void check_cotarget(const Leaf& c) const {
+    Ops::require(A::value(c) >= A::k(1), [&] { return diag.bad_cotarget(c); });
+  }
+  Leaf div(const Leaf& a, const Leaf& b) const { return A::div(a, b); }
+  Leaf mul(const Leaf& a, const Leaf& b) const { return A::mul(a, b); }
+  Leaf ceil_div(const Leaf& a, const Leaf& b) const { return A::ceil_div(a, b); }
+  Leaf one() const { return P::constant(1); }
+};
+
+// The preconditions as conditions only (symbolic leaves are not printed).
+struct ComplementConditions {
+  template <class Leaf>
+  std::string negative_stride(const Leaf&, const Leaf&) const {
+    return "complement: A's strides must be >= 0";
+  }
+  template <class Leaf>
+  std::string interleaved(const Leaf&, const Leaf&, const Leaf&) const {
+    return "complement: A must be injective with non-interleaved modes";
+  }
+  template <class Leaf>
+  std::string bad_cotarget(const Leaf&) const {
+    return "complement: the cotarget's leaves must be >= 1";
+  }
+};
+
+// complement(A, M) on flat modes: `shapes`, `strides` are A's flattened modes (filtered in
+// place), `cotarget` M's leaves. The cotarget is checked first, whatever A is; filter(A)
+// (coalesce_generic.hpp); when that is the single mode _1:_0 (no mode of size > 1 and
+// non-zero stride) R is M's compact column-major layout, else complement_modes; R is
+// coalesced (coalesce_flat_modes). Out: shapes / strides vectors, appended to (pass empty).
+// P: the leaf policy of Ops (ComplementOps<P, ...> or one derived from it).
+// @pre shapes.size() == strides.size(); cotarget has >= 1 leaf.
+template <class P, class Vec, class CotargetLeaves, class Ops, class Out>
+void complement_flat_modes(Vec& shapes, Vec& strides, const CotargetLeaves& cotarget, const Ops& ops, Out& out) {
+  for (const auto& c : cotarget) ops.check_cotarget(c);
+  filter_flat_modes<P>(shapes, strides);
+  if (shapes.size() == 1 && LeafArith<P>::is(strides[0], 0)) {
+    auto running = P::constant(1);
+    for (const auto& c : cotarget) {
+      out.shapes.push_back(c);
+      out.strides.push_back(running);
+      running = LeafArith<P>::mul(running, c);
+    }
+  } else {
+    complement_modes(shapes, strides, cotarget, ops, out);
+  }
+  coalesce_flat_modes<P>(out.shapes, out.strides);
 }
 
 }  // namespace cuteref

@@ -18,9 +18,11 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "coalesce_generic.hpp"
+#include "leaf_ops.hpp"
 #include "small_vector.hpp"
 
 namespace cuteref {
@@ -33,9 +35,9 @@ namespace cuteref {
 template <class Leaf, class Ops>
 CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, const Leaf& shape, const Leaf& stride,
                                      const Ops& ops) {
-  if (ops.is_one(shape)) return CoalesceStep::Dropped;
+  if (ops.is_unit(shape)) return CoalesceStep::Dropped;
   if (!ops.continues(shape, stride, first_stride)) return CoalesceStep::Kept;
-  first_shape = ops.mul(shape, first_shape);
+  first_shape = ops.merge(shape, first_shape);
   first_stride = stride;
   return CoalesceStep::Merged;
 }
@@ -43,8 +45,9 @@ CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, cons
 // CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
 // back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
 // it takes the whole quotient of an index past the domain, so its stride still matters).
-// Ops: bool is_one(shape); bool continues(shape, stride, next_stride) (shape * stride equals
-// the next kept mode's stride); Leaf mul(a, b). @pre shapes.size() == strides.size() >= 1.
+// Ops: coalesce's decisions (CoalesceOps): bool is_unit(shape); bool continues(shape, stride,
+// next_stride) (shape * stride equals the next kept mode's stride); Leaf merge(a, b).
+// @pre shapes.size() == strides.size() >= 1.
 // Vec: std::vector or SmallVector of leaves.
 template <class Vec, class Ops>
 void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
@@ -89,6 +92,79 @@ template <class Scalar>
 Scalar composition_add_reach(const Scalar& sum, const Scalar& new_shape, const Scalar& rest_stride) {
   return sum + (new_shape - ScalarOps<Scalar>::constant(1)) * rest_stride;
 }
+
+// compose_leaf_mode's decisions, checks and leaf arithmetic, written once over a leaf policy
+// P (leaf_ops.hpp): the model's (FlatIntLeaf, IntTupleLeaf), the proofs' (ScalarLeaf<SymInt>).
+// `s`: A's shapes (coalesce_x's modes), which the checks read at the mode i they name. The
+// digit sums are P's Scalar. Diag words the failed preconditions: the model's names the modes
+// and the operands, CompositionConditions (the proofs') the condition only:
+//   std::string stride_divisibility(i, rest_shape, rest_stride), exactness(i, rest_shape,
+//   rest_stride), shape_divisibility(i, rest_shape, rest_stride), no_carry(i, rest_shape,
+//   rest_stride, digit_sum), signs().
+template <class P, class Diag>
+struct CompositionOps {
+  using Leaf = typename P::Leaf;
+  using Scalar = typename P::Scalar;
+  using A = LeafArith<P>;
+  using Ops = ScalarOps<Scalar>;
+  const Leaf* s;
+  Diag diag{};
+  bool is_zero(const Leaf& x) const { return A::is(x, 0); }
+  bool is_negative(const Leaf& x) const { return A::is_negative(x); }
+  bool is_one(const Leaf& x) const { return A::is(x, 1); }
+  bool above_one(const Leaf& x) const { return A::at_least(x, 2); }
+  Leaf abs(const Leaf& x) const { return A::abs(x); }
+  Leaf neg(const Leaf& x) const { return A::neg(x); }
+  Leaf ceil_div(const Leaf& a, const Leaf& b) const { return A::ceil_div(a, b); }
+  Leaf div(const Leaf& a, const Leaf& b) const { return A::div(a, b); }
+  Leaf min(const Leaf& a, const Leaf& b) const { return A::min(a, b); }
+  Leaf scale(const Leaf& c, const Leaf& d) const { return A::scale(c, d); }
+  Scalar zero_sum() const { return A::k(0); }
+  void add_digits(Scalar& sum, const Leaf& new_shape, const Leaf& rest_stride) const {
+    sum = composition_add_reach(sum, A::value(new_shape), A::value(rest_stride));
+  }
+  void check_stride_divisibility(const Leaf& rest_shape, const Leaf& rest_stride, std::size_t i) const {
+    Ops::require(composition_stride_divisible(A::value(rest_stride), A::value(s[i])),
+                 [&] { return diag.stride_divisibility(i, rest_shape, rest_stride); });
+  }
+  void check_exactness(const Leaf& rest_shape, const Leaf& rest_stride, const Leaf& next_shape,
+                       std::size_t i) const {
+    Ops::require(composition_exact(A::value(rest_shape), A::value(rest_stride), A::value(s[i]), A::value(next_shape)),
+                 [&] { return diag.exactness(i, rest_shape, rest_stride); });
+  }
+  void check_shape_divisibility(const Leaf& rest_shape, const Leaf& rest_stride, const Leaf& new_shape,
+                                std::size_t i) const {
+    Ops::require(composition_shape_divisible(A::value(rest_shape), A::value(new_shape)),
+                 [&] { return diag.shape_divisibility(i, rest_shape, rest_stride); });
+  }
+  void check_carry(const Leaf& rest_shape, const Leaf& rest_stride, const Scalar& digit_sum, std::size_t i) const {
+    Ops::require(composition_no_carry(digit_sum, A::value(s[i])),
+                 [&] { return diag.no_carry(i, rest_shape, rest_stride, digit_sum); });
+  }
+  // Reached only when the precondition fails (compose_leaf_mode decides when).
+  void check_signs() const { Ops::require(Ops::truth(false), [&] { return diag.signs(); }); }
+};
+
+// The preconditions as conditions only (symbolic leaves are not printed).
+struct CompositionConditions {
+  template <class Leaf>
+  std::string stride_divisibility(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: stride divisibility";
+  }
+  template <class Leaf>
+  std::string exactness(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: exactness";
+  }
+  template <class Leaf>
+  std::string shape_divisibility(std::size_t, const Leaf&, const Leaf&) const {
+    return "composition: shape divisibility";
+  }
+  template <class Leaf, class Sum>
+  std::string no_carry(std::size_t, const Leaf&, const Leaf&, const Sum&) const {
+    return "composition: no carry";
+  }
+  std::string signs() const { return "composition: B's strides of both signs reach several modes of A"; }
+};
 
 // What B's leaf modes already occupy of one (coalesced) sub-layout of A: per mode and per
 // stride sign, the sum of the largest digits B's leaves reach in that mode, and the modes
@@ -173,6 +249,30 @@ void compose_leaf_mode(const Leaf* s, const Leaf* t, std::size_t r, bool a_is_le
   if (ops.above_one(rest_shape)) occ.touch(r - 1);
   if (occ.negative && occ.positive && occ.touched_count > 1) ops.check_signs();
   compose_last_mode(t[r - 1], negative, rest_shape, rest_stride, emitted_any, ops, emit);
+}
+
+// The view of A that compose_leaf_mode reads, from A's flattened modes, in place: a tuple A
+// through coalesce_unbounded_modes (CuTe's coalesce_x), a leaf A as it is, whatever its
+// size. Returns whether the view is one mode (then A composes as a leaf layout).
+// Ops: coalesce's decisions (CoalesceOps). @pre shapes.size() == strides.size() >= 1.
+template <class Vec, class Ops>
+bool coalesce_x_view(Vec& shapes, Vec& strides, bool a_is_tuple, const Ops& ops) {
+  if (a_is_tuple) coalesce_unbounded_modes(shapes, strides, ops);
+  return shapes.size() == 1;
+}
+
+// composition over B's modes by right-distributivity, A o (B0, B1, ...) = (A o B0, A o B1,
+// ...), in B's leaf order (B's leaves share A's occupancy, so the order is part of the
+// result's checks): a leaf mode of B is composed by leaf(shape, stride, out_shape,
+// out_stride); a tuple mode's result is built by tuple(n, out_shape, out_stride, fill), which
+// calls fill(i, out_shape_i, out_stride_i) for i = 0, ..., n - 1 in order.
+template <class Tree, class Out, class Leaf, class Tuple>
+void compose_over_modes(const Tree& shape, const Tree& stride, Out& out_shape, Out& out_stride, const Leaf& leaf,
+                        const Tuple& tuple) {
+  if (!shape.is_tuple()) return leaf(shape, stride, out_shape, out_stride);
+  tuple(shape.rank(), out_shape, out_stride, [&](std::size_t i, Out& s, Out& d) {
+    compose_over_modes(shape[i], stride[i], s, d, leaf, tuple);
+  });
 }
 
 }  // namespace cuteref

@@ -11,11 +11,15 @@
 //   void check_nonnegative(k)        left_inverse's precondition strides[k] >= 0;
 //   void check_divisible(k, covered) left_inverse's precondition covered | strides[k];
 //   Leaf mul(a, b), div(a, b), one(), zero().
+// InverseOps below is that `ops` for every leaf.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "leaf_ops.hpp"
 
 namespace cuteref {
 
@@ -93,5 +97,42 @@ void left_inverse_modes(const In& shapes, const In& strides, const Prefix& prefi
   for (std::size_t k : order) left_inverse_step(k, strides[k], prefix[k], covered, ops, out_shapes, out_strides);
   out_shapes.push_back(shapes[order.back()]);
 }
+
+// The inverses' decisions, checks and leaf arithmetic, written once over a leaf policy P
+// (leaf_ops.hpp): the model's (IntTupleLeaf), the proofs' (ScalarLeaf<SymInt>). `strides`:
+// L's coalesced strides, which left_inverse's checks read at the mode k they name. Diag words
+// the failed preconditions: the model's names the mode and L, InverseConditions (the
+// proofs') the condition only:
+//   std::string negative_stride(k), not_divisible(k, covered).
+template <class P, class Diag>
+struct InverseOps {
+  using Leaf = typename P::Leaf;
+  using A = LeafArith<P>;
+  using Ops = ScalarOps<typename P::Scalar>;
+  const Leaf* strides;
+  Diag diag{};
+  bool less(const Leaf& a, const Leaf& b) const { return A::less(a, b); }
+  bool equal(const Leaf& a, const Leaf& b) const { return A::equal(a, b); }
+  bool is_zero(const Leaf& a) const { return A::is(a, 0); }
+  void check_nonnegative(std::size_t k) const {
+    Ops::require(A::value(strides[k]) >= A::k(0), [&] { return diag.negative_stride(k); });
+  }
+  void check_divisible(std::size_t k, const Leaf& covered) const {
+    Ops::require(A::value(strides[k]) % A::value(covered) == A::k(0), [&] { return diag.not_divisible(k, covered); });
+  }
+  Leaf mul(const Leaf& a, const Leaf& b) const { return A::mul(a, b); }
+  Leaf div(const Leaf& a, const Leaf& b) const { return A::div(a, b); }
+  Leaf one() const { return P::constant(1); }
+  Leaf zero() const { return P::constant(0); }
+};
+
+// The preconditions as conditions only (symbolic leaves are not printed).
+struct InverseConditions {
+  std::string negative_stride(std::size_t) const { return "left_inverse: the strides must be >= 0"; }
+  template <class Leaf>
+  std::string not_divisible(std::size_t, const Leaf&) const {
+    return "left_inverse: divisibility (L injective, modes not interleaved)";
+  }
+};
 
 }  // namespace cuteref

@@ -7,7 +7,10 @@
 //   - ScalarOps<Scalar>: constant(v), select(c, a, b), shl(a, n), lshr(a, n),
 //     require(c, what) (with `what()` the diagnostic; a precondition of the model: throws for concrete values, becomes a
 //     proof obligation for symbolic ones) and decide(c) (a branch of an algorithm: a plain
-//     bool for concrete values, a case split for symbolic ones).
+//     bool for concrete values, a case split for symbolic ones), truth(v) (the Bool constant
+//     v), and note_ceil_div(q, a, b)
+//     (what a scalar may record of q = ceil_div(a, b): nothing for values, the bound q >= 1
+//     for terms of positive a and b);
 // CheckedInt is the model's own scalar: 64-bit signed and overflow-checked. The proofs
 // (proofs/z3_scalar.hpp) supply a Z3 bit-vector scalar whose checks become side conditions.
 #pragma once
@@ -31,15 +34,17 @@ struct CheckedInt {
   friend CheckedInt operator-(CheckedInt a, CheckedInt b) { return checked_sub(a.v, b.v); }
   friend CheckedInt operator*(CheckedInt a, CheckedInt b) { return checked_mul(a.v, b.v); }
   friend CheckedInt operator/(CheckedInt a, CheckedInt b) {
-    if (b.v == 0) throw Error("division by zero");
-    if (a.v == INT64_MIN && b.v == -1) throw Error("arithmetic overflow: INT64_MIN / -1");
+    if (b.v == 0) throw_error("division by zero");
+    if (a.v == INT64_MIN && b.v == -1) throw_error("arithmetic overflow: INT64_MIN / -1");
     return a.v / b.v;
   }
   friend CheckedInt operator%(CheckedInt a, CheckedInt b) {
-    if (b.v == 0) throw Error("modulo by zero");
+    if (b.v == 0) throw_error("modulo by zero");
     if (b.v == -1) return 0;
     return a.v % b.v;
   }
+  // Out of line, so that / and % inline to their tests.
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_error(const char* what) { throw Error(what); }
   friend CheckedInt operator&(CheckedInt a, CheckedInt b) { return a.v & b.v; }
   friend CheckedInt operator^(CheckedInt a, CheckedInt b) { return a.v ^ b.v; }
   friend bool operator<(CheckedInt a, CheckedInt b) { return a.v < b.v; }
@@ -72,6 +77,8 @@ struct ScalarOps<CheckedInt> {
   }
   static bool decide(bool c) { return c; }
   static bool both(bool a, bool b) { return a && b; }
+  static bool truth(bool v) { return v; }
+  static void note_ceil_div(CheckedInt&, const CheckedInt&, const CheckedInt&) {}
 };
 
 }  // namespace cuteref

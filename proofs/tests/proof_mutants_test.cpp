@@ -134,7 +134,7 @@ struct XMergesOnEqualStrides : SymCoalesceXOps {
   bool continues(const SymInt&, const SymInt& d, const SymInt& next) const { return Ops::decide(d == next); }
 };
 struct XDropsShapeTwo : SymCoalesceXOps {
-  bool is_one(const SymInt& s) const { return Ops::decide(s < Ops::constant(3)); }
+  bool is_unit(const SymInt& s) const { return Ops::decide(s < Ops::constant(3)); }
 };
 
 template <class CompositionOps>
