@@ -16,18 +16,19 @@ namespace cuteref::proofs {
 // for d == +-1 (a run-time 1 is scaled as any other stride).
 struct SymRecastOps {
   using Ops = ScalarOps<SymInt>;
+  using A = LeafArith<ScalarLeaf<SymInt>>;  // the leaf arithmetic every operation shares
   std::optional<SymInt> n;               // the factor, set by the lemma
   std::optional<z3::expr> static_unit;    // the flag, set by the lemma
-  bool is_zero(const SymInt& x) const { return Ops::decide(x == Ops::constant(0)); }
-  bool is_negative(const SymInt& x) const { return Ops::decide(x < Ops::constant(0)); }
-  bool is_one(const SymInt& x) const { return Ops::decide(x == Ops::constant(1)); }
+  bool is_zero(const SymInt& x) const { return A::is(x, 0); }
+  bool is_negative(const SymInt& x) const { return A::is_negative(x); }
+  bool is_one(const SymInt& x) const { return A::is(x, 1); }
   bool is_static_unit(const SymInt& d) const {
     return Ops::decide(*static_unit && (d == Ops::constant(1) || d == Ops::constant(-1)));
   }
-  SymInt abs(const SymInt& x) const { return is_negative(x) ? Ops::constant(0) - x : x; }
-  SymInt neg(const SymInt& x) const { return Ops::constant(0) - x; }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return LeafArith<ScalarLeaf<SymInt>>::ceil_div(a, b); }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b; }
+  SymInt abs(const SymInt& x) const { return A::abs(x); }
+  SymInt neg(const SymInt& x) const { return A::neg(x); }
+  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return A::ceil_div(a, b); }
+  SymInt mul(const SymInt& a, const SymInt& b) const { return A::mul(a, b); }
   void check_divisible(const SymInt&, const SymInt& abs_d) const {
     Ops::require(abs_d % *n == Ops::constant(0) || *n % abs_d == Ops::constant(0),
                  [] { return std::string("upcast: |d| and n divide one another"); });
