@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
 #include "coordinates.hpp"
+#include "divisibility_substitution.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "input_limits.hpp"
@@ -555,27 +557,40 @@ class Evaluator {
         }
         if (name == "composition" && two_layouts)
           return layout_of(sym_composition({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
-        // An integer tiler n stands for the layout n:_1 (tiler.cpp).
-        auto tiler_of = [&](const V& t) -> std::optional<SymLayout> {
-          if (t.kind == K::Layout) return SymLayout{t.t, t.stride};
-          if (t.kind == K::Int) {
-            Ops::require(*t.i >= Ops::constant(1), [] { return std::string("an integer tiler must be >= 1"); });
-            return SymLayout{ScalarTuple<SymInt>::of(*t.i), ScalarTuple<SymInt>::of(Ops::constant(1))};
+        // A tiler (tiler.cpp): a layout, an integer n (the layout n:_1) or a tuple of integers,
+        // element i applied to mode i.
+        std::function<SymTiler(const ScalarTuple<SymInt>&)> integer_tiler = [&](const ScalarTuple<SymInt>& t) {
+          SymTiler node;
+          if (t.is_tuple()) {
+            node.kind = SymTiler::Kind::Tuple;
+            for (const auto& e : t.elements) node.elements.push_back(integer_tiler(e));
+            return node;
           }
+          Ops::require(*t.leaf >= Ops::constant(1), [] { return std::string("an integer tiler must be >= 1"); });
+          node.kind = SymTiler::Kind::Layout;
+          node.layout = SymLayout{ScalarTuple<SymInt>::of(*t.leaf), ScalarTuple<SymInt>::of(Ops::constant(1))};
+          return node;
+        };
+        auto tiler_of = [&](const V& t) -> std::optional<SymTiler> {
+          if (t.kind == K::Layout) {
+            SymTiler node;
+            node.kind = SymTiler::Kind::Layout;
+            node.layout = SymLayout{t.t, t.stride};
+            return node;
+          }
+          if (t.kind == K::Int) return integer_tiler(ScalarTuple<SymInt>::of(*t.i));
+          if (t.kind == K::Tuple) return integer_tiler(t.t);
           return std::nullopt;
         };
-        const bool layout_and_tiler = args.size() == 2 && args[0].kind == K::Layout && tiler_of(args[1]);
         const SymLayout first{args[0].t, args[0].stride};
-        for (const char* form : {"logical", "zipped", "tiled", "flat"}) {
-          if (!layout_and_tiler) break;
-          if (name == std::string(form) + "_divide") {
-            const SymLayout d = sym_logical_divide(first, *tiler_of(args[1]));
-            return layout_of(std::string(form) == "logical" ? d : sym_regroup(d, form));
-          }
-          if (name == std::string(form) + "_product") {
-            const SymLayout p = sym_logical_product(first, *tiler_of(args[1]));
-            return layout_of(std::string(form) == "logical" ? p : sym_regroup(p, form));
-          }
+        const std::pair<const char*, TilerForm> forms[] = {
+            {"logical", TilerForm::Logical}, {"zipped", TilerForm::Zipped}, {"tiled", TilerForm::Tiled}, {"flat", TilerForm::Flat}};
+        for (const auto& [form, f] : forms) {
+          const bool divide = name == std::string(form) + "_divide", product = name == std::string(form) + "_product";
+          if (!(divide || product) || args.size() != 2 || args[0].kind != K::Layout) continue;
+          const std::optional<SymTiler> tiler = tiler_of(args[1]);
+          if (!tiler) break;
+          return layout_of(divide ? sym_divide(first, *tiler, f) : sym_product(first, *tiler, f));
         }
         if ((name == "blocked_product" || name == "raked_product") && two_layouts)
           return layout_of(sym_blocked_product(first, {args[1].t, args[1].stride}, name == "blocked_product"));
@@ -602,7 +617,7 @@ class Evaluator {
       }
     }
     throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
-                      "composition(A, B), the divides and products of a layout by a layout or an integer, "
+                      "composition(A, B), the divides and products of a layout by a layout, an integer or a tuple of integers, "
                       "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE), upcast(L, n))");
   }
 };
@@ -1093,8 +1108,23 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   for (const auto& n : names) {
     const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
     vars.emplace(n, scope.ranged_variable(n, r.lo, r.hi, domain));
-    reported.push_back({n, vars.at(n).e});
   }
+  if (encoding == Encoding::Int64Range) {
+    std::vector<DivisibilityFact> facts;
+    for (const auto& text : req.assume) {
+      try {
+        const Assumption a = split_assumption(text);
+        if (a.op.empty() && a.lhs == "divides") {
+          const auto [d, v] = split_claim_arguments(a.rhs, text);
+          facts.push_back({d, v});
+        }
+      } catch (const Error&) {
+        // malformed: diagnosed where the hypotheses are stated, below
+      }
+    }
+    (void)write_dividends_as_multiples(facts, vars, scope, domain);
+  }
+  for (const auto& n : names) reported.push_back({n, vars.at(n).e});
   const SymInt index = scope.ranged_variable("index", 0, INT64_MAX, domain);
   reported.push_back({"index", index.e});
   bool layouts = false;

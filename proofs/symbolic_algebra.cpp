@@ -153,18 +153,34 @@ SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block
   return zip_block_and_copies(a, b, block_first, SymModeOps{});
 }
 
-SymLayout sym_regroup(const SymLayout& divided, const std::string& form) {
-  // tiler.cpp: tile_unzip leaves a (tile, rest) pair as it is; unpack_rest_mode and
-  // unpack_both_modes splice the modes of the rest (and the tile).
-  if (form == "zipped") return divided;
-  const SymModeOps ops;
-  const SymLayout tile = ops.mode(divided, 0), rest = ops.mode(divided, 1);
-  std::vector<SymLayout> modes;
-  if (form == "tiled") modes.push_back(tile);
-  else
-    for (std::size_t i = 0; i < ops.rank(tile); ++i) modes.push_back(ops.mode(tile, i));
-  for (std::size_t i = 0; i < ops.rank(rest); ++i) modes.push_back(ops.mode(rest, i));
-  return ops.from_modes(modes);
+namespace {
+
+// tiler_generic.hpp's failed preconditions on symbolic layouts (their ranks are fixed, so
+// these are the model's rejections of the claim's structure).
+struct SymTilerErrors {
+  [[noreturn]] void too_many_modes(const SymTiler& t, const SymLayout& a) const {
+    throw Error("too many modes in tiler: the tiler has rank " + std::to_string(t.elements.size()) +
+                " but the layout has rank " + std::to_string(a.shape.rank()));
+  }
+  [[noreturn]] void not_a_pair(const SymTiler&, const SymLayout&) const {
+    throw Error("tile_unzip needs a rank-2 (tile, rest) mode under each tiler element that is not a tuple");
+  }
+};
+
+}  // namespace
+
+SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form) {
+  const SymLayout applied = apply_tiler_tree(
+      a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_logical_divide(m, t); },
+      SymTilerErrors{});
+  return regroup_as(applied, tiler, form, SymModeOps{}, SymTilerErrors{});
+}
+
+SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form) {
+  const SymLayout applied = apply_tiler_tree(
+      a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_logical_product(m, t); },
+      SymTilerErrors{});
+  return regroup_as(applied, tiler, form, SymModeOps{}, SymTilerErrors{});
 }
 
 SymLayout sym_right_inverse(const SymLayout& l) {

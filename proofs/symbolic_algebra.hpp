@@ -5,8 +5,8 @@
 // (ScalarOps::require), as for coalesce.
 //
 // Covered: integer strides; complement(A, M) for any A; composition(A, B) for any A but ()
-// (A read through the model's coalesce_x); logical_divide and logical_product by a layout
-// and their zipped / tiled / flat forms; blocked and raked products; both inverses;
+// (A read through the model's coalesce_x); the divides and products by a layout, an integer
+// or a tuple of them (their logical / zipped / tiled / flat forms); blocked and raked products; both inverses;
 // tile_to_shape in column-major order.
 #pragma once
 
@@ -17,6 +17,7 @@
 #include "composition_generic.hpp"
 #include "inverse_generic.hpp"
 #include "symbolic_layout.hpp"
+#include "tiler_generic.hpp"
 
 namespace cuteref::proofs {
 
@@ -52,9 +53,15 @@ SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler);
 // copies (a structural regrouping of logical_product of the rank-padded operands).
 SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first);
 
-// The zipped / tiled / flat forms of a divide or product by one layout (tiler.cpp's
-// tile_unzip is the identity on a layout tiler): `form` is "zipped", "tiled" or "flat".
-SymLayout sym_regroup(const SymLayout& divided, const std::string& form);
+// A tiler on symbolic layouts (tiler_generic.hpp): a layout (an integer n is n:1), `_`, or a
+// tuple of tilers, element i applied to mode i.
+using SymTiler = TilerTree<SymLayout>;
+
+// The divide and product families by a tiler, as divide.cpp and product.cpp: the layout
+// form (sym_logical_divide / sym_logical_product) applied by apply_tiler_tree, then the
+// form's regrouping (regroup_as: logical, zipped, tiled or flat).
+SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form);
+SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
 SymLayout sym_right_inverse(const SymLayout& l);

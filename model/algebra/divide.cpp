@@ -76,15 +76,15 @@ Layout logical_divide(const Layout& a, const Layout& tiler) { return divide_by_l
 Layout logical_divide(const Layout& a, const Value& tiler) { return divide_by_tiler(a, tiler, "logical_divide"); }
 
 Layout zipped_divide(const Layout& a, const Value& tiler) {
-  return tile_unzip(divide_by_tiler(a, tiler, "zipped_divide"), tiler, "zipped_divide");
+  return regroup_by_tiler(divide_by_tiler(a, tiler, "zipped_divide"), tiler, TilerForm::Zipped, "zipped_divide");
 }
 
 Layout tiled_divide(const Layout& a, const Value& tiler) {
-  return unpack_rest_mode(tile_unzip(divide_by_tiler(a, tiler, "tiled_divide"), tiler, "tiled_divide"));
+  return regroup_by_tiler(divide_by_tiler(a, tiler, "tiled_divide"), tiler, TilerForm::Tiled, "tiled_divide");
 }
 
 Layout flat_divide(const Layout& a, const Value& tiler) {
-  return unpack_both_modes(tile_unzip(divide_by_tiler(a, tiler, "flat_divide"), tiler, "flat_divide"));
+  return regroup_by_tiler(divide_by_tiler(a, tiler, "flat_divide"), tiler, TilerForm::Flat, "flat_divide");
 }
 
 ComposedLayout logical_divide(const ComposedLayout& a, const Value& tiler) {

@@ -6,6 +6,7 @@
 #include "complement.hpp"
 #include "composition.hpp"
 #include "error.hpp"
+#include "layout_mode_ops.hpp"
 #include "product_generic.hpp"
 #include "tiler.hpp"
 
@@ -50,20 +51,16 @@ Layout product_by_tiler(const Layout& a, const Value& tiler, const char* fn) {
 
 // product_generic.hpp's glue on the model's layouts; `fn` names the calling operation in
 // logical_product's diagnostics.
-struct LayoutModeOps {
+struct ProductModeOps : LayoutModeOps {
   const char* fn;
-  std::size_t rank(const Layout& l) const { return cuteref::rank(l); }
-  Layout mode(const Layout& l, std::size_t i) const { return cuteref::mode(l, i); }
-  bool is_leaf(const Layout& l) const { return !l.shape().is_tuple(); }
-  Layout unit_mode() const { return Layout(IntTuple::static_int(1), IntTuple::static_int(0)); }
-  Layout from_modes(const std::vector<Layout>& modes) const { return make_layout_from_modes(modes); }
+  explicit ProductModeOps(const char* f) : fn(f) {}
   Layout logical_product(const Layout& a, const Layout& b) const { return product_by_layout(a, b, fn); }
 };
 
 }  // namespace
 
 Layout append_to_rank(const Layout& l, std::size_t r) {
-  return append_to_rank_layout(l, r, LayoutModeOps{"append_to_rank"});
+  return append_to_rank_layout(l, r, ProductModeOps{"append_to_rank"});
 }
 
 Layout logical_product(const Layout& a, const Layout& tiler) { return product_by_layout(a, tiler, "logical_product"); }
@@ -71,23 +68,23 @@ Layout logical_product(const Layout& a, const Layout& tiler) { return product_by
 Layout logical_product(const Layout& a, const Value& tiler) { return product_by_tiler(a, tiler, "logical_product"); }
 
 Layout zipped_product(const Layout& a, const Value& tiler) {
-  return tile_unzip(product_by_tiler(a, tiler, "zipped_product"), tiler, "zipped_product");
+  return regroup_by_tiler(product_by_tiler(a, tiler, "zipped_product"), tiler, TilerForm::Zipped, "zipped_product");
 }
 
 Layout tiled_product(const Layout& a, const Value& tiler) {
-  return unpack_rest_mode(tile_unzip(product_by_tiler(a, tiler, "tiled_product"), tiler, "tiled_product"));
+  return regroup_by_tiler(product_by_tiler(a, tiler, "tiled_product"), tiler, TilerForm::Tiled, "tiled_product");
 }
 
 Layout flat_product(const Layout& a, const Value& tiler) {
-  return unpack_both_modes(tile_unzip(product_by_tiler(a, tiler, "flat_product"), tiler, "flat_product"));
+  return regroup_by_tiler(product_by_tiler(a, tiler, "flat_product"), tiler, TilerForm::Flat, "flat_product");
 }
 
 Layout blocked_product(const Layout& a, const Layout& b) {
-  return zip_block_and_copies(a, b, true, LayoutModeOps{"blocked_product"});
+  return zip_block_and_copies(a, b, true, ProductModeOps{"blocked_product"});
 }
 
 Layout raked_product(const Layout& a, const Layout& b) {
-  return zip_block_and_copies(a, b, false, LayoutModeOps{"raked_product"});
+  return zip_block_and_copies(a, b, false, ProductModeOps{"raked_product"});
 }
 
 ComposedLayout logical_product(const ComposedLayout& a, const Value& tiler) {

@@ -3,7 +3,9 @@
 #include <vector>
 
 #include "error.hpp"
+#include "layout_mode_ops.hpp"
 #include "make_layout.hpp"
+#include "tiler_generic.hpp"
 
 namespace cuteref {
 
@@ -23,71 +25,60 @@ bool tuple_elements(const Value& tiler, std::vector<Value>& out) {
   return false;
 }
 
-std::vector<Layout> modes_of(const Layout& l) {
-  std::vector<Layout> out;
-  for (std::size_t i = 0; i < rank(l); ++i) out.push_back(mode(l, i));
-  return out;
-}
+using Tree = TilerTree<Layout>;
 
-}  // namespace
+// tiler_generic.hpp's failed preconditions, worded with the calling operation's name.
+struct TilerErrors {
+  const std::string& fn;
+  [[noreturn]] void too_many_modes(const Tree& t, const Layout& a) const {
+    throw Error(fn + ": too many modes in tiler: tiler `" + t.text + "` has rank " + std::to_string(t.elements.size()) +
+                " but layout " + a.to_string() + " has rank " + std::to_string(rank(a)));
+  }
+  [[noreturn]] void not_a_pair(const Tree& t, const Layout& l) const {
+    throw Error(fn + ": tile_unzip needs a rank-2 (tile, rest) mode under the tiler element `" + t.text + "`, got " +
+                l.to_string());
+  }
+};
 
-Layout apply_tiler(const Layout& a, const Value& tiler, const LayoutTilerOp& op, const std::string& fn) {
+// The tiler as a tree; an integer n becomes the layout n:_1.
+// @pre every leaf is a layout, an integer >= 1 or `_`
+Tree tiler_tree(const Value& tiler, const std::string& fn) {
+  Tree t;
+  t.text = tiler.to_string();
   std::vector<Value> elems;
   if (tuple_elements(tiler, elems)) {
-    if (elems.size() > rank(a))
-      throw Error(fn + ": too many modes in tiler: tiler `" + tiler.to_string() + "` has rank " +
-                  std::to_string(elems.size()) + " but layout " + a.to_string() + " has rank " +
-                  std::to_string(rank(a)));
-    std::vector<Layout> modes = modes_of(a);
-    for (std::size_t i = 0; i < elems.size(); ++i) modes[i] = apply_tiler(modes[i], elems[i], op, fn);
-    return make_layout_from_modes(modes);
+    t.kind = Tree::Kind::Tuple;
+    for (const auto& e : elems) t.elements.push_back(tiler_tree(e, fn));
+    return t;
   }
-  if (tiler.is_layout()) return op(a, std::get<Layout>(tiler.data));
+  if (tiler.is_layout()) {
+    t.kind = Tree::Kind::Layout;
+    t.layout = std::get<Layout>(tiler.data);
+    return t;
+  }
   if (tiler.is_int_tuple()) {
-    const IntTuple& t = std::get<IntTuple>(tiler.data);
-    if (t.is_underscore()) return a;
-    if (t.is_integer()) {
-      if (t.value() < 1)
-        throw Error(fn + ": an integer tiler n stands for the layout n:_1 and must be >= 1, got " + t.to_string() +
-                    " (applied to " + a.to_string() + ")");
-      return op(a, make_layout(t));
+    const IntTuple& n = std::get<IntTuple>(tiler.data);
+    if (n.is_underscore()) return t;  // Kind::Keep
+    if (n.is_integer()) {
+      if (n.value() < 1)
+        throw Error(fn + ": an integer tiler n stands for the layout n:_1 and must be >= 1, got " + n.to_string());
+      t.kind = Tree::Kind::Layout;
+      t.layout = make_layout(n);
+      return t;
     }
   }
   throw Error(fn + ": a tiler must be a layout, an integer, `_`, or a tuple of tilers; got " + tiler.kind_name() +
               " `" + tiler.to_string() + "`");
 }
 
-Layout tile_unzip(const Layout& l, const Value& tiler, const std::string& fn) {
-  std::vector<Value> elems;
-  if (!tuple_elements(tiler, elems)) {
-    if (!l.shape().is_tuple() || rank(l) != 2)
-      throw Error(fn + ": tile_unzip needs a rank-2 (tile, rest) mode under the tiler element `" +
-                  tiler.to_string() + "`, got " + l.to_string());
-    return l;
-  }
-  if (elems.size() > rank(l))
-    throw Error(fn + ": tile_unzip: tiler `" + tiler.to_string() + "` has rank " + std::to_string(elems.size()) +
-                " but the divided layout " + l.to_string() + " has rank " + std::to_string(rank(l)));
-  std::vector<Layout> tiles, rests;
-  for (std::size_t i = 0; i < elems.size(); ++i) {
-    const Layout split = tile_unzip(mode(l, i), elems[i], fn);
-    tiles.push_back(mode(split, 0));
-    rests.push_back(mode(split, 1));
-  }
-  for (std::size_t i = elems.size(); i < rank(l); ++i) rests.push_back(mode(l, i));
-  return make_layout_from_modes({make_layout_from_modes(tiles), make_layout_from_modes(rests)});
+}  // namespace
+
+Layout apply_tiler(const Layout& a, const Value& tiler, const LayoutTilerOp& op, const std::string& fn) {
+  return apply_tiler_tree(a, tiler_tree(tiler, fn), LayoutModeOps{}, op, TilerErrors{fn});
 }
 
-Layout unpack_rest_mode(const Layout& zipped) {
-  std::vector<Layout> modes{mode(zipped, 0)};
-  for (const auto& m : modes_of(mode(zipped, 1))) modes.push_back(m);
-  return make_layout_from_modes(modes);
-}
-
-Layout unpack_both_modes(const Layout& zipped) {
-  std::vector<Layout> modes = modes_of(mode(zipped, 0));
-  for (const auto& m : modes_of(mode(zipped, 1))) modes.push_back(m);
-  return make_layout_from_modes(modes);
+Layout regroup_by_tiler(const Layout& applied, const Value& tiler, TilerForm form, const std::string& fn) {
+  return regroup_as(applied, tiler_tree(tiler, fn), form, LayoutModeOps{}, TilerErrors{fn});
 }
 
 }  // namespace cuteref

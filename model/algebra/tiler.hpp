@@ -14,6 +14,7 @@
 #include <string>
 
 #include "layout.hpp"
+#include "tiler_generic.hpp"
 #include "value.hpp"
 
 namespace cuteref {
@@ -33,11 +34,14 @@ using LayoutTilerOp = std::function<Layout(const Layout&, const Layout&)>;
 // `fn` names the calling operation in diagnostics.
 Layout apply_tiler(const Layout& a, const Value& tiler, const LayoutTilerOp& op, const std::string& fn);
 
-// tile_unzip(L, tiler): CuTe's zip2_by of L's shape and stride, guided by the tiler. L is
-// the result of apply_tiler, so each mode at a non-tuple position of the tiler is a rank-2
-// (tile, rest) pair; tile_unzip gathers the tiles into mode 0 and the rests, followed by
-// the modes the tiler did not reach, into mode 1:
-//   ((A,a),((B,b),(C,c)),d)  with tiler (X,(X,X))  ->  ((A,(B,C)),(a,(b,c),d))
+// regroup_by_tiler(L, tiler, form): the zipped, tiled and flat forms of apply_tiler's result
+// L (tiler_generic.hpp's regroup_as; TilerForm::Logical returns L).
+// zipped: CuTe's tile_unzip (zip2_by of L's shape and stride, guided by the tiler): each
+//   mode at a non-tuple position of the tiler is a (tile, rest) pair; the tiles go to mode 0,
+//   the rests and then the modes the tiler did not reach to mode 1:
+//     ((A,a),((B,b),(C,c)),d)  with tiler (X,(X,X))  ->  ((A,(B,C)),(a,(b,c),d))
+// tiled:  zipped with mode 1 unpacked, (tile, r0, r1, ...) (CuTe's Z(_, repeat<rank<1>(Z)>(_)))
+// flat:   zipped with both modes unpacked, (t0, t1, ..., r0, r1, ...)
 // @pre at each non-tuple position of the tiler, the corresponding mode of L has rank 2
 //      (as CuTe, a `_` tiler element over an undivided mode of rank 2 splits that mode;
 //      over a mode of another rank it is rejected)
@@ -45,15 +49,6 @@ Layout apply_tiler(const Layout& a, const Value& tiler, const LayoutTilerOp& op,
 // @post size(result) == size(L); the result holds L's modes regrouped, so every coordinate
 //       of L, regrouped the same way, maps to the same offset (the 1-D index order changes
 //       when the tiler is a tuple)
-Layout tile_unzip(const Layout& l, const Value& tiler, const std::string& fn);
-
-// unpack_rest_mode(Z): for a rank-2 Z = (tile, (r0,r1,...)), the layout (tile, r0, r1, ...)
-// (CuTe's Z(_, repeat<rank<1>(Z)>(_))). A leaf second mode r gives (tile, r).
-// @post same function of the coordinate as Z, flattened one level in mode 1
-Layout unpack_rest_mode(const Layout& zipped);
-
-// unpack_both_modes(Z): for Z = ((t0,t1,...), (r0,r1,...)), the layout
-// (t0, t1, ..., r0, r1, ...) (CuTe's Z(repeat<rank<0>(Z)>(_), repeat<rank<1>(Z)>(_))).
-Layout unpack_both_modes(const Layout& zipped);
+Layout regroup_by_tiler(const Layout& applied, const Value& tiler, TilerForm form, const std::string& fn);
 
 }  // namespace cuteref

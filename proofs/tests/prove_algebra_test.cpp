@@ -245,6 +245,91 @@ TEST(ProveAlgebra, Assumptions) {
   }
 }
 
+// --assume 'divides(t, a)' with a a variable: a is written t*k (divisibility_substitution.hpp),
+// so a / t simplifies by rewriting. Derivations: A = (a,b):(1,a) coalesces to (a*b):1;
+// complement(t:1, a*b) = ((a*b)/t):t when t | a*b; (a*b):1 composed with (t,(a*b)/t):(1,t) is
+// that layout. The same for the compact rank-4 A (its coalesce is (a*b*c*d):1). Without the
+// hypothesis the rest mode is ceil((a*b)/t) and the claim is false (t = 2, a = b = 1 gives
+// rest 1, but (a*b)/t = 0: sizes 2 and 0).
+TEST(ProveAlgebra, DivisibleExtents) {
+  auto run = [](const std::string& claim, std::vector<std::string> where, std::vector<std::string> assume) {
+    cuteref::proofs::ProveRequest r;
+    r.claim = claim;
+    r.where = std::move(where);
+    r.assume = std::move(assume);
+    std::ostringstream out, err;
+    const int rc = cuteref::proofs::prove_command(r, out, err);
+    return ProveRun{rc, out.str(), err.str()};
+  };
+  const std::vector<std::string> abt{"a in [1,64]", "b in [1,64]", "t in [1,64]"};
+  ProveRun r = run("logical_divide((a,b):(1,a), t:1) == (t,(a*b)/t):(1,t)", abt, {"divides(t, a)"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("assuming: divides(t, a)"), std::string::npos) << r.out;
+  r = run("logical_divide((a,b):(1,a), t:1) == (t,(a*b)/t):(1,t)", abt, {});
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE((value_of(r.out, "a") * value_of(r.out, "b")) % value_of(r.out, "t"), 0) << r.out;
+  // The rest mode's stride t+1 differs at index t (a*b/t >= 2): the counterexample keeps t | a.
+  r = run("logical_divide((a,b):(1,a), t:1) == (t,(a*b)/t):(1,t+1)", abt, {"divides(t, a)"});
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "a") % value_of(r.out, "t"), 0) << r.out;
+  r = run("logical_divide((a,b,c,d):(1,a,a*b,a*b*c), t:1) == (t,(a*b*c*d)/t):(1,t)",
+          {"a in [1,64]", "b in [1,64]", "c in [1,64]", "d in [1,64]", "t in [1,64]"}, {"divides(t, a)"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  // A chain, stated dividend first: t | a and a | n give t | n, n:1 / t:1 = (t, n/t):(1,t), and
+  // n/t = (n/a)*(a/t).
+  r = run("logical_divide(n:1, t:1) == (t,(n/a)*(a/t)):(1,t)", {"a in [1,64]", "n in [1,4096]", "t in [1,64]"},
+          {"divides(a, n)", "divides(t, a)"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  // A cycle is left as hypotheses: a | b and b | a give a == b, so a + 1 == b is false
+  // everywhere, and the counterexample has a == b.
+  r = run("a + 1 == b", {"a in [1,64]", "b in [1,64]"}, {"divides(a, b)", "divides(b, a)"});
+  ++g_cases;
+  ASSERT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "a"), value_of(r.out, "b")) << r.out;
+}
+
+// A tuple tiler (t,u) divides mode by mode (tiler.cpp, tiler_generic.hpp). A = (a,b):(1,a),
+// t | a, u | b: mode 0 a:1 / t:1 = (t, a/t):(1, t); mode 1 b:a / u:1 = (u, b/u):(a, a*u). So
+// logical = ((t,a/t),(u,b/u)):((1,t),(a,a*u)); zipped gathers the tiles and the rests,
+// ((t,u),(a/t,b/u)):((1,a),(t,a*u)); tiled unpacks the rests, ((t,u),a/t,b/u):((1,a),t,a*u);
+// flat unpacks both, (t,u,a/t,b/u):(1,a,t,a*u). Each with the last stride changed: refuted.
+TEST(ProveAlgebra, TupleTilers) {
+  auto run = [](const std::string& claim) {
+    cuteref::proofs::ProveRequest r;
+    r.claim = claim;
+    r.where = {"a in [1,64]", "b in [1,64]", "t in [1,64]", "u in [1,64]"};
+    r.assume = {"divides(t, a)", "divides(u, b)"};
+    std::ostringstream out, err;
+    const int rc = cuteref::proofs::prove_command(r, out, err);
+    return ProveRun{rc, out.str(), err.str()};
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"logical_divide((a,b):(1,a), (t,u))", "((t,a/t),(u,b/u)):((1,t),(a,a*u%s))"},
+      {"zipped_divide((a,b):(1,a), (t,u))", "((t,u),(a/t,b/u)):((1,a),(t,a*u%s))"},
+      {"tiled_divide((a,b):(1,a), (t,u))", "((t,u),a/t,b/u):((1,a),t,a*u%s)"},
+      {"flat_divide((a,b):(1,a), (t,u))", "(t,u,a/t,b/u):(1,a,t,a*u%s)"},
+  };
+  for (const auto& [lhs, rhs] : cases) {
+    auto with = [&](const std::string& tail) {
+      std::string r = rhs;
+      r.replace(r.find("%s"), 2, tail);
+      return lhs + " == " + r;
+    };
+    ProveRun r = run(with(""));
+    ++g_cases;
+    EXPECT_EQ(r.rc, 0) << with("") << "\n" << r.out << r.err;
+    r = run(with("+1"));
+    ++g_cases;
+    ASSERT_EQ(r.rc, 1) << with("+1") << "\n" << r.out << r.err;
+    EXPECT_EQ(value_of(r.out, "b") % value_of(r.out, "u"), 0) << r.out;
+  }
+}
+
 TEST(ProveAlgebra, CountsCases) {
   std::cout << "[ prove algebra ] " << g_cases << " claims checked\n";
   EXPECT_GT(g_cases, 0u);
