@@ -1441,6 +1441,7 @@ const std::vector<Law>& named_laws() {
                  "A and R meet only at 0, size(A)*size(R) == M, (j, i) -> A(j) + R(i) injective (in steps: (A, R) sorted is "
                  "compact; a compact rank-4 layout is injective by uniqueness of division)",
                  ProofStatus::Proved, complement_parametric_law});
+    add_divide_product_laws(v);
     add_bank_laws(v);
     return v;
   }();

@@ -36,6 +36,9 @@ const std::vector<Law>& named_laws();
 // The bank-conflict laws (bank_laws.cpp), appended by named_laws().
 void add_bank_laws(std::vector<Law>& laws);
 
+// The divide and product families' laws (divide_product_laws.cpp), appended by named_laws().
+void add_divide_product_laws(std::vector<Law>& laws);
+
 // The options of a step lemma's proofs: the model's checks are hypotheses (the lemma is
 // about what the model returns) and every query is kept for the second solver.
 inline ProofOptions step_lemma_options(ProofOptions o) {

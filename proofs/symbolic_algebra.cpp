@@ -13,8 +13,6 @@ namespace {
 
 using Ops = ScalarOps<SymInt>;
 
-SymInt zero() { return Ops::constant(0); }
-
 std::vector<SymInt> leaves_of(const SymTuple& t) {
   std::vector<SymTuple> flat;
   flatten_leaves(t, flat);
@@ -61,24 +59,6 @@ struct SymProductOps {
   }
   SymLayout composition(const SymLayout& r, const SymLayout& tiler) const { return sym_composition(r, tiler); }
   SymLayout pair(const SymLayout& a, const SymLayout& c) const { return pair_of(a, c); }
-};
-
-// product_generic.hpp's glue on symbolic layouts (as product.cpp's on the model's).
-struct SymModeOps {
-  std::size_t rank(const SymLayout& l) const { return l.shape.rank(); }
-  // A leaf layout is its own mode 0, as layout.cpp's mode().
-  SymLayout mode(const SymLayout& l, std::size_t i) const {
-    if (!l.shape.is_tuple()) return l;
-    return {l.shape[i], l.stride[i]};
-  }
-  bool is_leaf(const SymLayout& l) const { return !l.shape.is_tuple(); }
-  SymLayout unit_mode() const { return {SymTuple::of(Ops::constant(1)), SymTuple::of(zero())}; }
-  SymLayout from_modes(const std::vector<SymLayout>& modes) const {
-    std::vector<SymTuple> sh, st;
-    for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
-    return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
-  }
-  SymLayout logical_product(const SymLayout& a, const SymLayout& b) const { return sym_logical_product(a, b); }
 };
 
 // The flat modes of coalesce(L) with the exclusive prefix products of their shapes
@@ -149,6 +129,8 @@ SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler) {
   return logical_product_layout(a, tiler, SymProductOps{});
 }
 
+SymLayout SymModeOps::logical_product(const SymLayout& a, const SymLayout& b) const { return sym_logical_product(a, b); }
+
 SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first) {
   return zip_block_and_copies(a, b, block_first, SymModeOps{});
 }
@@ -169,18 +151,22 @@ struct SymTilerErrors {
 
 }  // namespace
 
+SymLayout sym_regroup(const SymLayout& applied, const SymTiler& tiler, TilerForm form) {
+  return regroup_as(applied, tiler, form, SymModeOps{}, SymTilerErrors{});
+}
+
 SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form) {
   const SymLayout applied = apply_tiler_tree(
       a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_logical_divide(m, t); },
       SymTilerErrors{});
-  return regroup_as(applied, tiler, form, SymModeOps{}, SymTilerErrors{});
+  return sym_regroup(applied, tiler, form);
 }
 
 SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form) {
   const SymLayout applied = apply_tiler_tree(
       a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_logical_product(m, t); },
       SymTilerErrors{});
-  return regroup_as(applied, tiler, form, SymModeOps{}, SymTilerErrors{});
+  return sym_regroup(applied, tiler, form);
 }
 
 SymLayout sym_right_inverse(const SymLayout& l) {

@@ -53,6 +53,27 @@ SymLayout sym_logical_product(const SymLayout& a, const SymLayout& tiler);
 // copies (a structural regrouping of logical_product of the rank-padded operands).
 SymLayout sym_blocked_product(const SymLayout& a, const SymLayout& b, bool block_first);
 
+// Symbolic layouts seen by mode, for the glue written once over the layout
+// (tiler_generic.hpp, product_generic.hpp), as the model's LayoutModeOps: a leaf layout is its
+// own mode 0.
+struct SymModeOps {
+  std::size_t rank(const SymLayout& l) const { return l.shape.rank(); }
+  SymLayout mode(const SymLayout& l, std::size_t i) const {
+    if (!l.shape.is_tuple()) return l;
+    return {l.shape[i], l.stride[i]};
+  }
+  bool is_leaf(const SymLayout& l) const { return !l.shape.is_tuple(); }
+  SymLayout unit_mode() const {
+    return {SymTuple::of(ScalarOps<SymInt>::constant(1)), SymTuple::of(ScalarOps<SymInt>::constant(0))};
+  }
+  SymLayout from_modes(const std::vector<SymLayout>& modes) const {
+    std::vector<SymTuple> sh, st;
+    for (const auto& m : modes) sh.push_back(m.shape), st.push_back(m.stride);
+    return {SymTuple::tuple(std::move(sh)), SymTuple::tuple(std::move(st))};
+  }
+  SymLayout logical_product(const SymLayout& a, const SymLayout& b) const;  // sym_logical_product
+};
+
 // A tiler on symbolic layouts (tiler_generic.hpp): a layout (an integer n is n:1), `_`, or a
 // tuple of tilers, element i applied to mode i.
 using SymTiler = TilerTree<SymLayout>;
@@ -61,6 +82,8 @@ using SymTiler = TilerTree<SymLayout>;
 // form (sym_logical_divide / sym_logical_product) applied by apply_tiler_tree, then the
 // form's regrouping (regroup_as: logical, zipped, tiled or flat).
 SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form);
+// The regrouping alone, of apply_tiler's result (tiler_generic.hpp's regroup_as).
+SymLayout sym_regroup(const SymLayout& applied, const SymTiler& tiler, TilerForm form);
 SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
