@@ -290,11 +290,9 @@ class Evaluator {
     return v;
   }
 
-  // layout_level ::= expr [":" expr]
-  V layout_level() {
-    V shape = expr();
-    if (!accept(":")) return shape;
-    V stride = expr();
+  // The layout SHAPE:STRIDE (integers or tuples, with their static flags), checked as the
+  // model's Layout is.
+  V layout_of_parts(const V& shape, const V& stride) {
     auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
       if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
       if (v.kind == K::Tuple) return v.t;
@@ -307,6 +305,15 @@ class Evaluator {
     l.t_static = flags_of_val(shape);
     l.stride_static = flags_of_val(stride);
     check_layout(l.t, l.stride);
+    return l;
+  }
+
+  // layout_level ::= expr [":" expr]
+  V layout_level() {
+    V shape = expr();
+    if (!accept(":")) return shape;
+    V stride = expr();
+    V l = layout_of_parts(shape, stride);
     while (peek() == '(') {
       ++pos_;
       std::vector<V> args = arguments();
@@ -592,20 +599,7 @@ class Evaluator {
   V composed_term() {
     V shape = primary();
     if (!accept(":")) return shape;
-    V stride = primary();
-    auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
-      if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
-      if (v.kind == K::Tuple) return v.t;
-      fail("a layout's shape and stride must be integers or tuples");
-    };
-    V l;
-    l.kind = K::Layout;
-    l.t = tree(shape);
-    l.stride = tree(stride);
-    l.t_static = flags_of_val(shape);
-    l.stride_static = flags_of_val(stride);
-    check_layout(l.t, l.stride);
-    return l;
+    return layout_of_parts(shape, primary());
   }
 
   // A symbolic layout with its static flags (recast's operands). `fn` names the operation
