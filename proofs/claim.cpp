@@ -17,6 +17,7 @@
 #include "atoms/smem_banks_generic.hpp"
 #include "coalesce_generic.hpp"
 #include "composed_eval.hpp"
+#include "cosize_generic.hpp"
 #include "coordinates.hpp"
 #include "divisibility_substitution.hpp"
 #include "error.hpp"
@@ -56,51 +57,84 @@ Scalar bit_or(const Scalar& a, const Scalar& b) {
 
 // ---- values ------------------------------------------------------------------------
 
+// Which leaves of a tree are CuTe's static integers (written `_N`), congruent to the tree.
+using StaticFlags = ScalarTuple<bool>;
+
 template <class Scalar>
 struct Val {
-  enum class Kind { Int, Tuple, Layout, Swizzle, Model } kind = Kind::Int;
+  enum class Kind { Int, Tuple, Layout, Swizzle, Composed, Model } kind = Kind::Int;
   std::optional<Scalar> i;
-  ScalarTuple<Scalar> t, stride;  // Tuple: t; Layout: t is the shape
-  int b = 0, m = 0, s = 0;        // Swizzle (not checked for legality: claims may be false)
+  ScalarTuple<Scalar> t, stride;  // Tuple: t; Layout and Composed: t is the shape
+  // The static flags of t and stride (Tuple, Layout, Composed), absent where the evaluation
+  // does not track them (the result of an operation on symbolic values other than upcast and
+  // downcast); `int_static`: an Int written `_N`.
+  std::optional<StaticFlags> t_static, stride_static;
+  bool int_static = false;
+  int b = 0, m = 0, s = 0;        // Swizzle, Composed (not checked for legality: claims may be false)
+  // Composed: the offset slot, an integer (`offset`) or an smem_ptr token (`pointer`), or neither.
+  std::optional<Scalar> offset;
+  bool offset_static = false;
+  std::optional<ComposedOffset> pointer;
   std::optional<Value> model;     // anything else, concrete
   bool grouped = false;           // an arithmetic expression (for `(a*b)` as a grouping)
 };
 
+// The flags of an IntTuple's leaves.
+StaticFlags static_flags_of(const IntTuple& t) {
+  if (!t.is_tuple()) return StaticFlags::of(t.is_static());
+  std::vector<StaticFlags> e;
+  for (const auto& x : t.elements()) e.push_back(static_flags_of(x));
+  return StaticFlags::tuple(std::move(e));
+}
+
+// `flags`: the tree's static flags, or null (every leaf dynamic).
 template <class Scalar>
-std::optional<IntTuple> lower_tuple(const ScalarTuple<Scalar>& t) {
+std::optional<IntTuple> lower_tuple(const ScalarTuple<Scalar>& t, const StaticFlags* flags) {
   if (!t.is_tuple()) {
     auto c = concrete_of(*t.leaf);
     if (!c) return std::nullopt;
-    return IntTuple::integer(*c);
+    return IntTuple::integer(*c, flags && *flags->leaf);
   }
   std::vector<IntTuple> e;
-  for (const auto& x : t.elements) {
-    auto l = lower_tuple(x);
+  for (std::size_t k = 0; k < t.elements.size(); ++k) {
+    auto l = lower_tuple(t.elements[k], flags ? &(*flags)[k] : nullptr);
     if (!l) return std::nullopt;
     e.push_back(*l);
   }
   return IntTuple::tuple(std::move(e));
 }
 
-// The model's Value of a concrete Val (nullopt if some leaf is symbolic).
+// The model's Value of a concrete Val (nullopt if some leaf is symbolic). `with_flags`: static
+// leaves print as `_N` (the model's value); without, every leaf is a run-time value (to
+// compare values only).
 template <class Scalar>
-std::optional<Value> lower(const Val<Scalar>& v) {
+std::optional<Value> lower(const Val<Scalar>& v, bool with_flags = true) {
   using K = typename Val<Scalar>::Kind;
+  auto flags = [&](const std::optional<StaticFlags>& f) { return with_flags && f ? &*f : nullptr; };
   switch (v.kind) {
     case K::Int: {
       auto c = concrete_of(*v.i);
       if (!c) return std::nullopt;
-      return Value(IntTuple::integer(*c));
+      return Value(IntTuple::integer(*c, with_flags && v.int_static));
     }
     case K::Tuple: {
-      auto t = lower_tuple(v.t);
+      auto t = lower_tuple(v.t, flags(v.t_static));
       if (!t) return std::nullopt;
       return Value(*t);
     }
-    case K::Layout: {
-      auto sh = lower_tuple(v.t), st = lower_tuple(v.stride);
+    case K::Layout:
+    case K::Composed: {
+      auto sh = lower_tuple(v.t, flags(v.t_static)), st = lower_tuple(v.stride, flags(v.stride_static));
       if (!sh || !st) return std::nullopt;
-      return Value(Layout(*sh, *st));
+      Layout l(*sh, *st);
+      if (v.kind == K::Layout) return Value(std::move(l));
+      std::optional<ComposedOffset> offset = v.pointer;
+      if (v.offset) {
+        auto c = concrete_of(*v.offset);
+        if (!c) return std::nullopt;
+        offset = ComposedOffset{IntTuple::integer(*c, with_flags && v.offset_static), "", 0};
+      }
+      return Value(ComposedLayout{Swizzle(v.b, v.m, v.s), offset, std::move(l)});
     }
     case K::Swizzle: return Value(Swizzle(v.b, v.m, v.s));
     case K::Model: return *v.model;
@@ -117,22 +151,35 @@ Val<Scalar> lift(const Value& value) {
     if (t.is_integer()) {
       v.kind = K::Int;
       v.i = ScalarOps<Scalar>::constant(t.value());
+      v.int_static = t.is_static();
       return v;
     }
     if (!t.has_basis() && !t.has_underscore() && t.is_tuple()) {
       v.kind = K::Tuple;
       v.t = to_scalar_tuple<Scalar>(t);
+      v.t_static = static_flags_of(t);
       return v;
     }
   }
-  if (value.is_layout()) {
-    const Layout& l = std::get<Layout>(value.data);
-    if (!l.has_basis_strides()) {
-      v.kind = K::Layout;
-      v.t = to_scalar_tuple<Scalar>(l.shape());
-      v.stride = to_scalar_tuple<Scalar>(l.stride());
-      return v;
+  const Layout* layout = value.is_layout() ? &std::get<Layout>(value.data)
+                         : value.is_composed() ? &std::get<ComposedLayout>(value.data).layout : nullptr;
+  if (layout && !layout->has_basis_strides()) {
+    v.kind = value.is_layout() ? K::Layout : K::Composed;
+    v.t = to_scalar_tuple<Scalar>(layout->shape());
+    v.stride = to_scalar_tuple<Scalar>(layout->stride());
+    v.t_static = static_flags_of(layout->shape());
+    v.stride_static = static_flags_of(layout->stride());
+    if (value.is_composed()) {
+      const ComposedLayout& c = std::get<ComposedLayout>(value.data);
+      v.b = c.swizzle.bits(), v.m = c.swizzle.base(), v.s = c.swizzle.shift();
+      if (c.offset && c.offset->value) {
+        v.offset = ScalarOps<Scalar>::constant(c.offset->value->value());
+        v.offset_static = c.offset->value->is_static();
+      } else {
+        v.pointer = c.offset;
+      }
     }
+    return v;
   }
   if (value.is_swizzle()) {
     const Swizzle& sw = std::get<Swizzle>(value.data);
@@ -143,6 +190,29 @@ Val<Scalar> lift(const Value& value) {
   v.kind = K::Model;
   v.model = value;
   return v;
+}
+
+// Layouts and composed layouts: compared as functions on [0, size).
+template <class Scalar>
+bool function_like(const Val<Scalar>& v) {
+  using K = typename Val<Scalar>::Kind;
+  return v.kind == K::Layout || v.kind == K::Composed || (v.kind == K::Model && v.model->is_composed());
+}
+template <class Scalar>
+Scalar size_of(const Val<Scalar>& v) {
+  using K = typename Val<Scalar>::Kind;
+  if (v.kind == K::Layout || v.kind == K::Composed) return tuple_product<Scalar>(v.t);
+  return tuple_product<Scalar>(std::get<ComposedLayout>(v.model->data).layout.shape());
+}
+// L(i), or C(i) = Sw(O + L(i)) by the model's composed_eval.hpp.
+template <class Scalar>
+Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
+  using K = typename Val<Scalar>::Kind;
+  if (v.kind == K::Layout) return crd2idx_index(i, v.t, v.stride);
+  if (v.kind == K::Composed)
+    return composed_value_of_parts(Swizzle(v.b, v.m, v.s), v.offset, v.pointer ? v.pointer->pointer_element_bits : 0,
+                                   v.t, v.stride, i);
+  return composed_value(std::get<ComposedLayout>(v.model->data), i);
 }
 
 // ---- the evaluator (parser and evaluation in one pass, as the model's) ------------------
@@ -222,11 +292,9 @@ class Evaluator {
     return v;
   }
 
-  // layout_level ::= expr [":" expr]
-  V layout_level() {
-    V shape = expr();
-    if (!accept(":")) return shape;
-    V stride = expr();
+  // The layout SHAPE:STRIDE (integers or tuples, with their static flags), checked as the
+  // model's Layout is.
+  V layout_of_parts(const V& shape, const V& stride) {
     auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
       if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
       if (v.kind == K::Tuple) return v.t;
@@ -236,7 +304,18 @@ class Evaluator {
     l.kind = K::Layout;
     l.t = tree(shape);
     l.stride = tree(stride);
+    l.t_static = flags_of_val(shape);
+    l.stride_static = flags_of_val(stride);
     check_layout(l.t, l.stride);
+    return l;
+  }
+
+  // layout_level ::= expr [":" expr]
+  V layout_level() {
+    V shape = expr();
+    if (!accept(":")) return shape;
+    V stride = expr();
+    V l = layout_of_parts(shape, stride);
     while (peek() == '(') {
       ++pos_;
       std::vector<V> args = arguments();
@@ -245,6 +324,17 @@ class Evaluator {
       l = apply(l, *args[0].i);
     }
     return l;
+  }
+  // The static flags of an Int or Tuple used as a shape or stride (absent where not tracked).
+  static std::optional<StaticFlags> flags_of_val(const V& v) {
+    if (v.kind == K::Int) return StaticFlags::of(v.int_static);
+    return v.t_static;
+  }
+  // Whether v's static flags are known (always, for what is not a tree).
+  static bool flags_tracked(const V& v) {
+    if (v.kind == K::Tuple) return v.t_static.has_value();
+    if (v.kind == K::Layout || v.kind == K::Composed) return v.t_static && v.stride_static;
+    return true;
   }
   // The model's Layout invariants: congruent, every shape leaf >= 1.
   void check_layout(const ScalarTuple<Scalar>& sh, const ScalarTuple<Scalar>& st) {
@@ -357,9 +447,9 @@ class Evaluator {
     }
     if (f.kind == K::Swizzle)
       return of_int(swizzle_value(x, Ops::constant(f.b), Ops::constant(f.m), Ops::constant(f.s)), false);
-    if (f.kind == K::Model && f.model->is_composed()) {
+    if (f.kind == K::Composed || (f.kind == K::Model && f.model->is_composed())) {
       Ops::require(x >= Ops::constant(0), [] { return std::string("layout application: the index is negative"); });
-      return of_int(composed_value(std::get<ComposedLayout>(f.model->data), x), false);
+      return of_int(value_at(f, x), false);
     }
     fail("this value cannot be applied to an index");
   }
@@ -378,14 +468,17 @@ class Evaluator {
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' ||
         (c == '_' && pos_ + 1 < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == '-'))) {
-      if (c == '_') ++pos_;
+      const bool written_static = c == '_';  // CuTe's _N: a compile-time integer
+      if (written_static) ++pos_;
       const std::size_t start = pos_;
       if (text_[pos_] == '-') ++pos_;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       const std::string digits(text_.substr(start, pos_ - start));
       if (digits == "-" || digits.empty()) fail("expected digits");
       try {
-        return of_int(Ops::constant(std::stoll(digits)), false);
+        V literal = of_int(Ops::constant(std::stoll(digits)), false);
+        literal.int_static = written_static;
+        return literal;
       } catch (const std::out_of_range&) {
         fail("integer " + digits + " does not fit in 64 bits");
       }
@@ -420,10 +513,15 @@ class Evaluator {
     V v;
     v.kind = K::Tuple;
     std::vector<ScalarTuple<Scalar>> e;
+    std::vector<StaticFlags> flags;
+    bool flags_known = true;
     for (const auto& x : elems) {
-      if (x.kind == K::Int) e.push_back(ScalarTuple<Scalar>::of(*x.i));
-      else if (x.kind == K::Tuple) e.push_back(x.t);
-      else {
+      if (x.kind == K::Int || x.kind == K::Tuple) {
+        e.push_back(x.kind == K::Int ? ScalarTuple<Scalar>::of(*x.i) : x.t);
+        const std::optional<StaticFlags> f = flags_of_val(x);
+        if (f) flags.push_back(*f);
+        flags_known = flags_known && f.has_value();
+      } else {
         // A tuple of layouts (a tiler): only as a concrete model value.
         std::vector<Value> values;
         for (const auto& y : elems) {
@@ -435,6 +533,7 @@ class Evaluator {
       }
     }
     v.t = ScalarTuple<Scalar>::tuple(std::move(e));
+    if (flags_known) v.t_static = StaticFlags::tuple(std::move(flags));
     return v;
   }
 
@@ -466,7 +565,61 @@ class Evaluator {
     } catch (const Error& e) {
       fail(e.what());
     }
-    if (peek() == 'o') throw Unsupported("a composed layout with symbolic parts (write it without variables)");
+    if (peek() != 'o' || (pos_ + 1 < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_ + 1])) ||
+                                                     text_[pos_ + 1] == '_')))
+      return v;
+    ++pos_;
+    return composed(v);
+  }
+
+  // The rest of `Sw<B,M,S> o [OFFSET o] LAYOUT` after the first `o`, as the model's parser
+  // reads it (notation.cpp): OFFSET an integer (symbolic allowed), LAYOUT a primary with an
+  // optional `:STRIDE`; an application `(x)` after it applies the composed layout.
+  V composed(const V& sw) {
+    V c = sw;
+    c.kind = K::Composed;
+    skip();
+    if (text_.substr(pos_, 8) == "smem_ptr")
+      throw Unsupported("a composed layout with an smem_ptr offset in a claim with variables: the claim language "
+                        "reads integer offsets only; write this side without variables");
+    V term = composed_term();
+    if (term.kind == K::Int && peek() == 'o') {
+      ++pos_;
+      c.offset = *term.i;
+      c.offset_static = term.int_static;
+      term = composed_term();
+      if (term.kind != K::Layout) fail("expected a layout after the offset of a composed layout");
+    }
+    if (term.kind != K::Layout) fail("expected a layout (or an offset) after 'o' in a composed layout");
+    c.t = std::move(term.t);
+    c.stride = std::move(term.stride);
+    c.t_static = std::move(term.t_static);
+    c.stride_static = std::move(term.stride_static);
+    return c;
+  }
+  // PRIMARY [":" PRIMARY]: a layout, or an integer (an offset).
+  V composed_term() {
+    V shape = primary();
+    if (!accept(":")) return shape;
+    return layout_of_parts(shape, primary());
+  }
+
+  // A symbolic layout with its static flags (recast's operands). `fn` names the operation
+  // for the diagnostic when the flags are not tracked.
+  static SymFlaggedLayout flagged(const Val<SymInt>& l, const char* fn) {
+    if (!l.t_static || !l.stride_static)
+      throw Unsupported(std::string("`") + fn + "` of a layout computed on symbolic values by another operation: which "
+                        "of its leaves are static (CuTe's _N, which " + fn + " reads) is tracked only for layouts "
+                        "written in the claim and results of upcast and downcast");
+    return {with_flags(l.t, *l.t_static), with_flags(l.stride, *l.stride_static)};
+  }
+  static Val<SymInt> flagged_layout_of(const SymFlaggedLayout& l) {
+    Val<SymInt> v;
+    v.kind = Val<SymInt>::Kind::Layout;
+    v.t = values_of(l.shape);
+    v.stride = values_of(l.stride);
+    v.t_static = flags_of(l.shape);
+    v.stride_static = flags_of(l.stride);
     return v;
   }
 
@@ -502,8 +655,13 @@ class Evaluator {
       fail(name + ": wrong number of arguments: got " + std::to_string(args.size()) + ", expected " + spec.signature);
     std::vector<Value> values;
     bool concrete = true;
+    // The functions whose answer depends on which leaves are static (CuTe decides them at
+    // compile time) get concrete arguments only where those flags are known: a result of a
+    // symbolic operation that happens to be concrete on a branch has no tracked flags.
+    const bool reads_static_flags = name == "downcast" || name == "recast" || name == "right_inverse" ||
+                                    name == "max_common_vector" || name == "max_common_layout";
     for (const auto& a : args) {
-      auto l = lower(a);
+      auto l = reads_static_flags && !flags_tracked(a) ? std::nullopt : lower(a);
       if (!l) {
         concrete = false;
         break;
@@ -519,6 +677,43 @@ class Evaluator {
       v.stride = std::move(stride);
       return v;
     }
+    if (name == "filter" && args.size() == 1 && args[0].kind == K::Layout) {
+      // The model's filter (coalesce.cpp): filter_flat_modes on the flattened modes.
+      std::vector<ScalarTuple<Scalar>> shape_leaves, stride_leaves;
+      flatten_leaves(args[0].t, shape_leaves);
+      flatten_leaves(args[0].stride, stride_leaves);
+      std::vector<Scalar> shapes, strides;
+      for (std::size_t k = 0; k < shape_leaves.size(); ++k) {
+        shapes.push_back(*shape_leaves[k].leaf);
+        strides.push_back(*stride_leaves[k].leaf);
+      }
+      filter_flat_modes<ScalarLeaf<Scalar>>(shapes, strides);
+      V v;
+      v.kind = K::Layout;
+      if (shapes.size() == 1) {
+        v.t = ScalarTuple<Scalar>::of(shapes[0]);
+        v.stride = ScalarTuple<Scalar>::of(strides[0]);
+        return v;
+      }
+      v.t = ScalarTuple<Scalar>{};
+      v.stride = ScalarTuple<Scalar>{};
+      for (std::size_t k = 0; k < shapes.size(); ++k) {
+        v.t.elements.push_back(ScalarTuple<Scalar>::of(shapes[k]));
+        v.stride.elements.push_back(ScalarTuple<Scalar>::of(strides[k]));
+      }
+      return v;
+    }
+    if (name == "cosize" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Composed)) {
+      // The model's cosize (core/layout.cpp; a composed layout's is its layout's): CosizeSum
+      // over the leaf modes, left to right.
+      std::vector<ScalarTuple<Scalar>> shape_leaves, stride_leaves;
+      flatten_leaves(args[0].t, shape_leaves);
+      flatten_leaves(args[0].stride, stride_leaves);
+      CosizeSum<ScalarLeaf<Scalar>> sum;
+      for (std::size_t k = 0; k < shape_leaves.size(); ++k) sum.add(*shape_leaves[k].leaf, *stride_leaves[k].leaf);
+      return of_int(sum.result(), false);
+    }
+    if (name == "size" && args.size() == 1 && args[0].kind == K::Composed) return of_int(tuple_product<Scalar>(args[0].t), false);
     if (name == "size" && args.size() == 1 && (args[0].kind == K::Layout || args[0].kind == K::Tuple)) {
       // The model's size of a shape requires its leaves >= 1 (a layout's were checked when
       // it was built).
@@ -532,6 +727,11 @@ class Evaluator {
     }
     if (name == "smem_wavefronts" && args.size() == 3 && args[1].kind == K::Tuple) return wavefronts(args);
     if constexpr (std::is_same_v<Scalar, SymInt>) {
+      // downcast: the model's, with the static flags the claim wrote; a layout without a
+      // static _1 stride is refused by the model for every value of the variables, so its
+      // diagnostic is the claim's error (not caught below as `unknown`).
+      if (name == "downcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)
+        return flagged_layout_of(sym_downcast(flagged(args[0], "downcast"), *args[1].i));
       // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);
       // what they do not cover yet is `unknown`, not an error.
       auto layout_of = [](const SymLayout& l) {
@@ -557,6 +757,20 @@ class Evaluator {
         }
         if (name == "composition" && two_layouts)
           return layout_of(sym_composition({args[0].t, args[0].stride}, {args[1].t, args[1].stride}));
+        // composition(S o O o L, B) = S o O o (L o B), as the model's (composition.cpp).
+        if (name == "composition" && args.size() == 2 && args[0].kind == K::Composed && args[1].kind == K::Layout) {
+          V c = args[0];
+          const SymLayout inner = sym_composition({args[0].t, args[0].stride}, {args[1].t, args[1].stride});
+          c.t = inner.shape;
+          c.stride = inner.stride;
+          c.t_static.reset();
+          c.stride_static.reset();
+          return c;
+        }
+        if (name == "composition" && args.size() == 2 && args[1].kind == K::Composed)
+          throw Unsupported("composition(A, S o O o L) with symbolic parts: the model moves the swizzle to A's side "
+                            "and checks that answer at every index of the domain (a certificate per answer, not a "
+                            "generic algorithm), which has no symbolic form; composition(S o O o L, B) is proved");
         // A tiler (tiler.cpp): a layout, an integer n (the layout n:_1) or a tuple of integers,
         // element i applied to mode i.
         std::function<SymTiler(const ScalarTuple<SymInt>&)> integer_tiler = [&](const ScalarTuple<SymInt>& t) {
@@ -602,10 +816,7 @@ class Evaluator {
         if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_left_inverse(first));
         if (name == "upcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)
-          return layout_of(sym_upcast(first, *args[1].i));
-        if (name == "downcast" && args.size() == 2 && args[0].kind == K::Layout)
-          throw Unsupported("`downcast` finds the contiguous mode by a static _1 stride (CuTe C++), which a symbolic "
-                            "layout does not carry; upcast is proved symbolically");
+          return flagged_layout_of(sym_upcast(flagged(args[0], "upcast"), *args[1].i));
         if (name == "tile_to_shape" && args.size() == 2 && args[0].kind == K::Layout &&
             (args[1].kind == K::Tuple || args[1].kind == K::Int))
           return layout_of(sym_tile_to_shape(
@@ -618,26 +829,12 @@ class Evaluator {
     }
     throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
                       "composition(A, B), the divides and products of a layout by a layout, an integer or a tuple of integers, "
-                      "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE), upcast(L, n))");
+                      "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE), upcast(L, n), "
+                      "downcast(L, n), filter(L), cosize(L), composition(S o O o L, B) and size(C) of a composed layout)");
   }
 };
 
 // ---- equality --------------------------------------------------------------------------
-
-template <class Scalar>
-bool function_like(const Val<Scalar>& v) {
-  return v.kind == Val<Scalar>::Kind::Layout || (v.kind == Val<Scalar>::Kind::Model && v.model->is_composed());
-}
-template <class Scalar>
-Scalar size_of(const Val<Scalar>& v) {
-  if (v.kind == Val<Scalar>::Kind::Layout) return tuple_product<Scalar>(v.t);
-  return tuple_product<Scalar>(std::get<ComposedLayout>(v.model->data).layout.shape());
-}
-template <class Scalar>
-Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
-  if (v.kind == Val<Scalar>::Kind::Layout) return crd2idx_index(i, v.t, v.stride);
-  return composed_value(std::get<ComposedLayout>(v.model->data), i);
-}
 
 // Two layouts with the same flat modes once the modes of size 1 are dropped (each is a
 // case split) are the same function: a mode of size 1 contributes only its coordinate 0, and
@@ -663,6 +860,16 @@ z3::expr same_modes(const Val<SymInt>& a, const Val<SymInt>& b) {
   for (std::size_t k = 0; k < ma.size(); ++k)
     all = all && ma[k].first == mb[k].first && ma[k].second == mb[k].second;
   return all;
+}
+
+// Two composed layouts with the same swizzle and offset slot are the same function where
+// their layouts are (S(O + L(i)) depends on i through L(i) only): the condition on the outer
+// parts, false where they differ in structure.
+z3::expr same_swizzle_and_offset(const Val<SymInt>& a, const Val<SymInt>& b) {
+  z3::context& ctx = current_scope().ctx();
+  if (a.b != b.b || a.m != b.m || a.s != b.s || a.pointer != b.pointer || a.offset.has_value() != b.offset.has_value())
+    return ctx.bool_val(false);
+  return a.offset ? (*a.offset == *b.offset) : ctx.bool_val(true);
 }
 
 std::string describe(const Val<CheckedInt>& v) {
@@ -1140,6 +1347,10 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
       if (function_like(a) && function_like(b)) {
         layouts = true;
         if (a.kind == K::Layout && b.kind == K::Layout) scope.set_sufficient_goal(same_modes(a, b));
+        if (a.kind == K::Composed && b.kind == K::Composed) {
+          const z3::expr same_outer = same_swizzle_and_offset(a, b);
+          if (!same_outer.is_false()) scope.set_sufficient_goal(same_outer && same_modes(a, b));
+        }
         const SymInt na = size_of(a), nb = size_of(b);
         const z3::expr in_domain = index < na;
         scope.push_guard(in_domain);
@@ -1223,7 +1434,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
       }
     } else {
       report << "  lhs = " << describe(a) << "\n  rhs = " << describe(b) << "\n";
-      auto la = lower(a), lb = lower(b);
+      auto la = lower(a, false), lb = lower(b, false);  // values, not static flags
       differs = !la || !lb || la->to_string() != lb->to_string();
     }
     if (!differs) {
@@ -1266,7 +1477,7 @@ std::string evaluate_claim_concretely(const std::string& claim, const std::vecto
         if (value_at(a, CheckedInt(i)).v != value_at(b, CheckedInt(i)).v) return "differ: at index " + std::to_string(i);
       return "equal";
     }
-    const auto la = lower(a), lb = lower(b);
+    const auto la = lower(a, false), lb = lower(b, false);  // values, not static flags
     if (!la || !lb) return "unsupported: a side is not concrete";
     return la->to_string() == lb->to_string() ? "equal" : "differ: " + describe(a) + " and " + describe(b);
   } catch (const Unsupported& e) {

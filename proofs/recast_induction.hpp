@@ -29,7 +29,8 @@
 
 namespace cuteref::proofs {
 
-// RecastOps: SymRecastOps or a broken one (the proof tests). Proves U1, U2 and the downcast
+// RecastOps: SymRecastOps (recast_generic.hpp's RecastOps, the model's) or a broken one
+// derived from it (the proof tests). Proves U1, U2 and the downcast
 // facts for one symbolic leaf.
 template <class RecastOps>
 LawResult recast_leaf_lemma(const RecastOps& base_ops, const ProofOptions& opt) {
@@ -59,21 +60,25 @@ LawResult recast_leaf_lemma(const RecastOps& base_ops, const ProofOptions& opt) 
                        : negative ? ScalarOps<SymInt>::constant(0) - magnitude : magnitude;
       const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"m", m.e}, {"f", f.e}, {"cp", cp.e}, {"c", c.e}, {"r", rem.e}, {"w", w.e}},
                                      [&]() -> z3::expr {
-        RecastOps ops = base_ops;
-        ops.n = n;
-        ops.static_unit = ctx.bool_const("static_unit");
+        const RecastOps& ops = base_ops;
+        // The leaves' static flags: the stride's free (both branches of downcast_leaf for
+        // d == +-1), the factor static as CuTe's Int<N>.
+        const z3::expr static_unit = ctx.bool_const("static_unit");
+        const SymFlagged shape_leaf{sh, static_unit}, stride_leaf{d, static_unit}, factor{n, ctx.bool_val(true)};
         if (kase != Case::Down) {
-          const auto [s2, d2] = upcast_leaf(sh, d, n, ops);
+          const auto [s2, d2] = upcast_leaf(shape_leaf, stride_leaf, factor, ops);
           const z3::expr k = kase == Case::UpNarrow ? f.e : ctx.int_val(1);  // old elements per new one
-          const z3::expr u1 = z3::implies(cp.e < s2.e, cp.e * k < sh.e && n.e * (d2.e * cp.e) == d.e * (cp.e * k));
+          const z3::expr u1 = z3::implies(cp.e < s2.v.e, cp.e * k < sh.e && n.e * (d2.v.e * cp.e) == d.e * (cp.e * k));
           // d * c a multiple of n: UpNarrow, |d| * c == n * j (so c == f * j); else every c (j == c).
           const z3::expr j = ctx.int_const("j");
           const z3::expr multiple = kase == Case::UpNarrow ? m.e * c.e == n.e * j : j == c.e;
-          const z3::expr u2 = z3::implies(c.e < sh.e && multiple, j < s2.e && n.e * (d2.e * j) == d.e * c.e);
+          const z3::expr u2 = z3::implies(c.e < sh.e && multiple, j < s2.v.e && n.e * (d2.v.e * j) == d.e * c.e);
           return u1 && u2;
         }
-        const bool contiguous = ops.is_static_unit(d);
-        const auto [s2, d2] = downcast_leaf(sh, d, n, ops);
+        const bool contiguous = ops.is_static_unit(stride_leaf);
+        const auto [s2f, d2f] = downcast_leaf(shape_leaf, stride_leaf, factor, ops);
+        const SymInt& s2 = s2f.v;
+        const SymInt& d2 = d2f.v;
         if (!contiguous) return s2.e == sh.e && d2.e * c.e == n.e * (d.e * c.e);
         const SymInt q = cp / n, part = cp % n;
         const z3::expr split = z3::implies(cp.e < s2.e, q.e < sh.e && d2.e * cp.e == n.e * (d.e * q.e) + d.e * part.e);

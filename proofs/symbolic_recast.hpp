@@ -1,43 +1,44 @@
-// upcast on symbolic layouts: recast_generic.hpp's upcast_leaf with the proofs' decisions,
-// mapped over the leaves as the model's upcast (recast.cpp) maps it.
+// upcast and downcast on symbolic layouts: recast_generic.hpp's upcast_leaf / downcast_leaf
+// with the model's own decisions (RecastOps) on symbolic leaves that carry CuTe's static flag,
+// mapped over the leaves as the model's upcast and downcast (recast.cpp) map them.
 #pragma once
 
-#include <optional>
 #include <string>
 
+#include "leaf_ops.hpp"
 #include "recast_generic.hpp"
-#include "symbolic_algebra.hpp"
 #include "symbolic_layout.hpp"
 
 namespace cuteref::proofs {
 
-// recast_generic.hpp's decisions on symbolic leaves. Whether a stride of 1 or -1 is static is
-// not a value: `static_unit` is a free flag, so both branches of downcast_leaf are explored
-// for d == +-1 (a run-time 1 is scaled as any other stride).
-struct SymRecastOps {
-  using Ops = ScalarOps<SymInt>;
-  using A = LeafArith<ScalarLeaf<SymInt>>;  // the leaf arithmetic every operation shares
-  std::optional<SymInt> n;               // the factor, set by the lemma
-  std::optional<z3::expr> static_unit;    // the flag, set by the lemma
-  bool is_zero(const SymInt& x) const { return A::is(x, 0); }
-  bool is_negative(const SymInt& x) const { return A::is_negative(x); }
-  bool is_one(const SymInt& x) const { return A::is(x, 1); }
-  bool is_static_unit(const SymInt& d) const {
-    return Ops::decide(*static_unit && (d == Ops::constant(1) || d == Ops::constant(-1)));
-  }
-  SymInt abs(const SymInt& x) const { return A::abs(x); }
-  SymInt neg(const SymInt& x) const { return A::neg(x); }
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return A::ceil_div(a, b); }
-  SymInt mul(const SymInt& a, const SymInt& b) const { return A::mul(a, b); }
-  void check_divisible(const SymInt&, const SymInt& abs_d) const {
-    Ops::require(abs_d % *n == Ops::constant(0) || *n % abs_d == Ops::constant(0),
-                 [] { return std::string("upcast: |d| and n divide one another"); });
-  }
+// A symbolic leaf with its static flag: true for a leaf written `_N` in a claim, false for a
+// run-time value; free in the law recast_every_rank, so that both branches of downcast_leaf
+// are explored for d == +-1.
+using SymFlagged = Flagged<SymInt>;
+using SymFlaggedTuple = ScalarTuple<SymFlagged>;
+
+// recast_generic.hpp's decisions and checks on symbolic flagged leaves, the model's own (each
+// check a proof obligation, each branch a case split).
+using SymRecastOps = RecastOps<FlaggedLeaf<SymInt>, RecastConditions>;
+
+// A layout of flagged symbolic leaves (shape and stride congruent).
+struct SymFlaggedLayout {
+  SymFlaggedTuple shape, stride;
 };
 
-// upcast(L, n) on symbolic leaves. downcast has no symbolic form: it picks the contiguous
-// mode by a static _1 stride, which a symbolic layout does not carry.
-// @pre n >= 1 (an obligation).
-SymLayout sym_upcast(const SymLayout& l, const SymInt& n);
+// The leaves of `values` with the flags of `flags` (a congruent tree of bools).
+SymFlaggedTuple with_flags(const SymTuple& values, const ScalarTuple<bool>& flags);
+// The values of a flagged tree, and its flags (each a constant of the claim: evaluated).
+SymTuple values_of(const SymFlaggedTuple& t);
+ScalarTuple<bool> flags_of(const SymFlaggedTuple& t);
+
+// upcast(L, n) (the factor static, as CuTe's Int<N>). @pre n >= 1 (an obligation).
+SymFlaggedLayout sym_upcast(const SymFlaggedLayout& l, const SymInt& n);
+
+// downcast(L, n) (the factor static). The contiguous leaf is the one with the static stride
+// _1 or _-1, as in the model. @pre n >= 1 (an obligation).
+// Throws Error with the model's diagnostic when no stride is the static _1: the flags are
+// the claim's text, so the model refuses such a layout for every value of the variables.
+SymFlaggedLayout sym_downcast(const SymFlaggedLayout& l, const SymInt& n);
 
 }  // namespace cuteref::proofs

@@ -46,6 +46,17 @@ IntTuple zero_stride_shapes(const IntTuple& shape, const IntTuple& stride) {
 
 Layout filter_zeros(const Layout& l) { return Layout(zero_stride_shapes(l.shape(), l.stride()), l.stride()); }
 
-Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
+Layout filter(const Layout& l) {
+  // filter = coalesce o filter_zeros, decided by coalesce_generic.hpp's filter_flat_modes, the
+  // code `cuteref prove` runs on symbolic layouts: on plain values when every stride is an
+  // integer, else on IntTuple leaves (then coalesce_flat only builds the layout: coalescing
+  // coalesced modes changes nothing, the law coalesce_idempotent_every_rank).
+  FlatModesOfInts m;
+  if (flat_int_modes(l, m)) {
+    filter_flat_ints_in_place(m);
+    return m.layout();
+  }
+  return coalesce_flat(filtered_flat_modes(l));
+}
 
 }  // namespace cuteref

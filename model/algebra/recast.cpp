@@ -7,6 +7,7 @@
 #include "checked_math.hpp"
 #include "error.hpp"
 #include "leaf_arith.hpp"
+#include "leaf_policies.hpp"
 #include "recast_generic.hpp"
 
 namespace cuteref {
@@ -42,36 +43,17 @@ void map_leaves(const IntTuple& s, const IntTuple& d, F&& f, IntTuple& out_s, In
   out_d = IntTuple::tuple(std::move(dd));
 }
 
-// Whether some leaf of d is the static integer _1 (CuTe's has_int1: a compile-time 1; a
-// run-time 1 or a _-1 does not count).
-bool has_static_unit_stride(const IntTuple& d) {
-  if (d.is_tuple()) {
-    for (const auto& e : d.elements())
-      if (has_static_unit_stride(e)) return true;
-    return false;
-  }
-  return d.is_static() && d.value() == 1;
-}
-
-// recast_generic.hpp's decisions on the model's leaves: the run-time values, static flags
-// propagated as in leaf_arith, upcast's divisibility an Error naming it.
-struct RecastOps {
-  const Layout& l;
-  std::int64_t n;
-  bool is_zero(const IntTuple& x) const { return x.value() == 0; }
-  bool is_negative(const IntTuple& x) const { return x.value() < 0; }
-  bool is_one(const IntTuple& x) const { return x.value() == 1; }
-  bool is_static_unit(const IntTuple& d) const { return d.is_static() && (d.value() == 1 || d.value() == -1); }
-  IntTuple abs(const IntTuple& x) const { return leaf_abs(x); }
-  IntTuple neg(const IntTuple& x) const { return IntTuple::integer(checked_neg(x.value()), x.is_static()); }
-  IntTuple ceil_div(const IntTuple& a, const IntTuple& b) const { return leaf_ceil_div(a, b); }
-  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-  void check_divisible(const IntTuple& d, const IntTuple& abs_d) const {
-    if (abs_d.value() % n != 0 && n % abs_d.value() != 0)
-      throw Error("upcast: precondition violated: stride " + d.to_string() + " and factor " + std::to_string(n) +
-                  " must divide one another (CuTe's \"Divisibility condition\"); L = " + l.to_string());
+// upcast's failed precondition, worded with the stride, the factor and L (recast_generic.hpp's
+// RecastOps runs the model's decisions on its IntTuple leaves: the run-time values, static
+// flags propagated as in leaf_arith).
+struct RecastDiagnostics {
+  const Layout* l = nullptr;
+  std::string not_divisible(const IntTuple& d, const IntTuple& n) const {
+    return "upcast: precondition violated: stride " + d.to_string() + " and factor " + std::to_string(n.value()) +
+           " must divide one another (CuTe's \"Divisibility condition\"); L = " + l->to_string();
   }
 };
+using ModelRecastOps = RecastOps<IntTupleLeaf, RecastDiagnostics>;
 
 }  // namespace
 
@@ -80,7 +62,7 @@ Layout upcast(const Layout& l, std::int64_t n) {
   check_integer_strides(l, "upcast");
   const IntTuple factor = IntTuple::static_int(n);  // CuTe's N is a compile-time Int<N>
   IntTuple shape, stride;
-  const RecastOps ops{l, n};
+  const ModelRecastOps ops{RecastDiagnostics{&l}};
   map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
     std::tie(os, od) = upcast_leaf(s, d, factor, ops);
   }, shape, stride);
@@ -90,12 +72,13 @@ Layout upcast(const Layout& l, std::int64_t n) {
 Layout downcast(const Layout& l, std::int64_t n) {
   check_factor(n, "downcast", l);
   check_integer_strides(l, "downcast");
-  if (!has_static_unit_stride(l.stride()))
-    throw Error("downcast: precondition violated: some stride must be the static _1 (CuTe: \"Downcast requires "
-                "adjacent elements\"; a run-time 1 is not known to be the contiguous mode); L = " + l.to_string());
+  Leaves strides;
+  append_leaves_to(l.stride(), strides);
+  if (!has_static_unit_stride<IntTupleLeaf>(strides))
+    throw Error(downcast_needs_static_unit() + "; L = " + l.to_string());
   const IntTuple factor = IntTuple::static_int(n);
   IntTuple shape, stride;
-  const RecastOps ops{l, n};
+  const ModelRecastOps ops{RecastDiagnostics{&l}};
   map_leaves(l.shape(), l.stride(), [&](const IntTuple& s, const IntTuple& d, IntTuple& os, IntTuple& od) {
     std::tie(os, od) = downcast_leaf(s, d, factor, ops);
   }, shape, stride);

@@ -36,6 +36,7 @@ struct IntTupleLeaf {
   static IntTuple make(CheckedInt v, const IntTuple& a) { return IntTuple::integer(v.v, a.is_static()); }
   static IntTuple constant(std::int64_t v) { return IntTuple::static_int(v); }
   static std::string operand(const IntTuple& x) { return std::string(" ").append(x.to_string()); }
+  static bool is_static(const IntTuple& x) { return x.is_static(); }
   static IntTuple scale(const IntTuple& c, const IntTuple& d) { return scale_stride_leaf(c, d); }
   static bool same(const IntTuple& a, const IntTuple& b) { return a.same_values(b); }
 };

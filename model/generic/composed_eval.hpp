@@ -4,6 +4,7 @@
 // offset with the swizzle's element form (pointer_swizzle.hpp).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "layout_eval.hpp"
@@ -13,22 +14,35 @@
 
 namespace cuteref {
 
+// x -> Sw(offset + L(x)) for a composed layout given by its parts: the swizzle, the offset
+// slot (`offset` an integer offset, `pointer_element_bits` > 0 an smem_ptr[Nb] token, neither:
+// none) and the layout's shape and stride trees (the model's IntTuple, or a ScalarTuple of
+// symbolic leaves: the proofs' composed layouts with symbolic parts).
 // Precondition (checked here by element_swizzle): for an smem_ptr offset, the swizzle has an
 // element form on N-bit elements. The byte address L(x) * N / 8 of an element of 8 bits or more
 // must fit in int64 (an overflow check of the scalar); L(x) * N, the bit address, need not.
-template <class Scalar>
-Scalar composed_value(const ComposedLayout& c, const Scalar& index) {
+template <class Scalar, class Tree>
+Scalar composed_value_of_parts(const Swizzle& sw, const std::optional<Scalar>& offset, int pointer_element_bits,
+                               const Tree& shape, const Tree& stride, const Scalar& index) {
   using Ops = ScalarOps<Scalar>;
-  const Scalar inner = crd2idx_index(index, c.layout.shape(), c.layout.stride());
-  const Swizzle& sw = c.swizzle;
+  const Scalar inner = crd2idx_index(index, shape, stride);
   const Scalar b = Ops::constant(sw.bits()), m = Ops::constant(sw.base()), s = Ops::constant(sw.shift());
-  if (!c.offset) return swizzle_value(inner, b, m, s);
-  if (c.offset->value) return swizzle_value(Ops::constant(c.offset->value->value()) + inner, b, m, s);
-  const int bits = c.offset->pointer_element_bits;
+  if (pointer_element_bits == 0) return swizzle_value(offset ? *offset + inner : inner, b, m, s);
+  const int bits = pointer_element_bits;
   if (bits >= 8) (void)(inner * Ops::constant(bits / 8));  // the byte address exists
   const Swizzle on_elements = element_swizzle(sw, bits);
   return swizzle_value(inner, Ops::constant(on_elements.bits()), Ops::constant(on_elements.base()),
                        Ops::constant(on_elements.shift()));
+}
+
+// The model's ComposedLayout: its parts as above.
+template <class Scalar>
+Scalar composed_value(const ComposedLayout& c, const Scalar& index) {
+  std::optional<Scalar> offset;
+  int pointer_bits = 0;
+  if (c.offset && c.offset->value) offset = ScalarOps<Scalar>::constant(c.offset->value->value());
+  else if (c.offset) pointer_bits = c.offset->pointer_element_bits;
+  return composed_value_of_parts(c.swizzle, offset, pointer_bits, c.layout.shape(), c.layout.stride(), index);
 }
 
 }  // namespace cuteref

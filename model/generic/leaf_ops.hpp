@@ -11,7 +11,9 @@
 //   static Leaf constant(std::int64_t v)     a constant leaf (the model: static);
 //   static std::string operand(const Leaf&)  " <the leaf>" for a diagnostic, or "" where a
 //                                             leaf is not printed (a symbolic term);
-// and optionally, for leaves that may be scaled-basis strides (the model's IntTuple):
+// and optionally, for leaves that carry CuTe's static flag (recast_generic.hpp's downcast):
+//   static ScalarOps<Scalar>::Bool is_static(const Leaf&);
+// and, for leaves that may be scaled-basis strides (the model's IntTuple):
 //   static Leaf scale(const Leaf& c, const Leaf& d)  c * d, d keeping its basis position;
 //   static bool same(const Leaf& a, const Leaf& b)   equal values at the same position.
 // Every branch is ScalarOps::decide (a plain bool for values, a case split for terms); every
@@ -21,6 +23,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "layout_eval.hpp"
 #include "scalar.hpp"
@@ -111,6 +114,28 @@ struct ScalarTupleLeaf {
   static Leaf make(S v, const Leaf&) { return Leaf::of(std::move(v)); }
   static Leaf constant(std::int64_t v) { return Leaf::of(ScalarOps<S>::constant(v)); }
   static std::string operand(const Leaf&) { return ""; }
+};
+
+// A scalar with CuTe's static flag as a Bool of the scalar: a plain bool for values, a term
+// for symbolic ones (a claim's `_1` is true; the law recast_every_rank leaves it free).
+template <class S>
+struct Flagged {
+  S v;
+  typename ScalarOps<S>::Bool st;
+};
+
+// The leaf is a Flagged<S> (the proofs' layouts written with `_N` leaves): a result is
+// static iff every operand is, a constant is static, as the model's IntTupleLeaf.
+template <class S>
+struct FlaggedLeaf {
+  using Leaf = Flagged<S>;
+  using Scalar = S;
+  static const S& value(const Leaf& x) { return x.v; }
+  static Leaf make(S v, const Leaf& a, const Leaf& b) { return {std::move(v), ScalarOps<S>::both(a.st, b.st)}; }
+  static Leaf make(S v, const Leaf& a) { return {std::move(v), a.st}; }
+  static Leaf constant(std::int64_t v) { return {ScalarOps<S>::constant(v), ScalarOps<S>::truth(true)}; }
+  static std::string operand(const Leaf&) { return ""; }
+  static typename ScalarOps<S>::Bool is_static(const Leaf& x) { return x.st; }
 };
 
 }  // namespace cuteref

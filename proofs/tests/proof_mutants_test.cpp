@@ -230,10 +230,12 @@ TEST(ProofMutants, SignedDigitLemmas) {
 // upcast with the new stride's magnitude rounded down (|d| / n: 0 for |d| < n), and downcast
 // scaling the contiguous leaf's stride as well as its shape.
 struct UpcastRoundsDown : SymRecastOps {
-  SymInt ceil_div(const SymInt& a, const SymInt& b) const { return a / b; }
+  SymFlagged ceil_div(const SymFlagged& a, const SymFlagged& b) const { return FlaggedLeaf<SymInt>::make(a.v / b.v, a, b); }
 };
 struct DowncastScalesTheUnitStride : SymRecastOps {
-  SymInt mul(const SymInt& a, const SymInt& b) const { return a * b * b; }
+  SymFlagged mul(const SymFlagged& a, const SymFlagged& b) const {
+    return FlaggedLeaf<SymInt>::make(a.v * b.v * b.v, a, b);
+  }
 };
 
 TEST(ProofMutants, RecastLeafLemma) {
