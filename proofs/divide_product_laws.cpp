@@ -221,7 +221,8 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
   r.status = ProofStatus::Proved;
   const std::pair<std::size_t, std::size_t> ranks[] = {{1, 1}, {2, 2}, {1, 2}, {2, 1}, {3, 3}, {1, 3}, {3, 2}};
   for (const bool blocked : {true, false})
-    for (const auto& [ra, rb] : ranks) {
+    for (const auto& rank_pair : ranks) {
+      const std::size_t ra = rank_pair.first, rb = rank_pair.second;  // plain locals: lambdas capture them
       const std::size_t rank = std::max(ra, rb);
       SymbolicScope s(Encoding::Int64Range);
       std::vector<z3::expr> domain;
@@ -306,7 +307,8 @@ LawResult tiler_regroupings_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   const std::pair<std::size_t, std::size_t> cases[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}, {2, 2}};
-  for (const auto& [m, kept] : cases) {
+  for (const auto& modes : cases) {
+    const std::size_t m = modes.first, kept = modes.second;  // plain locals: lambdas capture them
     SymbolicScope s(Encoding::Int64Range);
     std::vector<z3::expr> domain;
     std::vector<SymInt> shapes, strides;
