@@ -62,7 +62,7 @@ using StaticFlags = ScalarTuple<bool>;
 
 template <class Scalar>
 struct Val {
-  enum class Kind { Int, Tuple, Layout, Swizzle, Composed, Model } kind = Kind::Int;
+  enum class Kind { Int, Tuple, Layout, Swizzle, Composed, Tiler, Model } kind = Kind::Int;
   std::optional<Scalar> i;
   ScalarTuple<Scalar> t, stride;  // Tuple: t; Layout and Composed: t is the shape
   // The static flags of t and stride (Tuple, Layout, Composed), absent where the evaluation
@@ -76,6 +76,7 @@ struct Val {
   bool offset_static = false;
   std::optional<ComposedOffset> pointer;
   std::optional<Value> model;     // anything else, concrete
+  std::vector<Val> parts;         // Tiler: a tuple of layouts, integers and tuples, some symbolic
   bool grouped = false;           // an arithmetic expression (for `(a*b)` as a grouping)
 };
 
@@ -137,6 +138,15 @@ std::optional<Value> lower(const Val<Scalar>& v, bool with_flags = true) {
       return Value(ComposedLayout{Swizzle(v.b, v.m, v.s), offset, std::move(l)});
     }
     case K::Swizzle: return Value(Swizzle(v.b, v.m, v.s));
+    case K::Tiler: {
+      std::vector<Value> values;
+      for (const auto& part : v.parts) {
+        auto l = lower(part, with_flags);
+        if (!l) return std::nullopt;
+        values.push_back(*l);
+      }
+      return make_tuple_value(std::move(values));
+    }
     case K::Model: return *v.model;
   }
   return std::nullopt;
@@ -522,11 +532,19 @@ class Evaluator {
         if (f) flags.push_back(*f);
         flags_known = flags_known && f.has_value();
       } else {
-        // A tuple of layouts (a tiler): only as a concrete model value.
+        // A tuple of layouts (a tiler): a concrete model value, or a symbolic tiler.
         std::vector<Value> values;
         for (const auto& y : elems) {
           auto l = lower(y);
-          if (!l) throw Unsupported("a tuple of layouts with symbolic leaves");
+          if (!l) {
+            for (const auto& z : elems)
+              if (z.kind != K::Int && z.kind != K::Tuple && z.kind != K::Layout && z.kind != K::Tiler)
+                throw Unsupported("a tuple of layouts with symbolic leaves and an element that is not a layout, an integer or a tuple");
+            V tiler;
+            tiler.kind = K::Tiler;
+            tiler.parts = elems;
+            return tiler;
+          }
           values.push_back(*l);
         }
         return lift<Scalar>(make_tuple_value(std::move(values)));
@@ -785,7 +803,17 @@ class Evaluator {
           node.layout = SymLayout{ScalarTuple<SymInt>::of(*t.leaf), ScalarTuple<SymInt>::of(Ops::constant(1))};
           return node;
         };
-        auto tiler_of = [&](const V& t) -> std::optional<SymTiler> {
+        std::function<std::optional<SymTiler>(const V&)> tiler_of = [&](const V& t) -> std::optional<SymTiler> {
+          if (t.kind == K::Tiler) {
+            SymTiler node;
+            node.kind = SymTiler::Kind::Tuple;
+            for (const auto& part : t.parts) {
+              const std::optional<SymTiler> e = tiler_of(part);
+              if (!e) return std::nullopt;
+              node.elements.push_back(*e);
+            }
+            return node;
+          }
           if (t.kind == K::Layout) {
             SymTiler node;
             node.kind = SymTiler::Kind::Layout;
@@ -828,7 +856,7 @@ class Evaluator {
       }
     }
     throw Unsupported("`" + name + "` on symbolic arguments (symbolically: coalesce(L), size(L), complement(L, M), "
-                      "composition(A, B), the divides and products of a layout by a layout, an integer or a tuple of integers, "
+                      "composition(A, B), the divides and products of a layout by a layout, an integer or a tuple of them, "
                       "blocked_product, raked_product, right_inverse_full, left_inverse, tile_to_shape(L, SHAPE), upcast(L, n), "
                       "downcast(L, n), filter(L), cosize(L), composition(S o O o L, B) and size(C) of a composed layout)");
   }

@@ -50,14 +50,6 @@ IntTuple flat_profile(std::size_t rank) {
   return IntTuple::tuple(std::move(e));
 }
 
-std::vector<SymInt> leaf_values(const SymTuple& t) {
-  std::vector<SymTuple> flat;
-  flatten_leaves(t, flat);
-  std::vector<SymInt> out;
-  for (const auto& l : flat) out.push_back(*l.leaf);
-  return out;
-}
-
 // prefix<k> (std::string::append: GCC 12's -Wrestrict misreads "x" + std::to_string(k)).
 std::string indexed(const char* prefix, std::size_t k) { return std::string(prefix).append(std::to_string(k)); }
 
@@ -176,7 +168,7 @@ LawResult logical_divide_defining_law(const ProofOptions& opt) {
   prove_pairs(r, {{1, 1}}, 2, {-kStrideMax, kStrideMax}, {-kStrideMax, kStrideMax},
               [](SymbolicScope& s, const SymLayout& a, const SymLayout& t, const std::vector<SymInt>& x) {
                 const SymLayout d = sym_logical_divide(a, t);
-                const SymLayout rest = sym_complement(t, leaf_values(sym_coalesce(a).shape));
+                const SymLayout rest = sym_complement(t, leaves_of(sym_coalesce(a).shape));
                 const SymInt nt = sym_size(t), nr = sym_size(rest);
                 const z3::expr in_range = x[0] < nt && x[1] < nr;
                 return sym_size(d) == nt * nr &&

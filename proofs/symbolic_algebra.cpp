@@ -13,14 +13,6 @@ namespace {
 
 using Ops = ScalarOps<SymInt>;
 
-std::vector<SymInt> leaves_of(const SymTuple& t) {
-  std::vector<SymTuple> flat;
-  flatten_leaves(t, flat);
-  std::vector<SymInt> out;
-  for (const auto& l : flat) out.push_back(*l.leaf);
-  return out;
-}
-
 SymTuple tuple_of(const std::vector<SymInt>& v) {
   if (v.size() == 1) return SymTuple::of(v[0]);
   std::vector<SymTuple> e;

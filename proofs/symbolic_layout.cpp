@@ -2,6 +2,14 @@
 
 namespace cuteref::proofs {
 
+std::vector<SymInt> leaves_of(const SymTuple& t) {
+  std::vector<SymTuple> flat;
+  flatten_leaves(t, flat);
+  std::vector<SymInt> out;
+  for (const auto& l : flat) out.push_back(*l.leaf);
+  return out;
+}
+
 SymLayout lift(const Layout& l) { return {to_scalar_tuple<SymInt>(l.shape()), to_scalar_tuple<SymInt>(l.stride())}; }
 
 SymInt sym_size(const SymLayout& l) { return tuple_product<SymInt>(l.shape); }

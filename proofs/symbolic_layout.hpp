@@ -19,6 +19,9 @@ struct SymLayout {
   SymTuple stride;
 };
 
+// The leaves of a shape or stride tree, left to right.
+std::vector<SymInt> leaves_of(const SymTuple& t);
+
 // A concrete model layout as a SymLayout (integer strides).
 SymLayout lift(const Layout& l);
 

@@ -328,6 +328,33 @@ TEST(ProveAlgebra, TupleTilers) {
     ASSERT_EQ(r.rc, 1) << with("+1") << "\n" << r.out << r.err;
     EXPECT_EQ(value_of(r.out, "b") % value_of(r.out, "u"), 0) << r.out;
   }
+  // A tuple of layouts as the tiler. (t:1, u:1) is the integer tiler (t,u), so the logical
+  // form above. (t:2, u:1) on (2*t*k, n):(1, 2*t*k): mode 0, (2*t*k):1 / t:2, has the rest
+  // complement(t:2, 2*t*k) = (2,k):(1,2*t) (the gap below stride 2, then k copies of extent
+  // 2*t), so zipped ((t,u),(2,k,n/u)):((2,2*t*k),(1,2*t,2*t*k*u)).
+  const std::vector<std::pair<std::string, std::string>> layout_tuples = {
+      {"logical_divide((a,b):(1,a), (t:1,u:1)) == ((t,a/t),(u,b/u)):((1,t),(a,a*u%s))", "divides(t, a)"},
+      {"zipped_divide((2*t*k,b):(1,2*t*k), (t:2,u:1)) == ((t,u),(2,k,b/u)):((2,2*t*k),(1,2*t%s,2*t*k*u))", ""},
+  };
+  for (const auto& [claim, extra] : layout_tuples) {
+    auto with = [&](const std::string& tail) {
+      std::string c = claim;
+      c.replace(c.find("%s"), 2, tail);
+      return c;
+    };
+    for (const char* tail : {"", "+1"}) {
+      cuteref::proofs::ProveRequest q;
+      q.claim = with(tail);
+      const bool uses_k = claim.find('k') != std::string::npos;
+      q.where = {uses_k ? "k in [1,64]" : "a in [1,64]", "b in [1,64]", "t in [1,64]", "u in [1,64]"};
+      q.assume = {"divides(u, b)"};
+      if (!extra.empty()) q.assume.push_back(extra);
+      std::ostringstream out, err;
+      const int rc = cuteref::proofs::prove_command(q, out, err);
+      ++g_cases;
+      EXPECT_EQ(rc, std::string(tail).empty() ? 0 : 1) << q.claim << "\n" << out.str() << err.str();
+    }
+  }
 }
 
 // cosize(L) = 1 + sum over the leaf modes of (s - 1) * |d| (CuTe's cosize, one past the
