@@ -1201,6 +1201,23 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
   return q;
 }
 
+// `l OP r` and divides(d, n) (d >= 1, n % d == 0), once for the symbolic statement of a
+// hypothesis (T = SymInt: a Z3 formula) and its check on the concrete model (T = int64: a
+// bool). OP is one of == != < <= > >=, as split_assumption returns it.
+template <class T>
+auto compared(const std::string& op, const T& l, const T& r) {
+  if (op == "==") return l == r;
+  if (op == "!=") return !(l == r);
+  if (op == "<") return l < r;
+  if (op == "<=") return !(r < l);
+  if (op == ">") return r < l;
+  return l >= r;
+}
+template <class T>
+auto divides_value(const T& d, const T& n, const T& zero, const T& one) {
+  return d >= one && n % d == zero;
+}
+
 // States one --assume text as hypotheses of the proof: its comparison, and every side
 // condition its evaluation records (the model accepts the expressions it names).
 void assume(const std::string& text, const std::map<std::string, SymInt>& vars, SymbolicScope& scope) {
@@ -1216,8 +1233,7 @@ void assume(const std::string& text, const std::map<std::string, SymInt>& vars, 
   z3::expr h = scope.ctx().bool_val(true);
   if (!a.op.empty()) {
     const SymInt l = integer(side(a.lhs)), r = integer(side(a.rhs));
-    h = a.op == "==" ? (l == r) : a.op == "!=" ? !(l == r) : a.op == "<" ? (l < r) : a.op == "<=" ? !(r < l)
-        : a.op == ">" ? (r < l) : (l >= r);
+    h = compared(a.op, l, r);
   } else if (a.lhs == "defined") {
     (void)side(a.rhs);
   } else if (a.lhs == "injective") {
@@ -1232,7 +1248,7 @@ void assume(const std::string& text, const std::map<std::string, SymInt>& vars, 
     const auto [x, y] = split_claim_arguments(a.rhs, text);
     if (a.lhs == "divides") {
       const SymInt d = integer(side(x)), n = integer(side(y));
-      h = d >= Ops::constant(1) && (n % d == Ops::constant(0));
+      h = divides_value(d, n, Ops::constant(0), Ops::constant(1));
     } else {  // admissible
       (void)side("composition(" + x + ", " + y + ")");
     }
@@ -1254,8 +1270,7 @@ bool assumption_holds(const std::string& text, const std::map<std::string, Check
   };
   if (!a.op.empty()) {
     const std::int64_t l = integer(side(a.lhs)), r = integer(side(a.rhs));
-    return a.op == "==" ? l == r : a.op == "!=" ? l != r : a.op == "<" ? l < r : a.op == "<=" ? l <= r
-           : a.op == ">" ? l > r : l >= r;
+    return compared(a.op, l, r);
   }
   if (a.lhs == "defined") {
     try {
@@ -1280,7 +1295,7 @@ bool assumption_holds(const std::string& text, const std::map<std::string, Check
   const auto [x, y] = split_claim_arguments(a.rhs, text);
   if (a.lhs == "divides") {
     const std::int64_t d = integer(side(x)), m = integer(side(y));
-    return d >= 1 && m % d == 0;
+    return divides_value<std::int64_t>(d, m, 0, 1);
   }
   try {  // admissible
     (void)side("composition(" + x + ", " + y + ")");
