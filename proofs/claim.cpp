@@ -792,34 +792,25 @@ class Evaluator {
         // A tiler (tiler.cpp): a layout, an integer n (the layout n:_1) or a tuple of integers,
         // element i applied to mode i.
         std::function<SymTiler(const ScalarTuple<SymInt>&)> integer_tiler = [&](const ScalarTuple<SymInt>& t) {
-          SymTiler node;
           if (t.is_tuple()) {
-            node.kind = SymTiler::Kind::Tuple;
-            for (const auto& e : t.elements) node.elements.push_back(integer_tiler(e));
-            return node;
+            std::vector<SymTiler> elements;
+            for (const auto& e : t.elements) elements.push_back(integer_tiler(e));
+            return SymTiler::of_tuple(std::move(elements));
           }
           Ops::require(*t.leaf >= Ops::constant(1), [] { return std::string("an integer tiler must be >= 1"); });
-          node.kind = SymTiler::Kind::Layout;
-          node.layout = SymLayout{ScalarTuple<SymInt>::of(*t.leaf), ScalarTuple<SymInt>::of(Ops::constant(1))};
-          return node;
+          return SymTiler::of_layout(SymLayout{ScalarTuple<SymInt>::of(*t.leaf), ScalarTuple<SymInt>::of(Ops::constant(1))});
         };
         std::function<std::optional<SymTiler>(const V&)> tiler_of = [&](const V& t) -> std::optional<SymTiler> {
           if (t.kind == K::Tiler) {
-            SymTiler node;
-            node.kind = SymTiler::Kind::Tuple;
+            std::vector<SymTiler> elements;
             for (const auto& part : t.parts) {
               const std::optional<SymTiler> e = tiler_of(part);
               if (!e) return std::nullopt;
-              node.elements.push_back(*e);
+              elements.push_back(*e);
             }
-            return node;
+            return SymTiler::of_tuple(std::move(elements));
           }
-          if (t.kind == K::Layout) {
-            SymTiler node;
-            node.kind = SymTiler::Kind::Layout;
-            node.layout = SymLayout{t.t, t.stride};
-            return node;
-          }
+          if (t.kind == K::Layout) return SymTiler::of_layout(SymLayout{t.t, t.stride});
           if (t.kind == K::Int) return integer_tiler(ScalarTuple<SymInt>::of(*t.i));
           if (t.kind == K::Tuple) return integer_tiler(t.t);
           return std::nullopt;
@@ -1372,7 +1363,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
         // malformed: diagnosed where the hypotheses are stated, below
       }
     }
-    (void)write_dividends_as_multiples(facts, vars, scope, domain);
+    write_dividends_as_multiples(facts, vars, scope, domain);
   }
   for (const auto& n : names) reported.push_back({n, vars.at(n).e});
   const SymInt index = scope.ranged_variable("index", 0, INT64_MAX, domain);

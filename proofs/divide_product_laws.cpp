@@ -28,11 +28,11 @@
 #include "coalesce.hpp"
 #include "complement.hpp"
 #include "coordinates.hpp"
-#include "product_generic.hpp"
 #include "divide.hpp"
 #include "laws.hpp"
 #include "notation.hpp"
 #include "product.hpp"
+#include "product_generic.hpp"
 #include "symbolic_algebra.hpp"
 #include "value.hpp"
 
@@ -49,9 +49,6 @@ IntTuple flat_profile(std::size_t rank) {
   std::vector<IntTuple> e(rank, IntTuple::integer(0));
   return IntTuple::tuple(std::move(e));
 }
-
-// prefix<k> (std::string::append: GCC 12's -Wrestrict misreads "x" + std::to_string(k)).
-std::string indexed(const char* prefix, std::size_t k) { return std::string(prefix).append(std::to_string(k)); }
 
 // L at a hierarchical coordinate congruent to its shape: the sum of coordinate leaf times
 // stride leaf (linear: no division), and whether each coordinate leaf is below its shape leaf
@@ -73,37 +70,12 @@ std::optional<SymInt> at_coordinate(const SymTuple& shape, const SymTuple& strid
   return sum;
 }
 
-// One proof per case: two symbolic layouts of the given flat ranks (shared variable names
-// s<k>, d<k>), coordinates named by `coordinates`, and the claim built from them.
-struct PairCase {
-  std::size_t rank_a, rank_b;
-};
-
-using CoordinateClaim = std::function<z3::expr(SymbolicScope&, const SymLayout&, const SymLayout&,
-                                               const std::vector<SymInt>&)>;
-
-void prove_pairs(LawResult& r, const std::vector<PairCase>& cases, std::size_t coordinates, Range a_strides, Range b_strides,
-                 const CoordinateClaim& claim, const ProofOptions& opt) {
-  for (const PairCase& c : cases) {
-    SymbolicScope s(Encoding::Int64Range);
-    std::vector<z3::expr> domain;
-    std::vector<SymInt> shapes, strides;
-    const SymLayout a = variable_layout(s, flat_profile(c.rank_a), {1, kExtentMax}, a_strides, domain,
-                                        shapes, strides);
-    const SymLayout b = variable_layout(s, flat_profile(c.rank_b), {1, kExtentMax}, b_strides, domain, shapes, strides);
-    std::vector<ProofVariable> vars;
-    for (std::size_t k = 0; k < shapes.size(); ++k) vars.push_back({indexed("s", k), shapes[k].e});
-    for (std::size_t k = 0; k < strides.size(); ++k) vars.push_back({indexed("d", k), strides[k].e});
-    std::vector<SymInt> xs;
-    for (std::size_t k = 0; k < coordinates; ++k) {
-      xs.push_back(s.ranged_variable(indexed("x", k), 0, INT64_MAX, domain));
-      vars.push_back({indexed("x", k), xs.back().e});
-    }
-    const ProofOutcome out = prove(s, domain, vars, [&]() { return claim(s, a, b, xs); }, step_lemma_options(opt));
-    std::ostringstream what;
-    what << "ranks " << c.rank_a << ", " << c.rank_b;
-    fold_step_proof(r, out, what.str());
-  }
+// A coordinate variable prefix<k> in [0, 2^63-1] (the claims bound it), added to `vars`.
+SymInt coordinate_variable(SymbolicScope& s, const char* prefix, std::size_t k, std::vector<z3::expr>& domain,
+                           std::vector<ProofVariable>& vars) {
+  const SymInt v = s.ranged_variable(indexed_name(prefix, k), 0, INT64_MAX, domain);
+  vars.push_back({indexed_name(prefix, k), v.e});
+  return v;
 }
 
 // `value` evaluated under the guard that the coordinates are in range: its side conditions
@@ -114,35 +86,6 @@ z3::expr in_range_equal(SymbolicScope& s, const z3::expr& in_range, const std::f
   const SymInt l = lhs(), v = rhs();
   s.pop_guard();
   return z3::implies(in_range, l == v);
-}
-
-// The concrete layouts of a corner: every flat layout of the rank with shapes [1, 3] and
-// strides in `strides`.
-void for_each_layout(std::size_t rank, std::initializer_list<std::int64_t> strides,
-                     const std::function<void(const Layout&)>& f) {
-  std::vector<std::int64_t> sh(rank, 1);
-  std::vector<std::size_t> st(rank, 0);
-  const std::vector<std::int64_t> stride_values(strides);
-  for (;;) {
-    std::ostringstream text;
-    text << "(";
-    for (std::size_t k = 0; k < rank; ++k) text << (k ? "," : "") << sh[k];
-    text << "):(";
-    for (std::size_t k = 0; k < rank; ++k) text << (k ? "," : "") << stride_values[st[k]];
-    text << ")";
-    f(parse_layout(text.str()));
-    std::size_t k = 0;
-    for (; k < rank; ++k) {
-      if (st[k] + 1 < stride_values.size()) { ++st[k]; break; }
-      st[k] = 0;
-    }
-    if (k < rank) continue;
-    for (k = 0; k < rank; ++k) {
-      if (sh[k] < 3) { ++sh[k]; break; }
-      sh[k] = 1;
-    }
-    if (k == rank) return;
-  }
 }
 
 // Runs f on the model; a rejected input is not a case.
@@ -165,21 +108,29 @@ void note_failure(LawResult& r, const std::string& what) {
 LawResult logical_divide_defining_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
-  prove_pairs(r, {{1, 1}}, 2, {-kStrideMax, kStrideMax}, {-kStrideMax, kStrideMax},
-              [](SymbolicScope& s, const SymLayout& a, const SymLayout& t, const std::vector<SymInt>& x) {
-                const SymLayout d = sym_logical_divide(a, t);
-                const SymLayout rest = sym_complement(t, leaves_of(sym_coalesce(a).shape));
-                const SymInt nt = sym_size(t), nr = sym_size(rest);
-                const z3::expr in_range = x[0] < nt && x[1] < nr;
-                return sym_size(d) == nt * nr &&
-                       in_range_equal(s, in_range, [&] { return apply_at(d, x[0] + nt * x[1]); },
-                                      [&] { return apply_at(a, apply_at(t, x[0]) + apply_at(rest, x[1])); });
-              },
-              opt);
+  SymbolicScope s(Encoding::Int64Range);
+  std::vector<z3::expr> domain;
+  std::vector<SymInt> shapes, strides;
+  const SymLayout a = variable_layout(s, IntTuple::integer(0), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain,
+                                      shapes, strides);
+  const SymLayout t = variable_layout(s, IntTuple::integer(0), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain,
+                                      shapes, strides);
+  std::vector<ProofVariable> vars = named(shapes, strides, "s", "d");
+  const SymInt x = coordinate_variable(s, "x", 0, domain, vars), y = coordinate_variable(s, "y", 0, domain, vars);
+  const ProofOutcome out = prove(s, domain, vars, [&]() -> z3::expr {
+    const SymLayout d = sym_logical_divide(a, t);
+    const SymLayout rest = sym_complement(t, leaves_of(sym_coalesce(a).shape));
+    const SymInt nt = sym_size(t), nr = sym_size(rest);
+    return sym_size(d) == nt * nr &&
+           in_range_equal(s, x < nt && y < nr, [&] { return apply_at(d, x + nt * y); },
+                          [&] { return apply_at(a, apply_at(t, x) + apply_at(rest, y)); });
+  }, step_lemma_options(opt));
+  fold_step_proof(r, out, "A = s0:d0, T = s1:d1");
   // Corner: the model's logical_divide against A(T(x) + R(y)) with the model's complement, for
-  // every A of rank <= 2 and T = n:e it accepts.
+  // every A of rank <= 2 (shapes [1,3], strides [0,5]) and T = n:e it accepts.
   for (std::size_t ra : {1, 2})
-    for_each_layout(ra, {0, 1, 2, 3, 5}, [&](const Layout& a) {
+    for_each_small_flat_layout(ra, 3, 0, 5, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+      const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
       for (std::int64_t n = 1; n <= 4; ++n)
         for (std::int64_t e = 1; e <= 3; ++e) {
           const Layout t = parse_layout(std::to_string(n) + ":" + std::to_string(e));
@@ -225,15 +176,11 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
       CopiesSummaryOps ops;
       ops.copies = variable_layout(s, flat_profile(rank), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain, shapes,
                                    strides);
-      std::vector<ProofVariable> vars;
-      for (std::size_t k = 0; k < shapes.size(); ++k) vars.push_back({indexed("s", k), shapes[k].e});
-      for (std::size_t k = 0; k < strides.size(); ++k) vars.push_back({indexed("d", k), strides[k].e});
+      std::vector<ProofVariable> vars = named(shapes, strides, "s", "d");
       std::vector<SymInt> x, y;
       for (std::size_t k = 0; k < rank; ++k) {
-        x.push_back(s.ranged_variable(indexed("x", k), 0, INT64_MAX, domain));
-        y.push_back(s.ranged_variable(indexed("y", k), 0, INT64_MAX, domain));
-        vars.push_back({indexed("x", k), x.back().e});
-        vars.push_back({indexed("y", k), y.back().e});
+        x.push_back(coordinate_variable(s, "x", k, domain, vars));
+        y.push_back(coordinate_variable(s, "y", k, domain, vars));
       }
       const ProofOutcome out = prove(s, domain, vars, [&]() -> z3::expr {
         const SymLayout p = zip_block_and_copies(a, b, blocked, ops);
@@ -260,8 +207,9 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
       what << (blocked ? "blocked" : "raked") << " ranks " << ra << ", " << rb;
       fold_step_proof(r, out, what.str());
     }
-  // Corner: every A of rank 2 (shapes [1,3], strides {0,1,3}) and B = (2,n):(1,2) it accepts.
-  for_each_layout(2, {0, 1, 3}, [&](const Layout& a) {
+  // Corner: every A of rank 2 (shapes [1,3], strides [0,3]) and B = (2,n):(1,2) it accepts.
+  for_each_small_flat_layout(2, 3, 0, 3, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+    const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
     for (std::int64_t n = 1; n <= 2; ++n) {
       const Layout b = parse_layout("(2," + std::to_string(n) + "):(1,2)");
       for (const bool blocked : {true, false}) {
@@ -308,28 +256,16 @@ LawResult tiler_regroupings_law(const ProofOptions& opt) {
     for (std::size_t k = 0; k < kept; ++k) profile.push_back(IntTuple::integer(0));
     const SymLayout l = variable_layout(s, IntTuple::tuple(profile), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain,
                                         shapes, strides);
-    SymTiler tiler;
-    tiler.kind = SymTiler::Kind::Tuple;
-    for (std::size_t k = 0; k < m; ++k) {
-      SymTiler e;
-      e.kind = SymTiler::Kind::Layout;
-      e.layout = SymLayout{SymTuple::of(Ops::constant(1)), SymTuple::of(Ops::constant(1))};  // not read by regroup_as
-      tiler.elements.push_back(e);
-    }
-    std::vector<ProofVariable> vars;
-    for (std::size_t k = 0; k < shapes.size(); ++k) vars.push_back({indexed("s", k), shapes[k].e});
-    for (std::size_t k = 0; k < strides.size(); ++k) vars.push_back({indexed("d", k), strides[k].e});
+    // m layout elements, whose layouts regroup_as does not read.
+    const SymTiler tiler = SymTiler::of_tuple(std::vector<SymTiler>(
+        m, SymTiler::of_layout(SymLayout{SymTuple::of(Ops::constant(1)), SymTuple::of(Ops::constant(1))})));
+    std::vector<ProofVariable> vars = named(shapes, strides, "s", "d");
     std::vector<SymInt> x, y, z;
     for (std::size_t k = 0; k < m; ++k) {
-      x.push_back(s.ranged_variable(indexed("x", k), 0, INT64_MAX, domain));
-      y.push_back(s.ranged_variable(indexed("y", k), 0, INT64_MAX, domain));
-      vars.push_back({indexed("x", k), x.back().e});
-      vars.push_back({indexed("y", k), y.back().e});
+      x.push_back(coordinate_variable(s, "x", k, domain, vars));
+      y.push_back(coordinate_variable(s, "y", k, domain, vars));
     }
-    for (std::size_t k = 0; k < kept; ++k) {
-      z.push_back(s.ranged_variable(indexed("z", k), 0, INT64_MAX, domain));
-      vars.push_back({indexed("z", k), z.back().e});
-    }
+    for (std::size_t k = 0; k < kept; ++k) z.push_back(coordinate_variable(s, "z", k, domain, vars));
     const ProofOutcome out = prove(s, domain, vars, [&]() -> z3::expr {
       // Coordinates: ((x0,y0),...,(x_{m-1},y_{m-1}),z0,...) of L; ((x0,...),(y0,...,z0,...)) of
       // the zipped form; ((x0,...),y0,...,z0,...) of the tiled; (x0,...,y0,...,z0,...) of the flat.
@@ -365,8 +301,9 @@ LawResult tiler_regroupings_law(const ProofOptions& opt) {
     fold_step_proof(r, out, what.str());
   }
   // Corner: the model's four forms of divide and product for every A of rank 2 (shapes
-  // [1,3], strides {1,3,9}) by the tuple tiler (2,n) (n <= 2) they accept.
-  for_each_layout(2, {1, 3, 9}, [&](const Layout& a) {
+  // [1,3], strides [1,9]) by the tuple tiler (2,n) (n <= 2) they accept.
+  for_each_small_flat_layout(2, 3, 1, 9, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
+    const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
     for (std::int64_t n = 1; n <= 2; ++n) {
       const Value tiler(IntTuple::tuple({IntTuple::integer(2), IntTuple::integer(n)}));
       for (const bool divide : {true, false}) {

@@ -28,9 +28,9 @@ std::optional<std::int64_t> positive_literal(const std::string& s) {
 
 }  // namespace
 
-std::vector<std::string> write_dividends_as_multiples(const std::vector<DivisibilityFact>& facts,
-                                                      std::map<std::string, SymInt>& vars, SymbolicScope& scope,
-                                                      std::vector<z3::expr>& domain) {
+void write_dividends_as_multiples(const std::vector<DivisibilityFact>& facts,
+                                   std::map<std::string, SymInt>& vars, SymbolicScope& scope,
+                                   std::vector<z3::expr>& domain) {
   // The eligible facts (the fresh variable's name, "v/X", cannot be a claim variable's), one per dividend (the first).
   std::vector<DivisibilityFact> pending;
   std::set<std::string> dividends;
@@ -43,7 +43,6 @@ std::vector<std::string> write_dividends_as_multiples(const std::vector<Divisibi
     pending.push_back({d, v});
     dividends.insert(v);
   }
-  std::vector<std::string> rewritten;
   // Take a fact whose divisor is no longer waiting to be rewritten; stop when none is (a cycle).
   for (bool progress = true; progress && !pending.empty();) {
     progress = false;
@@ -51,9 +50,8 @@ std::vector<std::string> write_dividends_as_multiples(const std::vector<Divisibi
       const bool divisor_waits = std::any_of(pending.begin(), pending.end(),
                                              [&](const DivisibilityFact& g) { return g.dividend == it->divisor; });
       if (divisor_waits) continue;
-      const SymInt divisor = vars.count(it->divisor) ? vars.at(it->divisor)
-                                                     : SymInt(scope.ctx().int_val(*positive_literal(it->divisor)),
-                                                              *positive_literal(it->divisor), *positive_literal(it->divisor));
+      const std::optional<std::int64_t> literal = positive_literal(it->divisor);
+      const SymInt divisor = literal ? SymInt(scope.ctx().int_val(*literal), *literal, *literal) : vars.at(it->divisor);
       const SymInt old = vars.at(it->dividend);
       const SymInt::Bound least_divisor = divisor.lo < 1 ? 1 : divisor.lo;
       const std::int64_t k_hi = static_cast<std::int64_t>(old.hi / least_divisor);
@@ -62,13 +60,11 @@ std::vector<std::string> write_dividends_as_multiples(const std::vector<Divisibi
       domain.push_back(product >= scope.ctx().int_val(static_cast<std::int64_t>(old.lo)) &&
                        product <= scope.ctx().int_val(static_cast<std::int64_t>(old.hi)));
       vars.insert_or_assign(it->dividend, SymInt(product, old.lo, old.hi));
-      rewritten.push_back(it->dividend);
       pending.erase(it);
       progress = true;
       break;
     }
   }
-  return rewritten;
 }
 
 }  // namespace cuteref::proofs

@@ -27,11 +27,11 @@ struct DivisibilityFact {
 // own range). Facts are taken in an order where each divisor is final before it is used (a
 // divisor that is itself a dividend is rewritten first); a dividend named twice keeps its
 // first fact, and facts on a cycle (divides(a, b), divides(b, a)) are left as they are.
-// Returns the dividends rewritten. The hypotheses themselves are still stated by the caller,
+// The hypotheses themselves are still stated by the caller,
 // so the claim's meaning does not depend on which facts are rewritten.
 // @pre the integer encoding (Encoding::Int64Range): a product in bit-vectors wraps.
-std::vector<std::string> write_dividends_as_multiples(const std::vector<DivisibilityFact>& facts,
-                                                      std::map<std::string, SymInt>& vars, SymbolicScope& scope,
-                                                      std::vector<z3::expr>& domain);
+void write_dividends_as_multiples(const std::vector<DivisibilityFact>& facts,
+                                   std::map<std::string, SymInt>& vars, SymbolicScope& scope,
+                                   std::vector<z3::expr>& domain);
 
 }  // namespace cuteref::proofs

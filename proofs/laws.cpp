@@ -262,15 +262,6 @@ std::vector<IntTuple> profiles(bool nested) {
 
 constexpr std::int64_t kShapeMax = 4096, kStrideMax = 4096;
 
-std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
-                                 const char* pb) {
-  std::vector<ProofVariable> v;
-  auto name = [](const char* prefix, std::size_t i) { return std::string(prefix).append(std::to_string(i)); };
-  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({name(pa, i), a[i].e});
-  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({name(pb, i), b[i].e});
-  return v;
-}
-
 // A concrete layout of the profile with the given leaf values.
 Layout concrete_layout(const IntTuple& profile, const std::vector<std::int64_t>& sh, const std::vector<std::int64_t>& st) {
   std::size_t k = 0, j = 0;
@@ -487,26 +478,6 @@ LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
     r.corner_failure = "complement((2,2):(1,3), 24) is " + inexact.to_string() + ", expected 4:6";
   if (size_checked == 0 && r.corner_failure.empty()) r.corner_failure = "no exact-gap case in the corner";
   return r;
-}
-
-// Calls fn(shapes, strides) for every flat layout of `rank` modes with shapes in
-// [1, shape_max] and strides in [stride_lo, stride_hi], in odometer order (the first mode's
-// shape fastest), at most `limit` of them.
-template <class Fn>
-void for_each_small_flat_layout(std::size_t rank, std::int64_t shape_max, std::int64_t stride_lo, std::int64_t stride_hi,
-                                std::size_t limit, Fn&& fn) {
-  std::vector<std::int64_t> digits(2 * rank, 0);
-  for (std::size_t count = 0; count < limit; ++count) {
-    std::vector<IntTuple> sh, st;
-    for (std::size_t k = 0; k < rank; ++k) {
-      sh.push_back(IntTuple::integer(1 + digits[k]));
-      st.push_back(IntTuple::integer(stride_lo + digits[rank + k]));
-    }
-    fn(sh, st);
-    std::size_t k = 0;
-    while (k < digits.size() && ++digits[k] == (k < rank ? shape_max : stride_hi - stride_lo + 1)) digits[k++] = 0;
-    if (k == digits.size()) return;
-  }
 }
 
 // composition of one leaf mode n:d into a flat A, for every rank of A: the step lemma of
@@ -1261,6 +1232,16 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
 }
 
 }  // namespace
+
+std::string indexed_name(const char* prefix, std::size_t k) { return std::string(prefix).append(std::to_string(k)); }
+
+std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
+                                 const char* pb) {
+  std::vector<ProofVariable> v;
+  for (std::size_t i = 0; i < a.size(); ++i) v.push_back({indexed_name(pa, i), a[i].e});
+  for (std::size_t i = 0; i < b.size(); ++i) v.push_back({indexed_name(pb, i), b[i].e});
+  return v;
+}
 
 const std::vector<Law>& named_laws() {
   static const std::vector<Law> laws = [] {

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "int_tuple.hpp"
 #include "prover.hpp"
+#include "symbolic_scalar.hpp"
 
 namespace cuteref::proofs {
 
@@ -70,6 +72,33 @@ inline void fold_lemma(LawResult& r, const LawResult& lemma) {
   if (lemma.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
   r.status = lemma.status;
   r.detail = lemma.detail;
+}
+
+// prefix<k>, e.g. s0, d3 (std::string::append: GCC 12's -Wrestrict misreads "s" + to_string(k)).
+std::string indexed_name(const char* prefix, std::size_t k);
+
+// The proof variables pa<i> for a's values, then pb<i> for b's (a layout's shapes and strides).
+std::vector<ProofVariable> named(const std::vector<SymInt>& a, const std::vector<SymInt>& b, const char* pa,
+                                 const char* pb);
+
+// Calls fn(shapes, strides) for every flat layout of `rank` modes with shapes in
+// [1, shape_max] and strides in [stride_lo, stride_hi], in odometer order (the first mode's
+// shape fastest), at most `limit` of them.
+template <class Fn>
+void for_each_small_flat_layout(std::size_t rank, std::int64_t shape_max, std::int64_t stride_lo, std::int64_t stride_hi,
+                                std::size_t limit, Fn&& fn) {
+  std::vector<std::int64_t> digits(2 * rank, 0);
+  for (std::size_t count = 0; count < limit; ++count) {
+    std::vector<IntTuple> sh, st;
+    for (std::size_t k = 0; k < rank; ++k) {
+      sh.push_back(IntTuple::integer(1 + digits[k]));
+      st.push_back(IntTuple::integer(stride_lo + digits[rank + k]));
+    }
+    fn(sh, st);
+    std::size_t k = 0;
+    while (k < digits.size() && ++digits[k] == (k < rank ? shape_max : stride_hi - stride_lo + 1)) digits[k++] = 0;
+    if (k == digits.size()) return;
+  }
 }
 
 // "proved", "refuted", "unknown".

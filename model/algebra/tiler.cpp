@@ -43,28 +43,24 @@ struct TilerErrors {
 // The tiler as a tree; an integer n becomes the layout n:_1.
 // @pre every leaf is a layout, an integer >= 1 or `_`
 Tree tiler_tree(const Value& tiler, const std::string& fn) {
-  Tree t;
-  t.text = tiler.to_string();
   std::vector<Value> elems;
   if (tuple_elements(tiler, elems)) {
-    t.kind = Tree::Kind::Tuple;
-    for (const auto& e : elems) t.elements.push_back(tiler_tree(e, fn));
-    return t;
+    std::vector<Tree> elements;
+    for (const auto& e : elems) elements.push_back(tiler_tree(e, fn));
+    return Tree::of_tuple(std::move(elements), tiler.to_string());
   }
-  if (tiler.is_layout()) {
-    t.kind = Tree::Kind::Layout;
-    t.layout = std::get<Layout>(tiler.data);
-    return t;
-  }
+  if (tiler.is_layout()) return Tree::of_layout(std::get<Layout>(tiler.data), tiler.to_string());
   if (tiler.is_int_tuple()) {
     const IntTuple& n = std::get<IntTuple>(tiler.data);
-    if (n.is_underscore()) return t;  // Kind::Keep
+    if (n.is_underscore()) {
+      Tree keep;  // Kind::Keep
+      keep.text = tiler.to_string();
+      return keep;
+    }
     if (n.is_integer()) {
       if (n.value() < 1)
         throw Error(fn + ": an integer tiler n stands for the layout n:_1 and must be >= 1, got " + n.to_string());
-      t.kind = Tree::Kind::Layout;
-      t.layout = make_layout(n);
-      return t;
+      return Tree::of_layout(make_layout(n), tiler.to_string());
     }
   }
   throw Error(fn + ": a tiler must be a layout, an integer, `_`, or a tuple of tilers; got " + tiler.kind_name() +

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuteref {
@@ -25,6 +26,21 @@ struct TilerTree {
   std::optional<LayoutT> layout;      // Kind::Layout
   std::vector<TilerTree> elements;    // Kind::Tuple
   std::string text;
+
+  static TilerTree of_layout(LayoutT l, std::string text = "") {
+    TilerTree t;
+    t.kind = Kind::Layout;
+    t.layout = std::move(l);
+    t.text = std::move(text);
+    return t;
+  }
+  static TilerTree of_tuple(std::vector<TilerTree> elements, std::string text = "") {
+    TilerTree t;
+    t.kind = Kind::Tuple;
+    t.elements = std::move(elements);
+    t.text = std::move(text);
+    return t;
+  }
 };
 
 // apply_tiler(A, T, op): op(A, T) for a layout T; A for `_`; for a tuple (t0..t_{k-1}):
