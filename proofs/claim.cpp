@@ -1,6 +1,7 @@
 #include "claim.hpp"
 
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -20,6 +21,7 @@
 #include "cosize_generic.hpp"
 #include "coordinates.hpp"
 #include "divisibility_substitution.hpp"
+#include "replay_points.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "input_limits.hpp"
@@ -339,6 +341,13 @@ class Evaluator {
   static std::optional<StaticFlags> flags_of_val(const V& v) {
     if (v.kind == K::Int) return StaticFlags::of(v.int_static);
     return v.t_static;
+  }
+  // Whether every leaf of a flag tree is static (CuTe's all_static).
+  static bool all_of_flags(const StaticFlags& f) {
+    if (!f.is_tuple()) return *f.leaf;
+    for (const auto& e : f.elements)
+      if (!all_of_flags(e)) return false;
+    return true;
   }
   // Whether v's static flags are known (always, for what is not a tree).
   static bool flags_tracked(const V& v) {
@@ -838,8 +847,17 @@ class Evaluator {
           return flagged_layout_of(sym_upcast(flagged(args[0], "upcast"), *args[1].i));
         if (name == "tile_to_shape" && args.size() == 2 && args[0].kind == K::Layout &&
             (args[1].kind == K::Tuple || args[1].kind == K::Int))
-          return layout_of(sym_tile_to_shape(
-              first, args[1].kind == K::Tuple ? args[1].t : ScalarTuple<SymInt>::of(*args[1].i)));
+        {
+          // The model checks divisibility when every leaf of the target is static; a target
+          // whose flags are not tracked (computed by a symbolic operation) cannot be decided.
+          const std::optional<StaticFlags> target_flags = flags_of_val(args[1]);
+          if (!target_flags)
+            throw Unsupported("tile_to_shape with a target computed on symbolic values: whether its leaves are static "
+                              "(CuTe then requires divisibility) is not tracked");
+          return layout_of(sym_tile_to_shape(first,
+                                             args[1].kind == K::Tuple ? args[1].t : ScalarTuple<SymInt>::of(*args[1].i),
+                                             all_of_flags(*target_flags)));
+        }
       } catch (const Unsupported&) {
         throw;
       } catch (const Error& e) {
@@ -894,6 +912,41 @@ z3::expr same_swizzle_and_offset(const Val<SymInt>& a, const Val<SymInt>& b) {
 std::string describe(const Val<CheckedInt>& v) {
   auto l = lower(v);
   return l ? l->to_string() : "?";
+}
+
+// Where two concrete sides differ, said in words, or nothing where they agree. Layouts are
+// compared as functions: equal sizes, then equal values at every index of a layout of at most
+// kWholeIndices elements, otherwise at the first and last kEndIndices and kSpreadIndices spread
+// between (a bounded check per point; Z3's proof is about every index). Other values compare by
+// value (not static flags).
+std::optional<std::string> first_difference(const Val<CheckedInt>& a, const Val<CheckedInt>& b) {
+  if (function_like(a) && function_like(b)) {
+    const std::int64_t na = size_of(a).v, nb = size_of(b).v;
+    if (na != nb) return "the sizes differ: " + std::to_string(na) + " and " + std::to_string(nb);
+    constexpr std::int64_t kWholeIndices = 1024, kEndIndices = 128, kSpreadIndices = 256;
+    auto differs_at = [&](std::int64_t i) -> std::optional<std::string> {
+      const std::int64_t va = value_at(a, CheckedInt(i)).v, vb = value_at(b, CheckedInt(i)).v;
+      if (va == vb) return std::nullopt;
+      return "at index " + std::to_string(i) + ": lhs(" + std::to_string(i) + ") = " + std::to_string(va) + ", rhs(" +
+             std::to_string(i) + ") = " + std::to_string(vb);
+    };
+    if (na <= kWholeIndices) {
+      for (std::int64_t i = 0; i < na; ++i)
+        if (auto d = differs_at(i)) return d;
+      return std::nullopt;
+    }
+    for (std::int64_t i = 0; i < kEndIndices; ++i)
+      if (auto d = differs_at(i)) return d;
+    for (std::int64_t i = na - kEndIndices; i < na; ++i)
+      if (auto d = differs_at(i)) return d;
+    for (std::int64_t k = 0; k < kSpreadIndices; ++k)
+      if (auto d = differs_at(kEndIndices + (na - 2 * kEndIndices) / kSpreadIndices * k)) return d;
+    return std::nullopt;
+  }
+  const auto la = lower(a, false), lb = lower(b, false);  // values, not static flags
+  if (!la || !lb) return "a side has no concrete value";
+  if (la->to_string() == lb->to_string()) return std::nullopt;
+  return "lhs = " + describe(a) + ", rhs = " + describe(b);
 }
 
 // ---- the command -----------------------------------------------------------------------
@@ -1098,6 +1151,25 @@ Val<Scalar> evaluate_side(const Side& side, const std::map<std::string, Scalar>&
   }
 }
 
+// divides(A, B) means A >= 1 and B % A == 0. A divisor without variables that is not
+// positive (divides(0, B), divides(-2, B)) would make the hypothesis false everywhere (or, read
+// mathematically, mean something else: B == 0, 2 | B); such a request is malformed, not a
+// hypothesis to prove anything from.
+void require_meaningful_divisor(const std::string& text, const Assumption& parts) {
+  const std::string divisor = split_claim_arguments(parts.rhs, text).first;
+  if (!free_variables(divisor).empty()) return;
+  const Val<CheckedInt> d = evaluate_side(Side{divisor, false}, std::map<std::string, CheckedInt>{});
+  if (d.kind != Val<CheckedInt>::Kind::Int)
+    throw Error("--assume '" + text + "': the divisor of divides(A, B) must be an integer");
+  if (d.i->v < 1) {
+    const std::string magnitude = std::to_string(-static_cast<unsigned long long>(d.i->v));  // no overflow at INT64_MIN
+    throw Error("--assume '" + text + "': the divisor is " + std::to_string(d.i->v) +
+                "; divides(A, B) takes a divisor A >= 1 (" +
+                (d.i->v == 0 ? std::string("for B == 0, write that")
+                             : "for B divisible by " + magnitude + ", write divides(" + magnitude + ", B)") + ")");
+  }
+}
+
 // A request's claim and --where texts parsed (prove and evaluate_claim_concretely): the two
 // sides, the free variables and their ranges. Throws Error for a malformed request.
 struct ParsedClaim {
@@ -1121,6 +1193,7 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
     const Assumption parts = split_assumption(a);
     for (const auto& n : free_variables(parts.op.empty() ? parts.rhs : parts.lhs + " " + parts.rhs))
       if (!p.names.count(n)) throw Error("--assume '" + a + "' names '" + n + "', which is not a variable of the claim");
+    if (parts.op.empty() && parts.lhs == "divides") require_meaningful_divisor(a, parts);
   }
   for (const auto& [n, _] : p.ranges)
     if (!p.names.count(n)) throw Error("--where names '" + n + "', which is not a variable of the claim");
@@ -1176,7 +1249,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
 // What a proof quantified over, said after `proved`: each variable's range, the index of
 // layout equality, the fixed structure of the claim, and the model's branch cases.
 std::string quantification(const std::set<std::string>& names, const std::map<std::string, VariableRange>& ranges,
-                           bool layouts, std::size_t cases) {
+                           bool layouts, const ProofOutcome& outcome) {
   std::string q;
   for (const auto& n : names) {
     const auto it = ranges.find(n);
@@ -1187,8 +1260,12 @@ std::string quantification(const std::set<std::string>& names, const std::map<st
   }
   if (q.empty()) q = "no variable (a concrete claim)";
   if (layouts) q += "; every index 0 <= i < size";
-  q += "; ranks and nesting as written in the claim; " + std::to_string(cases) +
-       " case(s) of the model's branches, each proved";
+  q += "; ranks and nesting as written in the claim; " + std::to_string(outcome.reachable_paths) +
+       " case(s) of the model's branches, each reachable and proved";
+  if (outcome.unreachable_paths)
+    q += "; " + std::to_string(outcome.unreachable_paths) + " more unreachable under the ranges and hypotheses";
+  if (outcome.undecided_paths)
+    q += "; " + std::to_string(outcome.undecided_paths) + " more proved whose reachability Z3 did not decide";
   return q;
 }
 
@@ -1296,6 +1373,71 @@ bool assumption_holds(const std::string& text, const std::map<std::string, Check
   return true;
 }
 
+// The concrete replay of a proved claim (replay_points.hpp): at each point, the hypotheses are
+// checked on the concrete model (a point where one fails is not in the claim's domain), then
+// both sides are evaluated by the model and compared. A point where the model refuses a side
+// or the sides differ contradicts the proof.
+struct Replay {
+  std::size_t points = 0;        // points replayed
+  std::size_t in_domain = 0;     // ... where every hypothesis holds: both sides compared
+  std::size_t uncheckable = 0;   // ... where a hypothesis could not be checked (injective(L) too large)
+  bool whole_box = false;
+  bool out_of_time = false;
+  std::map<std::string, std::int64_t> failed_at;  // the first contradicting point
+  std::string failure;                            // what the model says there
+};
+
+Replay replay_proved(const Side& lhs, const Side& rhs, const std::vector<std::string>& assume,
+                     const std::set<std::string>& names, const std::map<std::string, VariableRange>& ranges,
+                     const std::map<std::string, std::int64_t>& witness,
+                     std::chrono::steady_clock::time_point deadline) {
+  std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> box;
+  for (const auto& n : names) {
+    const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
+    box.push_back({n, {r.lo, r.hi}});
+  }
+  ReplayPoints chosen = replay_points(box);
+  Replay out;
+  out.whole_box = chosen.whole_box;
+  if (!chosen.whole_box && !witness.empty()) {  // Z3's point where the hypotheses hold
+    std::map<std::string, std::int64_t> w;
+    for (const auto& n : names) w[n] = witness.count(n) ? witness.at(n) : 0;
+    chosen.points.push_back(std::move(w));
+  }
+  for (const auto& point : chosen.points) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      out.out_of_time = true;
+      return out;
+    }
+    ++out.points;
+    std::map<std::string, CheckedInt> values;
+    for (const auto& [n, v] : point) values.emplace(n, CheckedInt(v));
+    bool holds = true, checkable = true;
+    for (const auto& text : assume) {
+      try {
+        holds = assumption_holds(text, values);
+      } catch (const Error&) {
+        checkable = false;
+      }
+      if (!holds || !checkable) break;
+    }
+    if (!checkable) ++out.uncheckable;
+    if (!holds || !checkable) continue;
+    ++out.in_domain;
+    try {
+      const Val<CheckedInt> a = evaluate_side(lhs, values), b = evaluate_side(rhs, values);
+      if (const std::optional<std::string> d = first_difference(a, b)) out.failure = "the model's two sides differ: " + *d;
+    } catch (const Error& e) {
+      out.failure = std::string("the model rejects this input: ") + e.what();
+    }
+    if (!out.failure.empty()) {
+      out.failed_at = point;
+      return out;
+    }
+  }
+  return out;
+}
+
 // Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
 struct ScopeHolder {
   std::unique_ptr<SymbolicScope> scope;
@@ -1322,6 +1464,7 @@ int prove_command(const ProveRequest& req, std::ostream& out, std::ostream& err,
 namespace {
 
 int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
+  const auto start = std::chrono::steady_clock::now();
   Side lhs, rhs;
   std::map<std::string, VariableRange> ranges;
   std::set<std::string> names;
@@ -1338,6 +1481,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
   }
+  const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(std::ceil(req.timeout_s * 1000)));
   bool bits = needs_bits(req.claim);
   for (const auto& a : req.assume) bits = bits || needs_bits(a);  // the hypotheses share the encoding
   const Encoding encoding = bits ? Encoding::BitVector64 : Encoding::Int64Range;
@@ -1417,9 +1561,33 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
       return kProveIoError;
     }
   }
+  if (outcome.status == ProofStatus::Vacuous) {
+    out << "vacuous: " << outcome.reason << "\n";
+    for (const auto& a : req.assume) out << "  assuming: " << a << "\n";
+    return kProveVacuous;
+  }
   if (outcome.status == ProofStatus::Proved) {
+    // Defence in depth: the model itself must agree at the replayed points of the box.
+    const Replay replay = replay_proved(lhs, rhs, req.assume, names, ranges, outcome.witness, deadline);
+    if (replay.out_of_time) {
+      out << "unknown: timeout: Z3 proved every case, and the time limit was reached during the concrete replay (after "
+          << replay.points << " point(s))\n";
+      return kProveUnknown;
+    }
+    if (!replay.failure.empty()) {
+      out << "refuted:\n";
+      for (const auto& [n, v] : replay.failed_at) out << "  " << n << " = " << v << "\n";
+      out << "  " << shortened(replay.failure) << "\n"
+          << "  (found by the concrete replay: Z3 reported no counterexample; the model decides)\n";
+      return kProveRefuted;
+    }
     out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n"
-        << "  for: " << quantification(names, ranges, layouts, outcome.paths) << "\n";
+        << "  for: " << quantification(names, ranges, layouts, outcome) << "\n"
+        << "  replayed: the model agrees at " << replay.in_domain << " point(s)";
+    if (!req.assume.empty()) out << " where the hypotheses hold, of " << replay.points;
+    out << (replay.whole_box ? " (the whole box)" : " (corners and deterministic points of the box)");
+    if (replay.uncheckable) out << "; " << replay.uncheckable << " point(s) whose hypotheses are too large to check";
+    out << "\n";
     for (const auto& a : req.assume) out << "  assuming: " << a << "\n";
     return kProveProved;
   }
@@ -1503,17 +1671,11 @@ std::string evaluate_claim_concretely(const std::string& claim, const std::vecto
   }
   try {
     const Val<CheckedInt> a = evaluate_side(p.lhs, concrete), b = evaluate_side(p.rhs, concrete);
-    if (function_like(a) && function_like(b)) {
-      const std::int64_t na = size_of(a).v, nb = size_of(b).v;
-      if (na != nb) return "differ: sizes " + std::to_string(na) + " and " + std::to_string(nb);
-      constexpr std::int64_t kIndices = 64;  // enough to exercise evaluation, bounded for huge layouts
-      for (std::int64_t i = 0; i < na && i < kIndices; ++i)
-        if (value_at(a, CheckedInt(i)).v != value_at(b, CheckedInt(i)).v) return "differ: at index " + std::to_string(i);
-      return "equal";
+    if (!function_like(a) || !function_like(b)) {
+      if (!lower(a, false) || !lower(b, false)) return "unsupported: a side is not concrete";
     }
-    const auto la = lower(a, false), lb = lower(b, false);  // values, not static flags
-    if (!la || !lb) return "unsupported: a side is not concrete";
-    return la->to_string() == lb->to_string() ? "equal" : "differ: " + describe(a) + " and " + describe(b);
+    const std::optional<std::string> d = first_difference(a, b);
+    return d ? "differ: " + *d : "equal";
   } catch (const Unsupported& e) {
     return std::string("unsupported: ") + e.what();
   }

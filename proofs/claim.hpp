@@ -44,6 +44,7 @@ enum ProveExit : int {
   kProveProved = 0,
   kProveRefuted = 1,
   kProveUnknown = 2,
+  kProveVacuous = 3,   // the hypotheses cannot hold together within the ranges
   kProveUsage = 64,    // EX_USAGE
   kProveFailure = 70,  // EX_SOFTWARE
   kProveIoError = 74,  // EX_IOERR

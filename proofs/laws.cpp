@@ -31,7 +31,10 @@
 namespace cuteref::proofs {
 
 std::string status_name(ProofStatus s) {
-  return s == ProofStatus::Proved ? "proved" : s == ProofStatus::Refuted ? "refuted" : "unknown";
+  return s == ProofStatus::Proved    ? "proved"
+         : s == ProofStatus::Refuted ? "refuted"
+         : s == ProofStatus::Vacuous ? "vacuous"
+                                     : "unknown";
 }
 
 bool law_passed(const Law& law, const LawResult& r) {

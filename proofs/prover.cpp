@@ -62,12 +62,45 @@ class Watchdog {
 // 2 * 10^6 is about a second on the development machine).
 constexpr unsigned kSufficientGoalResources = 20000000;
 
+// How much of Z3's resource count the reachability query of a proved case may use (a count:
+// the verdict does not depend on the machine's load).
+constexpr unsigned kReachabilityResources = 20000000;
+
 // What the proof was doing, for the timeout's diagnostic.
 enum class Phase { Building, Solving };
 
 ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr>& domain,
                                 const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                                 const ProofOptions& options, ProofOutcome& out, Phase& phase);
+
+// After a case is proved: is it reachable, i.e. does some value of the domain on its path
+// (the solver holds the domain, the path condition and the definitions) satisfy the
+// hypotheses? A case that is not is proved only vacuously. Counts the answer in `out` and
+// keeps the first reachable case's values as the witness.
+void count_reachability(z3::solver solver, const z3::expr& hypotheses, const std::vector<ProofVariable>& variables,
+                        ProofOutcome& out) {
+  solver.add(hypotheses);
+  const z3::check_result r = solver.check();
+  current_scope().check_deadline();
+  if (r == z3::unsat) {
+    ++out.unreachable_paths;
+    return;
+  }
+  if (r == z3::unknown) {
+    ++out.undecided_paths;
+    return;
+  }
+  ++out.reachable_paths;
+  if (!out.witness.empty() || variables.empty()) return;
+  const z3::model m = solver.get_model();
+  for (const auto& v : variables) {
+    std::int64_t x = 0;
+    const z3::expr val = m.eval(v.value, true);
+    if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
+    else val.is_numeral_i64(x);
+    out.witness[v.name] = x;
+  }
+}
 }  // namespace
 
 ProofOutcome prove(SymbolicScope& scope, const std::vector<z3::expr>& domain,
@@ -159,6 +192,7 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
       if (r == z3::unsat) {
         ++out.paths;
         if (options.keep_smt2) out.smt2.emplace_back(quick.to_smt2(), "unsat");
+        count_reachability(path_solver(kReachabilityResources), hypotheses, variables, out);
         continue;
       }
       scope.check_deadline();
@@ -202,9 +236,21 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
       out.ms = elapsed_ms();
       return out;
     }
+    count_reachability(path_solver(kReachabilityResources), hypotheses, variables, out);
   } while (explorer.next_path());
-  out.status = ProofStatus::Proved;
   out.ms = elapsed_ms();
+  if (out.reachable_paths > 0) {
+    out.status = ProofStatus::Proved;
+  } else if (out.undecided_paths == 0) {
+    out.status = ProofStatus::Vacuous;
+    out.reason = "no value in the ranges satisfies the hypotheses (Z3 showed each of the " + std::to_string(out.paths) +
+                 " case(s) of the model's branches unreachable under them)";
+  } else {
+    out.status = ProofStatus::Unknown;
+    out.reason = "every case holds, but Z3 did not show the hypotheses satisfiable in any of them (" +
+                 std::to_string(out.undecided_paths) + " undecided, " + std::to_string(out.unreachable_paths) +
+                 " unreachable)";
+  }
   return out;
 }
 }  // namespace

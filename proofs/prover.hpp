@@ -18,7 +18,9 @@
 
 namespace cuteref::proofs {
 
-enum class ProofStatus { Proved, Refuted, Unknown };
+// Vacuous: every branch case holds only because no value of the domain satisfies the
+// hypotheses there (Z3 showed each case's domain, path and hypotheses unsatisfiable).
+enum class ProofStatus { Proved, Refuted, Unknown, Vacuous };
 
 struct ProofVariable {
   std::string name;
@@ -40,6 +42,12 @@ struct ProofOutcome {
   ProofStatus status = ProofStatus::Unknown;
   double ms = 0;
   std::size_t paths = 0;                        // branch combinations proved / examined
+  // Of the proved cases: those shown reachable (a value of the domain on the case's path
+  // satisfies the hypotheses and the model's checks: Z3 found one), those shown unreachable
+  // (no such value: the case is proved vacuously and not counted), and those Z3 did not
+  // decide within kReachabilityResources. `Proved` requires at least one reachable case.
+  std::size_t reachable_paths = 0, unreachable_paths = 0, undecided_paths = 0;
+  std::map<std::string, std::int64_t> witness;  // the variables at a reachable case (Proved)
   std::map<std::string, std::int64_t> values;   // counterexample (Refuted)
   std::string failed_side_condition;            // Refuted by a side condition: which
   std::string reason;                           // Unknown: why

@@ -173,7 +173,7 @@ SymLayout sym_left_inverse(const SymLayout& l) {
   });
 }
 
-SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in) {
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in, bool target_static) {
   const SymTuple target = target_in.is_tuple() ? target_in : SymTuple::tuple({target_in});
   const std::size_t r = target.rank();
   const SymModeOps ops;
@@ -186,7 +186,9 @@ SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in) {
   for (std::size_t i = 0; i < r; ++i) {
     const SymInt t = tuple_product<SymInt>(target[i]);
     const SymInt b = tuple_product<SymInt>(ops.mode(padded, i).shape);
-    const SymInt n = tile_copies<ScalarLeaf<SymInt>>(t, b);  // rounded up, as for a dynamic target
+    const SymInt n = tile_copies<ScalarLeaf<SymInt>>(t, b, target_static, [i] {
+      return "tile_to_shape: block shape does not divide the target shape (mode " + std::to_string(i) + ")";
+    });
     copies.push_back(SymTuple::of(n));
     strides.push_back(SymTuple::of(running));  // make_layout: compact column-major
     running = running * n;

@@ -90,8 +90,9 @@ SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form)
 SymLayout sym_right_inverse(const SymLayout& l);
 SymLayout sym_left_inverse(const SymLayout& l);
 
-// tile_to_shape(block, target) in column-major copy order (tile_to_shape.cpp), for a
-// target of dynamic leaves (the copies are rounded up, as CuTe does).
-SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target);
+// tile_to_shape(block, target) in column-major copy order (tile_to_shape.cpp). A target
+// whose leaves are all static (`target_static`, CuTe's _N) must be divisible mode by mode by
+// the block, a proof obligation as in the model (tile_copies); a dynamic one is rounded up.
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target, bool target_static);
 
 }  // namespace cuteref::proofs

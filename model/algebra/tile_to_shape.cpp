@@ -29,11 +29,10 @@ Layout tile_to_shape(const Layout& block, const IntTuple& trg_shape, const TileO
   for (std::size_t i = 0; i < r; ++i) {
     const IntTuple t = product(target[i]);
     const IntTuple b = product(mode(padded, i).shape());
-    if (check_divisibility && t.value() % b.value() != 0)
-      throw Error(operands + ": block shape does not divide the target shape (mode " + std::to_string(i) +
-                  ": block size " + b.to_string() + " does not divide " + t.to_string() + ")");
-    // A dynamic target is not checked by CuTe: the number of copies is rounded up.
-    copies.push_back(tile_copies<IntTupleLeaf>(t, b));
+    copies.push_back(tile_copies<IntTupleLeaf>(t, b, check_divisibility, [&] {
+      return operands + ": block shape does not divide the target shape (mode " + std::to_string(i) +
+             ": block size " + b.to_string() + " does not divide " + t.to_string() + ")";
+    }));
   }
   const IntTuple copy_shape = IntTuple::tuple(std::move(copies));
   Layout tiler = order.order ? make_ordered_layout(copy_shape, *order.order)

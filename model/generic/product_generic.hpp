@@ -57,12 +57,17 @@ LayoutT zip_block_and_copies(const LayoutT& a, const LayoutT& b, bool block_firs
   return ops.from_modes(modes);
 }
 
-// tile_to_shape's number of copies of a block mode of size b in a target mode of size t:
-// ceil(t / b), rounded up as CuTe does for a dynamic target (a static target is checked to be
-// divisible by the caller). P: a leaf policy (leaf_ops.hpp). @pre t >= 1, b >= 1.
-template <class P>
-typename P::Leaf tile_copies(const typename P::Leaf& t, const typename P::Leaf& b) {
+// tile_to_shape's number of copies of a block mode of size b in a target mode of size t.
+// CuTe static_asserts that b divides t when the whole target shape is static
+// (`target_static`): that is the model's precondition here, a throw for values and a proof
+// obligation for symbolic terms, so both paths refuse the same inputs. A dynamic target is
+// not checked by CuTe: ceil(t / b) copies. `message()` is the diagnostic.
+// P: a leaf policy (leaf_ops.hpp). @pre t >= 1, b >= 1.
+template <class P, class Message>
+typename P::Leaf tile_copies(const typename P::Leaf& t, const typename P::Leaf& b, bool target_static,
+                             Message&& message) {
   using A = LeafArith<P>;
+  if (target_static) ScalarOps<typename P::Scalar>::require(A::value(t) % A::value(b) == A::k(0), message);
   return A::div(A::add(t, A::sub(b, P::constant(1))), b);
 }
 
