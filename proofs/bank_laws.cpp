@@ -85,8 +85,12 @@ void run_claim(LawResult& r, const Claim& c, ProofStatus expected, bool sample) 
   ++r.proofs;
   r.ms += o.ms;
   r.paths += o.paths;
+  r.unreachable += o.unreachable_paths;
   if (sample && !o.smt2.empty()) r.smt2.push_back(o.smt2.front());
-  const ProofStatus got = rc == 0 ? ProofStatus::Proved : rc == 1 ? ProofStatus::Refuted : ProofStatus::Unknown;
+  const ProofStatus got = rc == kProveProved    ? ProofStatus::Proved
+                          : rc == kProveRefuted ? ProofStatus::Refuted
+                          : rc == kProveVacuous ? ProofStatus::Vacuous
+                                                : ProofStatus::Unknown;
   if (got != expected) {
     r.status = ProofStatus::Unknown;
     r.detail += c.what + ": " + out.str() + err.str();

@@ -57,6 +57,7 @@ ProofOutcome run_one(LawResult& r, SymbolicScope& s, const std::vector<z3::expr>
               << " paths\n";
   r.ms += out.ms;
   r.paths += out.paths;
+  r.unreachable += out.unreachable_paths;
   ++r.proofs;
   for (auto& q : out.smt2)
     if (options.keep_all_smt2 || r.smt2.size() < kSmt2Sample) r.smt2.push_back(std::move(q));

@@ -19,6 +19,8 @@ struct LawResult {
   double ms = 0;                  // solver time of the law's proofs
   std::size_t proofs = 0;         // separate Z3 proofs (e.g. one per (B,M,S))
   std::size_t paths = 0;          // branch combinations of the model's code covered
+  std::size_t unreachable = 0;    // ... of them shown unreachable under the law's hypotheses
+                                  // (proved vacuously; a proof with none reachable is Vacuous)
   std::size_t corner_cases = 0;   // cases enumerated on the concrete model
   std::string corner_failure;     // the first enumerated case that disagreed, if any
   std::string detail;             // counterexample(s) or why unknown
@@ -43,6 +45,9 @@ void add_divide_product_laws(std::vector<Law>& laws);
 
 // The options of a step lemma's proofs: the model's checks are hypotheses (the lemma is
 // about what the model returns) and every query is kept for the second solver.
+// "proved", "refuted", "vacuous" or "unknown".
+std::string status_name(ProofStatus s);
+
 inline ProofOptions step_lemma_options(ProofOptions o) {
   o.side_conditions_as_hypotheses = true;
   o.keep_smt2 = true;
@@ -54,11 +59,12 @@ inline ProofOptions step_lemma_options(ProofOptions o) {
 inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::string& what) {
   ++r.proofs;
   r.paths += out.paths;
+  r.unreachable += out.unreachable_paths;
   r.ms += out.ms;
   for (const auto& q : out.smt2) r.smt2.push_back(q);
   if (out.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
   r.status = out.status;
-  r.detail = what + ": " + (out.status == ProofStatus::Refuted ? "refuted" : "unknown " + out.reason);
+  r.detail = what + ": " + status_name(out.status) + (out.reason.empty() ? "" : " " + out.reason);
   for (const auto& [k, v] : out.values) r.detail += " " + k + "=" + std::to_string(v);
 }
 
@@ -67,6 +73,7 @@ inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::st
 inline void fold_lemma(LawResult& r, const LawResult& lemma) {
   r.proofs += lemma.proofs;
   r.paths += lemma.paths;
+  r.unreachable += lemma.unreachable;
   r.ms += lemma.ms;
   for (const auto& q : lemma.smt2) r.smt2.push_back(q);
   if (lemma.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
@@ -102,7 +109,6 @@ void for_each_small_flat_layout(std::size_t rank, std::int64_t shape_max, std::i
 }
 
 // "proved", "refuted", "unknown".
-std::string status_name(ProofStatus s);
 
 // A law passes when its status is the expected one and its corner check found no
 // disagreement in at least one case.

@@ -41,7 +41,9 @@ int main(int argc, char** argv) {
     const bool ok = law_passed(law, r);
     passed += ok;
     std::cout << "law " << law.name << ": " << status_name(r.status) << " (" << static_cast<long long>(r.ms)
-              << " ms; " << r.proofs << " proofs, " << r.paths << " branch cases; corner: " << r.corner_cases
+              << " ms; " << r.proofs << " proofs, " << r.paths << " branch cases"
+              << (r.unreachable ? " (" + std::to_string(r.unreachable) + " unreachable)" : std::string())
+              << "; corner: " << r.corner_cases
               << " concrete cases enumerated" << (r.corner_failure.empty() ? "" : ", FAILED at " + r.corner_failure)
               << ") " << (ok ? "PASS" : "FAIL (expected " + status_name(law.expected) + ")") << "\n"
               << "    " << law.statement << "\n";

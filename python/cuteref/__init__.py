@@ -71,7 +71,8 @@ def equal(a, b) -> Value:
 
 
 class ProofResult:
-    """The outcome of `cuteref.prove`: `status` is 'proved', 'refuted' or 'unknown'; `text` is
+    """The outcome of `cuteref.prove`: `status` is 'proved', 'refuted', 'vacuous' (the hypotheses
+    and ranges cannot hold together: nothing was proved) or 'unknown'; `text` is
     what `cuteref prove` prints; `counterexample` maps each variable (and `index`, for
     layouts) to its value when refuted; bool() is True only when proved."""
 
@@ -143,6 +144,8 @@ def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, 
             elif sep and name == "index" and ":" in value:
                 values["index"] = int(value.split(":", 1)[0])
         return ProofResult("refuted", text, values, None)
+    if rc == 3:
+        return ProofResult("vacuous", text, {}, None)
     return ProofResult("unknown", text, {}, None)
 
 

@@ -228,7 +228,7 @@ void bind_core(nb::module_& m) {
     }
     return std::make_tuple(rc, out.str(), err.str());
   }, nb::arg("claim"), nb::arg("where"), nb::arg("timeout_s"), nb::arg("smt2_file"), nb::arg("assume"),
-        "`cuteref prove`: (exit status 0 proved / 1 refuted / 2 unknown / 64 malformed / 70 failure, stdout, stderr).");
+        "`cuteref prove`: (exit status 0 proved / 1 refuted / 2 unknown / 3 vacuous / 64 malformed / 70 failure, stdout, stderr).");
 }
 
 }  // namespace cuteref::python
