@@ -1661,6 +1661,16 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
 
 namespace cuteref::proofs {
 
+std::string replay_on_model(const ProveRequest& request) {
+  const ParsedClaim p = parse_claim(request.claim, request.where, request.assume);
+  const Replay r = replay_proved(p.lhs, p.rhs, request.assume, p.names, p.ranges, {},
+                                 std::chrono::steady_clock::time_point::max());
+  if (r.failure.empty()) return "agrees at " + std::to_string(r.in_domain) + " point(s) of " + std::to_string(r.points);
+  std::string at;
+  for (const auto& [n, v] : r.failed_at) at += (at.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+  return "contradicted at " + at + ": " + r.failure;
+}
+
 std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,
                                       bool at_upper_bound) {
   const ParsedClaim p = parse_claim(claim, where);

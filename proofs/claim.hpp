@@ -89,6 +89,14 @@ std::pair<Value, Value> concrete_sides(const std::string& claim, const std::map<
 
 namespace cuteref::proofs {
 
+// The concrete replay that every `proved` passes before it is printed, on its own: the
+// request's claim at the points of its box that replay_points.hpp chooses (every point of a
+// box of at most 2^12), where its hypotheses hold on the concrete model. Returns
+// `agrees at N point(s) of M` or `contradicted at v = ..., ...: <what the model says>`; throws
+// Error for a malformed request. (The prover's own defence: a test gives it false claims,
+// which a defect of the symbolic path might call proved, and it must contradict each.)
+std::string replay_on_model(const ProveRequest& request);
+
 // The claim parser and the concrete model without the solver (for the fuzz target and
 // tests): parses CLAIM and WHERE exactly as prove_command does, sets every variable to the
 // lower bound of its range (`at_upper_bound`: the upper bound), evaluates both sides on the

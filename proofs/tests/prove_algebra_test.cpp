@@ -18,6 +18,7 @@
 using cuteref::proofs::testing::ProveRun;
 using cuteref::proofs::testing::prove;
 using cuteref::proofs::testing::value_of;
+using cuteref::proofs::testing::prove_assuming;
 
 namespace {
 
@@ -67,16 +68,6 @@ void expect_proved_and_refuted(const std::vector<std::pair<Claim, Claim>>& cases
   }
 }
 
-// `cuteref prove` with --assume hypotheses.
-ProveRun prove_assuming(const std::string& claim, std::vector<std::string> where, std::vector<std::string> assume) {
-  cuteref::proofs::ProveRequest r;
-  r.claim = claim;
-  r.where = std::move(where);
-  r.assume = std::move(assume);
-  std::ostringstream out, err;
-  const int rc = cuteref::proofs::prove_command(r, out, err);
-  return ProveRun{rc, out.str(), err.str()};
-}
 
 const std::vector<std::string> kAB{"a in [1,4096]", "b in [1,4096]"};
 

@@ -31,6 +31,19 @@ inline ProveRun prove(const std::string& claim, const std::vector<std::string>& 
   return {rc, out.str(), err.str()};
 }
 
+// `cuteref prove` with --assume hypotheses.
+inline ProveRun prove_assuming(const std::string& claim, std::vector<std::string> where, std::vector<std::string> assume,
+                               double timeout_s = 60) {
+  ProveRequest r;
+  r.claim = claim;
+  r.where = std::move(where);
+  r.assume = std::move(assume);
+  r.timeout_s = timeout_s;
+  std::ostringstream out, err;
+  const int rc = prove_command(r, out, err);
+  return {rc, out.str(), err.str()};
+}
+
 inline std::int64_t value_of(const std::string& out, const std::string& name) {
   std::smatch m;
   const std::regex re("  " + name + " = (-?[0-9]+)");

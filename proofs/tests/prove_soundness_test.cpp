@@ -1,0 +1,231 @@
+// `proved` is never said of a false claim: the model's preconditions are side conditions of
+// every symbolic operation (a point where the model refuses is a refutation), hypotheses that
+// cannot hold are `vacuous`, every proved case is reachable, and every `proved` is replayed on
+// the concrete model first. Each claim below was once, or could be, proved falsely; the
+// expected verdicts are derived by hand in the comments (which points the model refuses, which
+// hypotheses hold where), and each refusal is confirmed on the model's own evaluator.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "function_table.hpp"
+#include "notation.hpp"
+#include "prove_run.hpp"
+#include "replay_points.hpp"
+
+namespace {
+
+using cuteref::proofs::testing::ProveRun;
+using cuteref::proofs::testing::prove_assuming;
+using cuteref::proofs::testing::value_of;
+
+std::size_t checked = 0;
+
+// The model's concrete evaluator refuses EXPR.
+bool model_refuses(const std::string& expr) {
+  try {
+    (void)cuteref::parse_and_evaluate(expr, &cuteref::standard_functions());
+  } catch (const cuteref::Error&) {
+    return true;
+  }
+  return false;
+}
+
+// One symbolic operation with a precondition that fails somewhere in the box: Z3 itself must
+// find a point where the model refuses (not only the concrete replay), and at that point the
+// model's own evaluator must refuse `at` (the claim's operation with the point substituted).
+struct RefusedSomewhere {
+  std::string what, claim, where, variable;
+  std::set<std::int64_t> refused;  // by hand: the values of `variable` where the model refuses
+  std::string at;                  // the operation with "$" for the variable's value
+};
+
+TEST(ProveSoundness, EverySymbolicPreconditionIsASideCondition) {
+  const std::vector<RefusedSomewhere> cases = {
+      // tile_to_shape with a static target: CuTe static_asserts that the block divides it.
+      // 4 and 5 do not divide 6.
+      {"tile_to_shape, static target", "size(tile_to_shape((a,2):(1,a), (_6,_2))) == a*((6+a-1)/a)*2", "a in [1,6]", "a",
+       {4, 5}, "tile_to_shape(($,2):(1,$), (_6,_2))"},
+      // 3, 5, 6 and 7 do not divide 8.
+      {"tile_to_shape, static integer target", "size(tile_to_shape(a:1, _8)) == a*((8+a-1)/a)", "a in [1,8]", "a",
+       {3, 5, 6, 7}, "tile_to_shape($:1, _8)"},
+      {"tile_to_shape, static target, layouts", "tile_to_shape((a,2):(1,a), (_8,_2)) == ((a,(8+a-1)/a),(2,1)):((1,2*a),(a,2*a*((8+a-1)/a)))",
+       "a in [1,8]", "a", {3, 5, 6, 7}, "tile_to_shape(($,2):(1,$), (_8,_2))"},
+      // A layout's shape leaves are >= 1.
+      {"layout literal", "size((a,2):(1,a)) == 2*a", "a in [0,3]", "a", {0}, "($,2):(1,$)"},
+      {"size of a shape", "size((a,2)) == 2*a", "a in [0,3]", "a", {0}, "size(($,2))"},
+      // Layout application takes an index >= 0.
+      {"layout application", "(4,2):(1,4)(x) == (4,2):(1,4)(x)", "x in [-2,3]", "x", {-2, -1}, "(4,2):(1,4)($)"},
+      {"composed application", "Sw<3,4,3> o (8,8):(8,1)(x) == Sw<3,4,3> o (8,8):(8,1)(x)", "x in [-2,3]", "x", {-2, -1},
+       "Sw<3,4,3> o (8,8):(8,1)($)"},
+      // complement needs an injective A: (2,2):(1,1) is not; the cotarget >= 1.
+      {"complement, injectivity", "complement((2,2):(1,a), 8) == complement((2,2):(1,a), 8)", "a in [1,3]", "a", {1},
+       "complement((2,2):(1,$), 8)"},
+      {"complement, cotarget", "complement(4:1, m) == complement(4:1, m)", "m in [-2,9]", "m", {-2, -1, 0},
+       "complement(4:1, $)"},
+      // composition's shape divisibility: B = a:1 into A = (4,3):(1,8) needs a | 4 or 4 | a
+      // (in [1, 7]: a in {1, 2, 4}, where the result is a:1); 3, 5, 6 and 7 are refused.
+      {"composition, admissibility", "composition((4,3):(1,8), a:1) == a:1", "a in [1,7]", "a", {3, 5, 6, 7},
+       "composition((4,3):(1,8), $:1)"},
+      // upcast by 2 needs the static-_1 mode's neighbour stride and 2 to divide one another.
+      {"upcast", "upcast((a,2):(_1,a), 2) == upcast((a,2):(_1,a), 2)", "a in [1,4]", "a", {1, 3},
+       "upcast(($,2):(_1,$), 2)"},
+      // smem_wavefronts: a 16-byte access must start at a multiple of 16 bytes (16-bit elements:
+      // element offsets that are multiples of 8).
+      {"smem_wavefronts alignment", "smem_wavefronts(ld.shared.v4.b32, (x,x), 16) == 1", "x in [0,15]", "x",
+       {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15}, "smem_wavefronts(ld.shared.v4.b32, ($,$), 16)"},
+  };
+  for (const auto& c : cases) {
+    const ProveRun r = prove_assuming(c.claim, {c.where}, {});
+    ++checked;
+    EXPECT_EQ(r.rc, 1) << c.what << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("the model rejects this input"), std::string::npos) << c.what << "\n" << r.out;
+    // Z3's own refutation, from the side condition: the replay is a second line of defence.
+    EXPECT_EQ(r.out.find("found by the concrete replay"), std::string::npos) << c.what << "\n" << r.out;
+    if (r.rc != 1) continue;
+    const std::int64_t v = value_of(r.out, c.variable);
+    EXPECT_TRUE(c.refused.count(v)) << c.what << ": refuted at " << c.variable << " = " << v << ", not a refused value";
+    std::string at = c.at;
+    for (std::size_t k; (k = at.find('$')) != std::string::npos;) at.replace(k, 1, std::to_string(v));
+    EXPECT_TRUE(model_refuses(at)) << c.what << ": the model evaluates " << at;
+  }
+}
+
+// The same claims where no point is refused are proved: a dynamic target is rounded up, not
+// checked (CuTe's tile_to_shape), so the counts are ceil(6 / a) and ceil(8 / a).
+TEST(ProveSoundness, ADynamicTargetIsRoundedUpAndProved) {
+  for (const auto& [claim, where] : std::vector<std::pair<std::string, std::string>>{
+           {"size(tile_to_shape((a,2):(1,a), (6,2))) == a*((6+a-1)/a)*2", "a in [1,6]"},
+           {"size(tile_to_shape(a:1, 8)) == a*((8+a-1)/a)", "a in [1,8]"},
+           // a in {1, 2, 4, 8} divides 8: the static target is accepted there.
+           {"size(tile_to_shape(a:1, _8)) == 8", "a in [1,2]"}}) {
+    const ProveRun r = prove_assuming(claim, {where}, {});
+    ++checked;
+    EXPECT_EQ(r.rc, 0) << claim << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("replayed: the model agrees at"), std::string::npos) << r.out;
+  }
+}
+
+// Hypotheses that cannot hold together with the ranges prove nothing: `vacuous`, exit 3.
+TEST(ProveSoundness, UnsatisfiableHypothesesAreVacuous) {
+  struct Case {
+    std::vector<std::string> where, assume;
+    std::string claim;
+  };
+  const std::vector<Case> cases = {
+      {{"a in [1,4]"}, {"a > 5"}, "a == 100"},                   // no a <= 4 exceeds 5
+      {{"a in [0,9]", "b in [0,9]"}, {"a < b", "b < a"}, "a == b"},  // contradictory
+      {{"a in [1,7]"}, {"divides(8, a)"}, "a == 0"},             // no multiple of 8 in [1, 7]
+      {{"a in [1,8]"}, {"a * a == 2"}, "a == 0"},                // 2 is not a square
+      // (2,2):(a,a) maps (1,0) and (0,1) to a: never injective.
+      {{"a in [0,64]"}, {"injective((2,2):(a,a))"}, "size((2,2):(a,a)) == 5"},
+  };
+  for (const auto& c : cases) {
+    const ProveRun r = prove_assuming(c.claim, c.where, c.assume);
+    ++checked;
+    EXPECT_EQ(r.rc, cuteref::proofs::kProveVacuous) << c.claim << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out.rfind("vacuous: ", 0), 0u) << r.out;
+  }
+}
+
+// divides(A, B) takes a divisor A >= 1; a literal A <= 0 is a malformed request (exit 64), not a
+// hypothesis that is false everywhere (which proved `a == 100` at a = 2 with divides(-2, a)).
+TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
+  for (const auto& [divisor, where] :
+       std::vector<std::pair<std::string, std::string>>{{"-2", "a in [2,2]"}, {"0", "a in [0,0]"}, {"_0", "a in [0,4]"},
+                                                        {"1-3", "a in [0,4]"}, {"-9223372036854775808", "a in [0,4]"}}) {
+    const ProveRun r = prove_assuming("a == 100", {where}, {"divides(" + divisor + ", a)"});
+    ++checked;
+    EXPECT_EQ(r.rc, cuteref::proofs::kProveUsage) << divisor << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("divisor A >= 1"), std::string::npos) << r.err;
+  }
+  // A positive literal or a variable divisor is a hypothesis: 2 divides a in [2, 2].
+  const ProveRun ok = prove_assuming("a % 2 == 0", {"a in [2,2]"}, {"divides(2, a)"});
+  ++checked;
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+}
+
+// A case of the model's branches that no value satisfying the hypotheses reaches is not
+// counted as proved. composition(left_inverse(L), L) for L = (a,2):(1,c), a, c in [1,64] with
+// injective(L) (c >= a, or a = 1 with any c; by hand: (x,y) -> x + c*y is injective on
+// [0,a) x [0,2) exactly when c >= a or a = 1): the branches where L is not injective are
+// unreachable.
+TEST(ProveSoundness, UnreachableCasesAreNotCounted) {
+  const ProveRun r = prove_assuming("composition(left_inverse((a,2):(1,c)), (a,2):(1,c)) == (2*a):1",
+                                    {"a in [1,64]", "c in [1,64]"}, {"injective((a,2):(1,c))"});
+  ++checked;
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("each reachable and proved"), std::string::npos) << r.out;
+  // The whole box (64 * 64 = 4096 points) is replayed; the hypothesis holds at the points
+  // with c >= a (64 * 65 / 2 = 2080) and at a = 1, c < a (none): 2080.
+  EXPECT_NE(r.out.find("agrees at 2080 point(s) where the hypotheses hold, of 4096 (the whole box)"), std::string::npos)
+      << r.out;
+}
+
+// The replay itself catches what a defective symbolic path would call proved: given false
+// claims directly, it names a contradicting point (the model refuses there, or the sides
+// differ), and it agrees with true ones.
+TEST(ProveSoundness, TheReplayContradictsFalseClaims) {
+  auto replay = [](const std::string& claim, std::vector<std::string> where, std::vector<std::string> assume = {}) {
+    cuteref::proofs::ProveRequest r;
+    r.claim = claim;
+    r.where = std::move(where);
+    r.assume = std::move(assume);
+    ++checked;
+    return cuteref::proofs::replay_on_model(r);
+  };
+  // The false claims that were once proved (a = 4 is refused by the model).
+  EXPECT_EQ(replay("size(tile_to_shape((a,2):(1,a), (_6,_2))) == a*((6+a-1)/a)*2", {"a in [1,6]"}).rfind(
+                "contradicted at a = 4: the model rejects this input", 0),
+            0u);
+  // The sides differ at x = 16: Sw<1,4,1> moves bit 5 into bit 4... 16 has bit 4 set and bit 5
+  // clear, so it is its own image; 32 maps to 48. The first point in order is x = 32.
+  EXPECT_EQ(replay("Sw<1,4,1>(x) == x", {"x in [0,63]"}).rfind("contradicted at x = 32: the model's two sides differ", 0), 0u);
+  // A large box: corners and deterministic points. x*x == x is false at the upper corner.
+  EXPECT_EQ(replay("x*x == x", {"x in [0,3037000499]"}).rfind("contradicted at x = 3037000499", 0), 0u);
+  // Where the hypothesis holds (a = 2) the claim is false.
+  EXPECT_EQ(replay("a == 100", {"a in [0,4]"}, {"divides(2, a)"}).rfind("contradicted at a = 0", 0), 0u);
+  // True claims: agreement at every point of a small box.
+  EXPECT_EQ(replay("Sw<3,4,3>(Sw<3,4,3>(x)) == x", {"x in [0,4095]"}), "agrees at 4096 point(s) of 4096");
+  EXPECT_EQ(replay("coalesce((a,b):(1,a)) == (a*b):1", {"a in [1,64]", "b in [1,64]"}), "agrees at 4096 point(s) of 4096");
+}
+
+// The points: the whole box up to 2^12 points, each once; otherwise every corner (up to 256)
+// and deterministic points inside the ranges, the same every run.
+TEST(ProveSoundness, ReplayPoints) {
+  using cuteref::proofs::replay_points;
+  const auto small = replay_points({{"a", {1, 64}}, {"b", {-31, 32}}});
+  ++checked;
+  EXPECT_TRUE(small.whole_box);
+  EXPECT_EQ(small.points.size(), 4096u);
+  std::set<std::pair<std::int64_t, std::int64_t>> distinct;
+  for (const auto& p : small.points) distinct.insert({p.at("a"), p.at("b")});
+  EXPECT_EQ(distinct.size(), 4096u);
+  const auto large = replay_points({{"x", {INT64_MIN, INT64_MAX}}, {"y", {0, 4096}}});
+  ++checked;
+  EXPECT_FALSE(large.whole_box);
+  std::set<std::pair<std::int64_t, std::int64_t>> corners = {
+      {INT64_MIN, 0}, {INT64_MAX, 0}, {INT64_MIN, 4096}, {INT64_MAX, 4096}};
+  for (const auto& p : large.points) {
+    corners.erase({p.at("x"), p.at("y")});
+    EXPECT_GE(p.at("y"), 0);
+    EXPECT_LE(p.at("y"), 4096);
+  }
+  EXPECT_TRUE(corners.empty());
+  EXPECT_GT(large.points.size(), 200u);
+  EXPECT_EQ(large.points, replay_points({{"x", {INT64_MIN, INT64_MAX}}, {"y", {0, 4096}}}).points);
+  const auto none = replay_points({});
+  ++checked;
+  EXPECT_EQ(none.points.size(), 1u);
+}
+
+TEST(ProveSoundness, Counted) {
+  std::cout << "prove soundness: " << checked << " cases checked\n";
+  EXPECT_GT(checked, 0u);
+}
+
+}  // namespace
