@@ -143,6 +143,62 @@ inline LawResult digit_additivity_lemma(const ProofOptions& opt, bool no_carry =
   return r;
 }
 
+// The induction over B's leaves (composition_tuple_every_rank): B's leaves compose into A one
+// after another, sharing A's occupancy, and the result at a coordinate of B is the sum of the
+// leaves' results. Summary after leaves 0..j-1, at a coordinate c of those leaves: the index X
+// >= 0 of A that c reaches, R(c) == A(X), and in every mode k < r - 1 of A, X's digit is at most
+// the digit sum `occ(k)` the model recorded there, which is below s_k. Step (leaf j at c_j):
+//   - composition_every_rank: leaf j's modes give A(Y), Y = d_j * c_j >= 0;
+//   - its step lemma (`reach_recorded`): digit_k(Y) + occ(k) <= occ'(k), the digit sum after
+//     the leaf (the model's composition_add_reach where the leaf touches mode k; occ' == occ
+//     elsewhere, where the leaf's digit is 0);
+//   - the model's check_carry (`composition_no_carry`, a hypothesis: where the model's checks
+//     pass): occ'(k) < s_k;
+//   - digit additivity (digit_additivity_lemma, by induction over A's modes; A(x) == the sum
+//     of t_k digit_k(x), flatten_every_depth): where no mode carries, the digits of X + Y are
+//     the sums of theirs and A(X + Y) == A(X) + A(Y).
+// Goal: R(c) + A(Y) == A(X + Y), and the summary again: digit_k(X + Y) <= occ'(k) < s_k for every
+// k. Modes are a variable k over [0, r - 1) with A's shapes, digits and digit sums
+// uninterpreted functions of k (every rank at once). `check_carry`: state the model's no-carry
+// check (the proof tests drop it, and the lemma must fail).
+inline LawResult composition_leaves_step_lemma(const ProofOptions& opt, bool check_carry = true) {
+  LawResult r;
+  r.status = ProofStatus::Proved;
+  SymbolicScope s(Encoding::Int64Range);
+  const ProofOptions o = step_lemma_options(opt);
+  z3::context& ctx = s.ctx();
+  const z3::sort z = ctx.int_sort();
+  const z3::func_decl shape = z3::function("s", z, z), occ = z3::function("occ", z, z), occ_after = z3::function("occ1", z, z);
+  const z3::func_decl digit = z3::function("digit", z, z, z), a_of = z3::function("A", z, z);
+  std::vector<z3::expr> domain;
+  const SymInt x = s.ranged_variable("X", 0, INT64_MAX, domain), y = s.ranged_variable("Y", 0, INT64_MAX, domain);
+  const SymInt rank = s.ranged_variable("r", 1, INT64_MAX, domain);
+  const SymInt r_c = s.ranged_variable("Rc", INT64_MIN, INT64_MAX, domain);
+  const SymInt k0 = s.ranged_variable("k0", 0, INT64_MAX, domain);        // a mode the goal is about
+  const ProofOutcome out = prove(s, domain, {{"X", x.e}, {"Y", y.e}, {"r", rank.e}, {"k0", k0.e}}, [&]() -> z3::expr {
+    const z3::expr k = ctx.int_const("k");
+    const z3::expr mode = k >= 0 && k < rank.e - 1;
+    auto every_mode = [&](const z3::expr& body) { return z3::forall(k, z3::implies(mode, body)); };
+    // The summary before the leaf (the induction hypothesis).
+    s.add_hypothesis(r_c.e == a_of(x.e));
+    s.add_hypothesis(every_mode(shape(k) >= 1 && digit(x.e, k) >= 0 && digit(x.e, k) <= occ(k) && occ(k) < shape(k)));
+    // The leaf: its digits within what it adds to the record (the step lemma's reach_recorded),
+    // where the model's no-carry check (its own predicate) passes.
+    s.add_hypothesis(every_mode(digit(y.e, k) >= 0 && digit(y.e, k) + occ(k) <= occ_after(k)));
+    if (check_carry) s.add_hypothesis(every_mode(composition_no_carry(SymInt(occ_after(k)), SymInt(shape(k)))));
+    // Digit additivity (its own lemma) where no mode carries.
+    const z3::expr no_carry = every_mode(digit(x.e, k) + digit(y.e, k) < shape(k));
+    s.add_hypothesis(z3::implies(no_carry, a_of(x.e + y.e) == a_of(x.e) + a_of(y.e) &&
+                                               every_mode(digit(x.e + y.e, k) == digit(x.e, k) + digit(y.e, k))));
+    // The goal: the sum of the results, and the summary after the leaf at mode k0.
+    const z3::expr summary_k0 = z3::implies(k0.e < rank.e - 1, digit(x.e + y.e, k0.e) <= occ_after(k0.e) &&
+                                                                   occ_after(k0.e) < shape(k0.e));
+    return r_c.e + a_of(y.e) == a_of(x.e + y.e) && summary_k0;
+  }, o);
+  fold_step_proof(r, out, "B's leaves add, the summary kept");
+  return r;
+}
+
 // B's leaves of negative stride, for every rank of A (the law composition_signed_every_rank).
 // A's evaluation past its domain and below 0 is the model's crd2idx with C++'s truncating
 // division: A_k(x) = t_k * (x % s_k) + A_{k+1}(x / s_k), the last mode t * x. Two lemmas, each

@@ -552,11 +552,13 @@ std::size_t composition_pair_corner(LawResult& r, std::int64_t a_shape_max, std:
 }
 
 // composition by a flat B of any number of leaves (strides >= 0) into a flat A of every rank:
-// the digit-additivity lemma of composition_induction.hpp, composition_every_rank's step lemma
-// (each leaf's digits within the occupancy the model records), and a corner enumerated
+// the digit-additivity lemma of composition_induction.hpp, the induction over B's leaves
+// (composition_leaves_step_lemma), composition_every_rank's step lemma (each leaf's digits
+// within the occupancy the model records), and a corner enumerated
 // (A: shapes [1,3], strides [0,2]; B: strides [0,5]).
 LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
   LawResult r = digit_additivity_lemma(opt);
+  fold_lemma(r, composition_leaves_step_lemma(opt));
   composition_pair_corner(r, 3, 0, 2, 0, 5, false);
   return r;
 }
@@ -1320,7 +1322,10 @@ const std::vector<Law>& named_laws() {
                  "flat A of every rank, where the model's checks pass: each leaf is composition_every_rank's "
                  "c -> A(d * c), whose step lemma also shows each leaf's digit in a mode of A within the occupancy the "
                  "model records there, and digits below the mode's shape add without carry (induction over A's "
-                 "modes), so A is additive on B's leaves. Negative strides of B are outside this law",
+                 "modes), so A is additive on B's leaves; the induction over B's leaves is a query of its own "
+                 "(composition_leaves_step_lemma: the summary R(c) == A(X), X's digits within the record, the "
+                 "record below each shape, kept by one more leaf under the model's no-carry check, for every rank). "
+                 "Negative strides of B are outside this law",
                  ProofStatus::Proved, composition_tuple_every_rank_law});
     v.push_back({"composition_signed_every_rank",
                  "(A o B)(i) == A(B(i)) for i < size(B), for flat B of every number of leaves with strides of either "

@@ -156,6 +156,14 @@ TEST(ProofMutants, CompositionStepLemma) {
   const LawResult carry = digit_additivity_lemma(ProofOptions{}, false);
   ++g_cases;
   EXPECT_EQ(carry.status, ProofStatus::Refuted) << carry.detail;
+  // The induction over B's leaves: proved with the model's no-carry check, refuted without it
+  // (two leaves' digits in one mode may then reach its shape and carry).
+  const LawResult leaves = composition_leaves_step_lemma(ProofOptions{});
+  ++g_cases;
+  EXPECT_EQ(leaves.status, ProofStatus::Proved) << leaves.detail;
+  const LawResult leaves_carry = composition_leaves_step_lemma(ProofOptions{}, false);
+  ++g_cases;
+  EXPECT_EQ(leaves_carry.status, ProofStatus::Refuted) << leaves_carry.detail;
   const LawResult x = coalesce_x_step_lemma(SymCoalesceXOps{}, ProofOptions{});
   ++g_cases;
   EXPECT_EQ(x.status, ProofStatus::Proved) << x.detail;
