@@ -861,14 +861,39 @@ LawResult right_inverse_law(const std::vector<std::pair<std::string, std::string
   return r;
 }
 
+// The hypotheses of a negated lemma `H1 && ... && Hk && !C`: H1 && ... && Hk (true for a
+// lemma `!C` without hypotheses).
+z3::expr lemma_hypotheses(const z3::expr& negated) {
+  z3::context& ctx = negated.ctx();
+  if (!negated.is_app() || negated.decl().decl_kind() != Z3_OP_AND) return ctx.bool_val(true);
+  const unsigned n = negated.num_args();
+  const z3::expr last = negated.arg(n - 1);
+  if (!last.is_app() || last.decl().decl_kind() != Z3_OP_NOT) return ctx.bool_val(true);
+  z3::expr h = ctx.bool_val(true);
+  for (unsigned k = 0; k + 1 < n; ++k) h = h && negated.arg(k);
+  return h;
+}
+
 // Proves each negated statement unsat (over all integers), with `solver_for` making the
-// solver (Z3's default, or the integer encoding's preprocessing).
+// solver (Z3's default, or the integer encoding's preprocessing). Each lemma's hypotheses
+// are shown satisfiable first: a lemma whose hypotheses cannot hold is Vacuous, not proved.
 void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std::function<z3::solver()>& solver_for) {
   const auto start = std::chrono::steady_clock::now();
   for (const auto& n : negated) {
-    z3::solver solver = solver_for();
     z3::params p(n.ctx());
     p.set("timeout", 60000u);
+    {
+      z3::solver hypotheses = solver_for();
+      hypotheses.set(p);
+      hypotheses.add(lemma_hypotheses(n));
+      const z3::check_result h = hypotheses.check();
+      if (h != z3::sat && r.status == ProofStatus::Proved) {
+        r.status = h == z3::unsat ? ProofStatus::Vacuous : ProofStatus::Unknown;
+        r.detail = "lemma " + std::to_string(r.proofs + 1) + ": its hypotheses are " +
+                   (h == z3::unsat ? "unsatisfiable" : "not shown satisfiable");
+      }
+    }
+    z3::solver solver = solver_for();
     solver.set(p);
     solver.add(n);
     const auto t0 = std::chrono::steady_clock::now();
