@@ -2,7 +2,6 @@
 
 #include <vector>
 
-#include "checked_math.hpp"
 #include "composition.hpp"
 #include "error.hpp"
 #include "make_layout.hpp"
@@ -35,8 +34,13 @@ Layout umma_tmem_fragment_C(const MmaAtom& atom, const IntTuple& shape) {
   for (std::size_t i = 1; i < shape.rank(); ++i) rest_modes.push_back(shape[i]);
   const IntTuple rest = IntTuple::tuple(rest_modes);
   const int bits = mma_element_bits(atom.type_c);
-  if (checked_mul(size_value(make_layout(shape)), bits) > std::int64_t{128} * 512 * 32)
-    throw Error(fn + ": the fragment " + shape.to_string() + " needs more than TMEM's 128 lanes x 512 columns of 32 bits");
+  // Every accumulator takes a whole 32-bit column of its lane, whatever its width (the
+  // allocation's storage type is 32 bits; a 16-bit C uses half of it).
+  const std::int64_t elements = size_value(make_layout(shape));
+  if (elements > std::int64_t{128} * 512)
+    throw Error(fn + ": the fragment " + shape.to_string() + " needs " + std::to_string(elements) +
+                " accumulators, more than TMEM's 128 lanes x 512 columns (one " + std::to_string(bits) +
+                "-bit accumulator per 32-bit column)");
   const std::int64_t per_column = 32 / bits;
   std::int64_t lane = std::int64_t{1} << 16;
   for (std::int64_t r = per_column; r > 1; r /= 2) lane *= 2;

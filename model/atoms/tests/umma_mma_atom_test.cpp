@@ -13,8 +13,10 @@
 #include "error.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
+#include "test_support.hpp"
 
 using namespace cuteref;
+using cuteref::test::expect_error;
 
 namespace {
 Value eval(const std::string& e) { return parse_and_evaluate(e, &standard_functions()); }
@@ -207,4 +209,33 @@ TEST(UmmaTmemFragment, HandDerivedAllocations) {
   EXPECT_THROW(eval("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>), "
                     "(_256,_512):(_1,_256))"),
                Error);
+}
+
+// A 16-bit accumulator still takes a whole 32-bit column: CuTe's tmem_frg allocates C with a
+// 32-bit storage type (uint32_t or int32_t) and asserts size(fragment) * 32 <= 128 * 512 * 32
+// bits, so at most 2^16 accumulators of any width fit, 512 columns of 128 lanes.
+TEST(UmmaTmemFragment, SixteenBitAccumulatorTakesAWholeColumn) {
+  // 128 x 512 of f16 on the 128x256 atom: 2^16 accumulators, exactly TMEM. A lane is 2^17 and a
+  // column 2 (two f16 addresses per 32-bit column); the second N tile starts at column 256,
+  // address 512.
+  EXPECT_EQ(ev("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,half_t,128,256,K,K>), "
+               "(_128,_512):(_1,_128))"),
+            "((_128,_256),_1,_2):((_131072,_2),_0,_512)");
+  // 128 x 1024 on the 128x128 atom: 2^17 accumulators, 1,024 columns.
+  expect_error([] { eval("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,half_t,128,128,K,K>), "
+                         "(128,1024):(1,128))"); },
+               "needs 131072 accumulators, more than TMEM's 128 lanes x 512 columns (one 16-bit accumulator per 32-bit column)");
+  // 128 x 768 on the 128x256 atom: 98,304 accumulators, 768 columns.
+  expect_error([] { eval("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,half_t,128,256,K,K>), "
+                         "(128,768):(1,128))"); },
+               "needs 98304 accumulators");
+  // The CTA pair over 256 x 512 x 2: each CTA holds 128 rows of 256 x 512, twice: 2^17.
+  expect_error([] { eval("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,half_t,256,256,K,K>), "
+                         "(256,512,2):(1,256,131072))"); },
+               "needs 131072 accumulators");
+  // The same pair over 256 x 512 alone is 2^16 per CTA and fits: 128 lanes, the second N tile at
+  // column 256 (address 512).
+  EXPECT_EQ(ev("partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,half_t,256,256,K,K>), "
+               "(_256,_512):(_1,_256))"),
+            "((_128,_256),_1,_2):((_131072,_2),_0,_512)");
 }
