@@ -233,6 +233,21 @@ Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
 // (which EXPR does not accept either).
 bool is_function(const std::string& name) { return name.rfind("__", 0) != 0 && standard_functions().find(name) != nullptr; }
 
+// The end (just past '>') of the template argument list that opens at `at`, blanks before it
+// allowed, or npos: `<half_t,half_t,float,128,256,K,K>` after an atom name, words, commas and
+// colons as the model's notation reads them into the atom's Symbol. Its words are not variables.
+std::size_t template_arguments_end(std::string_view text, std::size_t at) {
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  if (at + 1 >= text.size() || text[at] != '<' || text[at + 1] == '<') return std::string_view::npos;
+  for (std::size_t k = at + 1; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '>') return k + 1;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != ',' && c != ':' && c != ' ' && c != '\t')
+      return std::string_view::npos;
+  }
+  return std::string_view::npos;
+}
+
 template <class Scalar>
 class Evaluator {
  public:
@@ -521,7 +536,16 @@ class Evaluator {
         while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
         word += "." + std::string(text_.substr(part, pos_ - part));
       }
-      if (word != name || std::isupper(static_cast<unsigned char>(name[0]))) return lift<Scalar>(Value(Symbol{word}));
+      if (word != name || std::isupper(static_cast<unsigned char>(name[0]))) {
+        // An atom's template arguments are part of its Symbol, without blanks (as in EXPR; the
+        // DSL's swizzle S<B,M,S> is not an atom).
+        if (const std::size_t end = template_arguments_end(text_, pos_); name != "S" && end != std::string_view::npos) {
+          for (const char c : text_.substr(pos_, end - pos_))
+            if (c != ' ' && c != '\t') word += c;
+          pos_ = end;
+        }
+        return lift<Scalar>(Value(Symbol{word}));
+      }
       pos_ = start;
       fail("unknown name '" + name + "'");
     }
@@ -1022,8 +1046,8 @@ std::pair<std::string, std::string> split_claim_arguments(const std::string& arg
   throw Error("--assume '" + text + "': expected two arguments");
 }
 
-// The free variables: lower-case names that are not functions, `o`, or `Sw`, and are not
-// followed by '('.
+// The free variables: lower-case names that are not functions, `o`, or `Sw`, are not
+// followed by '(', and are not an atom's template arguments (`SM100_MMA_F16BF16_SS<half_t,...>`).
 std::set<std::string> free_variables(const std::string& text) {
   std::set<std::string> vars;
   for (std::size_t k = 0; k < text.size();) {
@@ -1031,6 +1055,10 @@ std::set<std::string> free_variables(const std::string& text) {
       const std::size_t start = k;
       while (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_')) ++k;
       const std::string name = text.substr(start, k - start);
+      if (std::isupper(static_cast<unsigned char>(name[0])) && name != "Sw" && name != "S") {
+        if (const std::size_t end = template_arguments_end(text, k); end != std::string_view::npos) k = end;
+        continue;
+      }
       std::size_t j = k;
       while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
       const bool called = j < text.size() && (text[j] == '(' || text[j] == '[');  // f(...), smem_ptr[...]

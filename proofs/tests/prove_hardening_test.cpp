@@ -153,3 +153,24 @@ TEST(ProveHardening, SmemPointerFlagIsNoVariable) {
                              ") = " + std::to_string(rhs)))
       << r.out;
 }
+
+// An atom's template arguments (`half_t`, `float`) were taken for free variables, so the claim
+// language stumbled at the '<' ("expected ',' between arguments", 64) where EXPR reads the atom.
+// They are part of the atom's name, with or without blanks, on a side with variables or without.
+// CuTe's SM100 F16BF16 traits: Shape_MNK (M, N, 256 / 16) = (128, 256, 16); the C layout is
+// (_1,(M,N)), 128 * 256 = 32,768 elements.
+TEST(ProveHardening, AtomTemplateArgumentsAreNoVariables) {
+  const std::string atom = "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>";
+  const ProveResult shape = prove("mma_shape(" + atom + ") == (128,256,16)");
+  EXPECT_EQ(shape.rc, kProveProved) << shape.out << shape.err;
+  EXPECT_TRUE(has(shape.out, "for: no variable (a concrete claim)")) << shape.out;
+  const std::string spaced = "SM100_MMA_F16BF16_SS <half_t, half_t, float, 128, 256, K, K>";
+  const ProveResult size = prove("size(mma_layout(" + spaced + ", C)) * a == 32768 * a", {"a in [1,4]"});
+  EXPECT_EQ(size.rc, kProveProved) << size.out << size.err;
+  EXPECT_TRUE(has(size.out, "for: every a in [1, 4]")) << size.out;
+  const ProveResult wrong = prove("size(mma_layout(" + atom + ", C)) * a == 32767 * a", {"a in [1,4]"});
+  EXPECT_EQ(wrong.rc, kProveRefuted) << wrong.out << wrong.err;
+  const ProveResult named = prove("mma_shape(" + atom + ") == (128,256,16)", {"half_t in [1,2]"});
+  EXPECT_EQ(named.rc, kProveUsage);
+  EXPECT_TRUE(has(named.err, "--where names 'half_t', which is not a variable of the claim")) << named.err;
+}
