@@ -42,13 +42,22 @@ const std::string& option_value(const std::vector<std::string>& args, std::size_
   return args[++i];
 }
 
-// An operand rather than an option: does not start with '-', or is '-' alone, or a negative
-// number / expression (a '-' followed by a digit or '(').
+}  // namespace
+
 bool is_operand(const std::string& a) {
   return a.empty() || a[0] != '-' || a.size() == 1 || (a[1] >= '0' && a[1] <= '9') || a[1] == '(';
 }
 
-}  // namespace
+std::vector<std::string> operands_of(const std::vector<std::string>& args) {
+  std::vector<std::string> operands;
+  bool options_ended = false;
+  for (const std::string& a : args) {
+    if (!options_ended && a == "--") options_ended = true;
+    else if (options_ended || is_operand(a)) operands.push_back(a);
+    else throw UsageError("unknown option '" + printable(a) + "' (an operand that starts with '-' follows `--`)");
+  }
+  return operands;
+}
 
 PictureFormat picture_format_of(const std::string& path, const std::string& option) {
   if (ends_with(path, ".tex")) return PictureFormat::Latex;
@@ -109,7 +118,8 @@ DrawRequest parse_draw_arguments(const std::vector<std::string>& args) {
   return r;
 }
 
-BanksRequest parse_banks_arguments(const std::vector<std::string>& args) {
+BanksRequest parse_banks_arguments(const std::vector<std::string>& options_and_operands) {
+  const std::vector<std::string> args = operands_of(options_and_operands);
   if (args.size() < 2) throw UsageError("too few arguments");
   BanksRequest r;
   r.first = args[0];

@@ -1,7 +1,7 @@
-// The argument grammar of `cuteref draw`, `banks` and `check`: each command line is parsed and
-// validated into a request before any work starts, so that a malformed command line is one
-// exception type whatever the command (UsageError, command_errors.hpp: exit 64). The fuzz target
-// runs the same parsers.
+// The argument grammar of `cuteref eval`, `describe`, `draw`, `banks`, `check` and `gpu`: each
+// command line is parsed and validated into a request before any work starts, so that a
+// malformed command line is one exception type whatever the command (UsageError,
+// command_errors.hpp: exit 64). The fuzz target runs the same parsers.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,15 @@
 #include "int_tuple.hpp"
 
 namespace cuteref {
+
+// An operand rather than an option: does not start with '-', or is '-' alone, or a negative
+// number / expression (a '-' followed by a digit or '(').
+bool is_operand(const std::string& a);
+
+// The operands of a command line that has no option but `--`, which ends the options (for an
+// operand that starts with '-'): eval, describe, banks. Throws UsageError naming the first
+// unknown option.
+std::vector<std::string> operands_of(const std::vector<std::string>& args);
 
 // The picture formats, chosen by the output file's extension.
 enum class PictureFormat { Latex, Svg, Html };
@@ -41,7 +50,8 @@ struct DrawRequest {
 DrawRequest parse_draw_arguments(const std::vector<std::string>& args);
 
 // `cuteref banks INSTR 'ADDR' BITS` or `cuteref banks 'TILED_COPY' 'SMEM' [S|D]` (args after
-// `banks`). An instruction is a bare PTX word (ldmatrix.x4), a tiled copy a call or a tuple.
+// `banks`; `--` ends the options, of which there is none). An instruction is a bare PTX word
+// (ldmatrix.x4), a tiled copy a call or a tuple.
 struct BanksRequest {
   bool instruction = false;  // the first form
   std::string first;         // INSTR (a known name) or TILED_COPY (an EXPR)

@@ -1,5 +1,9 @@
 // cuteref: the command-line tool (DESIGN.md, "The command-line contract").
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -9,11 +13,14 @@
 #include <unistd.h>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "atoms/copy_bank_conflicts.hpp"
@@ -24,6 +31,7 @@
 #include "command_arguments.hpp"
 #include "corpus_runner.hpp"
 #include "draw.hpp"
+#include "enumeration_budget.hpp"
 #include "report_html.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
@@ -337,12 +345,102 @@ int banks_command(const BanksRequest& r) {
 
 // `cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D]... [TMA|GMMA]` or `cuteref synth registers
 // 'FROM' W 'TO' W [BITS]`: the readable reports of swizzle_for and register_permutation, each
-// with its Z3 proof (--timeout s bounds each proof, default 60; --no-proof leaves it out). Exit
-// 0 when proved (or not asked), 1 refuted, 2 unknown, as `cuteref prove`.
+// with its Z3 proof (--timeout s bounds the whole command, default 60; --no-proof leaves the
+// proof out). Exit 0 when proved (or not asked), 1 refuted, 2 unknown, as `cuteref prove`; 64 for
+// an unknown option (`--` ends the options).
 const char* const kSynthUsage =
     "usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... [TMA|GMMA] [--timeout s] [--no-proof]\n"
     "       cuteref synth swizzle 'ADDR' INSTR BITS [TMA|GMMA] [--timeout s] [--no-proof]\n"
     "       cuteref synth registers 'FROM' C|A|B|TV|S|D 'TO' C|A|B|TV|S|D [BITS] [--timeout s] [--no-proof]\n";
+
+// What `cuteref synth` is doing, for the diagnostic of a command that reaches its time limit.
+enum class SynthStage { Operands, Enumeration, Proof };
+
+// The work of `cuteref synth` once its command line is read (args: "synth", the form, its
+// operands): the report on `out`, diagnostics on `err`, the exit status. The proof gets the time
+// left before `deadline`.
+int synth_work(const std::vector<std::string>& args, bool proof, std::chrono::steady_clock::time_point deadline,
+               std::atomic<SynthStage>& stage, std::ostream& out, std::ostream& err) {
+  const bool swizzle = args[1] == "swizzle";
+  try {
+    // One budget for the whole command, as for one EXPR: its operands, the enumeration.
+    const EnumerationBudgetScope budget;
+    std::vector<Value> values;
+    // A bare word (S, D, A, B, C, TMA, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
+    auto bare_word = [](const std::string& w) {
+      if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0]))) return false;
+      for (char c : w)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+      return true;
+    };
+    for (std::size_t i = 2; i < args.size(); ++i)
+      values.push_back(bare_word(args[i]) ? Value(Symbol{args[i]}) : parse_and_evaluate(args[i], &standard_functions()));
+    // The proof's share of the limit: what the operands and the enumeration left (0: spent).
+    auto left_ms = [&] {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      return left.count() > 0 ? static_cast<unsigned>(left.count()) : 0U;
+    };
+    stage = SynthStage::Enumeration;
+    if (swizzle) {
+      const SwizzleSynthesis s = swizzle_for_args(values, "cuteref synth swizzle");
+      out << describe(s);
+      if (!proof) {
+        out << "  certificate: not proved (--no-proof): the minimum rests on the enumeration alone\n";
+        return 0;
+      }
+      stage = SynthStage::Proof;
+      proofs::ProofOptions options;
+      options.timeout_ms = left_ms();
+      if (options.timeout_ms == 0) {
+        out << "  certificate: unknown: timeout: the time limit was spent before the proof began\n";
+        return 2;
+      }
+      const proofs::SwizzleCertificate c = proofs::certify_swizzle_minimum(s, options);
+      out << proofs::describe(c);
+      // As `cuteref prove`: 0 proved, 1 refuted (the proof and the enumeration disagree), 2 unknown.
+      for (const proofs::SwizzleClaimResult& r : c.claims)
+        if (r.status == proofs::ProofStatus::Refuted) return 1;
+      return c.proved() ? 0 : 2;
+    }
+    const RegisterPermutation r = register_permutation_args(values, "cuteref synth registers");
+    out << describe(r);
+    if (!proof) return 0;
+    if (r.claim.empty()) {
+      out << "  proof: none (the source map or the relabeling is not a layout, so no claim is written; the enumeration "
+             "stands alone)\n";
+      return 0;
+    }
+    stage = SynthStage::Proof;
+    const unsigned left = left_ms();
+    if (left == 0) {
+      out << "  proof of the claim: unknown: timeout: the time limit was spent before the proof began\n";
+      return 2;
+    }
+    proofs::ProveRequest req;
+    req.claim = r.claim;
+    req.where = {"x in [0," + std::to_string(r.claim_domain - 1) + "]"};
+    req.timeout_s = left / 1000.0;
+    req.leak_solver_context = true;
+    std::ostringstream proof_out, proof_err;
+    const int verdict_rc = proofs::prove_command(req, proof_out, proof_err);
+    std::string verdict = proof_out.str() + proof_err.str();
+    while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
+    std::string indented = "  proof of the claim: ";
+    for (char c : verdict) indented += c == '\n' ? std::string("\n    ") : std::string(1, c);
+    out << indented << "\n";
+    return verdict_rc == 0 ? 0 : verdict_rc == 1 ? 1 : 2;
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    err << diagnostic("out of memory") << "\n";
+    return 1;
+  }
+}
+
+// How long past its limit a proof may take to stop and report it before the command ends
+// without it.
+constexpr std::chrono::milliseconds kSynthGrace{500};
 
 int synth_command(const std::vector<std::string>& all) {
   if (all.size() == 2 && (all[1] == "--help" || all[1] == "-h")) {
@@ -352,14 +450,19 @@ int synth_command(const std::vector<std::string>& all) {
                  "  none, Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>), every member enumerated, and the Z3 certificate that no\n"
                  "  member does better (a symbolic member on the model's generic wavefront count); padding as the\n"
                  "  alternative. registers: identity | permute | relabel | shuffle, and the Z3 proof of the instance\n"
-                 "  for a symbolic (thread, value) index.\n";
+                 "  for a symbolic (thread, value) index. --timeout s bounds the whole command (default 60 s).\n";
     return 0;
   }
+  const auto started = std::chrono::steady_clock::now();
   std::vector<std::string> args;
   double timeout_s = proofs::kDefaultProveTimeoutSeconds;
-  bool proof = true;
+  bool proof = true, options_ended = false;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (all[i] == "--no-proof") {
+    if (!options_ended && all[i] == "--") {
+      options_ended = true;
+    } else if (options_ended || is_operand(all[i])) {
+      args.push_back(all[i]);
+    } else if (all[i] == "--no-proof") {
       proof = false;
     } else if (all[i] == "--timeout") {
       if (i + 1 >= all.size()) {
@@ -373,7 +476,9 @@ int synth_command(const std::vector<std::string>& all) {
         return kExitUsage;
       }
     } else {
-      args.push_back(all[i]);
+      std::cerr << "error: unknown option '" << printable(all[i]) << "' (an operand that starts with '-' follows `--`)\n"
+                << "error: " << kSynthUsage;
+      return kExitUsage;
     }
   }
   const bool swizzle = args.size() > 1 && args[1] == "swizzle", registers = args.size() > 1 && args[1] == "registers";
@@ -381,58 +486,47 @@ int synth_command(const std::vector<std::string>& all) {
     std::cerr << "error: " << kSynthUsage;
     return kExitUsage;
   }
-  try {
-    std::vector<Value> values;
-    // A bare word (S, D, A, B, C, TMA, an MMA atom's name, ldmatrix.x4) is an argument as inside a call.
-    auto bare_word = [](const std::string& w) {
-      if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0]))) return false;
-      for (char c : w)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
-      return true;
-    };
-    for (std::size_t i = 2; i < args.size(); ++i)
-      values.push_back(bare_word(args[i]) ? Value(Symbol{args[i]}) : parse_and_evaluate(args[i], &standard_functions()));
-    proofs::ProofOptions options;
-    options.timeout_ms = static_cast<unsigned>(timeout_s * 1000);
-    if (swizzle) {
-      const SwizzleSynthesis s = swizzle_for_args(values, "cuteref synth swizzle");
-      std::cout << describe(s);
-      if (!proof) {
-        std::cout << "  certificate: not proved (--no-proof): the minimum rests on the enumeration alone\n";
-        return 0;
-      }
-      const proofs::SwizzleCertificate c = proofs::certify_swizzle_minimum(s, options);
-      std::cout << proofs::describe(c);
-      // As `cuteref prove`: 0 proved, 1 refuted (the proof and the enumeration disagree), 2 unknown.
-      for (const proofs::SwizzleClaimResult& r : c.claims)
-        if (r.status == proofs::ProofStatus::Refuted) return 1;
-      return c.proved() ? 0 : 2;
-    }
-    const RegisterPermutation r = register_permutation_args(values, "cuteref synth registers");
-    std::cout << describe(r);
-    if (!proof) return 0;
-    if (r.claim.empty()) {
-      std::cout << "  proof: none (the source map or the relabeling is not a layout, so no claim is written; the enumeration "
-                   "stands alone)\n";
-      return 0;
-    }
-    proofs::ProveRequest req;
-    req.claim = r.claim;
-    req.where = {"x in [0," + std::to_string(r.claim_domain - 1) + "]"};
-    req.timeout_s = timeout_s;
-    req.leak_solver_context = true;
+  // --timeout bounds the whole command: the work runs on a thread of its own, and when it has
+  // not ended by the limit (the proof has what the operands and the enumeration left, and a
+  // moment to report), the command ends with `unknown: timeout`, exit 2, as `cuteref prove`.
+  const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(timeout_s * 1000)));
+  const auto deadline = started + limit;
+  struct Outcome {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    int rc = 0;
+    std::string out, err;
+    std::atomic<SynthStage> stage{SynthStage::Operands};
+  };
+  const auto outcome = std::make_shared<Outcome>();
+  std::thread worker([outcome, args, proof, deadline] {
     std::ostringstream out, err;
-    const int verdict_rc = proofs::prove_command(req, out, err);
-    std::string verdict = out.str() + err.str();
-    while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
-    std::string indented = "  proof of the claim: ";
-    for (char c : verdict) indented += c == '\n' ? std::string("\n    ") : std::string(1, c);
-    std::cout << indented << "\n";
-    return verdict_rc == 0 ? 0 : verdict_rc == 1 ? 1 : 2;
-  } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
+    const int rc = synth_work(args, proof, deadline, outcome->stage, out, err);
+    const std::lock_guard<std::mutex> lock(outcome->m);
+    outcome->rc = rc;
+    outcome->out = out.str();
+    outcome->err = err.str();
+    outcome->done = true;
+    outcome->cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(outcome->m);
+  if (!outcome->cv.wait_until(lock, deadline + kSynthGrace, [&] { return outcome->done; })) {
+    const SynthStage stage = outcome->stage;
+    std::cout << "unknown: timeout: the time limit of " << limit.count() << " ms was reached "
+              << (stage == SynthStage::Operands      ? "while evaluating the operands"
+                  : stage == SynthStage::Enumeration ? "in the enumeration"
+                                                     : "in the proof")
+              << "\n";
+    // The work cannot be interrupted where it is (the model's enumeration); the process ends
+    // without it.
+    std::_Exit(finish_output(2));
   }
+  lock.unlock();
+  worker.join();
+  std::cout << outcome->out;
+  std::cerr << outcome->err;
+  return outcome->rc;
 }
 
 // `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
@@ -550,19 +644,22 @@ int run_command(int argc, char** argv) {
     print_help(std::cout);
     return 0;
   }
-  if (cmd == "eval") {
-    if (args.size() != 2) {
-      std::cerr << "error: usage: cuteref eval 'EXPR'\n";
+  if (cmd == "eval" || cmd == "describe") {
+    const char* usage = cmd == "eval" ? "error: usage: cuteref eval [--] 'EXPR'\n"
+                                      : "error: usage: cuteref describe [--] 'DESCRIPTOR' ['SHAPE']\n";
+    std::vector<std::string> operands;
+    try {
+      operands = operands_of(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const UsageError& e) {
+      std::cerr << "error: " << e.what() << "\n" << usage;
       return kExitUsage;
     }
-    return eval_command(args[1]);
-  }
-  if (cmd == "describe") {
-    if (args.size() != 2 && args.size() != 3) {
-      std::cerr << "error: usage: cuteref describe 'DESCRIPTOR' ['SHAPE']\n";
+    if (operands.empty() || operands.size() > (cmd == "eval" ? 1U : 2U)) {
+      std::cerr << usage;
       return kExitUsage;
     }
-    return describe_command(args[1], args.size() == 3 ? &args[2] : nullptr);
+    if (cmd == "eval") return eval_command(operands[0]);
+    return describe_command(operands[0], operands.size() == 2 ? &operands[1] : nullptr);
   }
   if (cmd == "batch") {
     if (args.size() != 1) {

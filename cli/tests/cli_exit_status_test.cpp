@@ -168,3 +168,63 @@ TEST(CliExitStatus, BankConflictsAtTheBoundInBoundedMemory) {
   EXPECT_LT(usage.ru_maxrss, 1024L * 1024L) << "peak resident set of a child, KiB";
   std::printf("[cli] bank_conflicts over 2^24 elements: 1 case checked, peak child RSS %ld KiB\n", usage.ru_maxrss);
 }
+
+// An unknown option was read as an operand by eval, describe, banks and synth (an EXPR that
+// does not parse: exit 1). Every command now names it and exits 64; `--` ends the options where
+// an operand may start with '-'.
+TEST(CliExitStatus, UnknownOptionsExit64InEveryCommand) {
+  const char* unknown = "unknown option '--bogus'";
+  const std::string copy = quote("make_tiled_copy(UniversalCopy<uint32_t>, 32, (32,1):(1,0), (1,1))");
+  const int n = check_cases({
+      {"eval --bogus", kUsage, unknown},
+      {"eval 8:1 --bogus", kUsage, unknown},
+      {"eval -x", kUsage, "unknown option '-x'"},
+      {"batch --bogus", kUsage, "usage: cuteref batch"},
+      {"describe --bogus", kUsage, unknown},
+      {"describe '(1@0, 8@1)' --bogus", kUsage, unknown},
+      {"check --bogus", kUsage, unknown},
+      {"prove --bogus 'x == x'", kUsage, unknown},
+      {"prove 'x == x' --bogus", kUsage, unknown},
+      {"verify --bogus", kUsage, "usage: cuteref verify"},
+      {"draw 8:1 --bogus", kUsage, unknown},
+      {"banks --bogus ldmatrix.x4 '(32,8):(64,1)' 16", kUsage, unknown},
+      {"banks ldmatrix.x4 '(32,8):(64,1)' 16 --bogus", kUsage, unknown},
+      {("banks " + copy + " '(32,1):(1,0)' --bogus").c_str(), kUsage, unknown},
+      {"synth swizzle '(32,8):(64,1)' ldmatrix.x4 16 --bogus", kUsage, unknown},
+      {("synth swizzle '(32,1):(1,0)' " + copy + " D --bogus --no-proof").c_str(), kUsage, unknown},
+      {"synth registers SM90_64x64x16_F32F16F16_SS C SM90_64x64x16_F32F16F16_RS A --bogus", kUsage, unknown},
+      {"gpu --bogus", kUsage, "unknown GPU probe '--bogus'"},
+      {"gpu all --bogus", kUsage, "gpu all takes no further argument, got '--bogus'"},
+  });
+  // After `--` an operand may start with '-': a negative integer, and a descriptor-looking
+  // operand that is then the descriptor's own error (exit 1), not an option.
+  const RunResult negative = run_cli("eval -- -3");
+  EXPECT_EQ(negative.exit_code, 0) << negative.err;
+  EXPECT_EQ(negative.out, "-3\n");
+  const RunResult not_option = run_cli("describe -- --bogus");
+  EXPECT_EQ(not_option.exit_code, 1) << not_option.err;
+  EXPECT_TRUE(contains(not_option.err, "a descriptor is a group")) << not_option.err;
+  std::printf("[cli] %d unknown options checked\n", n + 2);
+}
+
+// `synth swizzle` enumerated 2^17 elements of SMEM for each of the family's 721 members and
+// 128 pads (52-106 s) where `eval swizzle_for(...)` refuses at once: the command now has the
+// evaluation's budget of 2^24 elements. Hand count: the destination of the copy writes every
+// element of the (512,256) layout once, 131,072 offsets, times 721 + 128 = 111,280,128.
+// --timeout bounded only the proof: it now bounds the whole command. The (128,128) layout is
+// within the budget (16,384 x 849 = 13,910,016 elements, seconds of enumeration), so a limit of
+// 1 ms ends it in the enumeration, as `unknown` (2), with nothing else on stdout.
+TEST(CliExitStatus, SynthHasTheEnumerationBudgetAndTimeoutBoundsTheCommand) {
+  const std::string copy = quote("make_tiled_copy(UniversalCopy<uint16_t>, 16, (32,4):(1,32), (1,1))");
+  const RunResult big = run_cli("synth swizzle '(512,256):(256,1)' " + copy + " D --timeout 1");
+  EXPECT_EQ(big.exit_code, 1) << big.out << big.err;
+  EXPECT_TRUE(contains(big.err, "swizzle_for: enumerating 111280128 more elements would pass the 16777216 elements one "
+                                "expression may enumerate in all"))
+      << big.err;
+  EXPECT_EQ(big.out, "");
+  const RunResult slow = run_cli("synth swizzle '(128,128):(128,1)' " + copy + " D --timeout 0.001");
+  EXPECT_EQ(slow.exit_code, 2) << slow.out << slow.err;
+  EXPECT_EQ(slow.out.rfind("unknown: timeout: the time limit of 1 ms was reached ", 0), 0u) << slow.out;
+  EXPECT_EQ(lines(slow.out).size(), 1u) << slow.out;
+  std::printf("[cli] synth: 2 bounds checked\n");
+}
