@@ -736,7 +736,14 @@ int run_command(int argc, char** argv) {
           std::cerr << "error: " << e.what() << "\n";
           return kExitUsage;
         }
-      } else if (a == "--smt2") req.smt2_file = args[++i];
+      } else if (a == "--smt2") {
+        // An empty FILE names no file (to ProveRequest, an empty smt2_file means none).
+        if (args[i + 1].empty()) {
+          std::cerr << "error: --smt2 needs a file name, got ''\n" << usage;
+          return kExitUsage;
+        }
+        req.smt2_file = args[++i];
+      }
       else if (a == "--draw") {
         if (!draw_path.empty()) {
           std::cerr << "error: --draw given twice\n" << usage;

@@ -45,7 +45,7 @@ TEST(CliHardening, ZeroExtentThroughEveryCommand) {
 }
 
 // `prove` exited 2 for usage errors as for `unknown`; a bad --timeout was accepted or disabled
-// the limit. Usage errors exit 64; the verdicts keep 0, 1, 2.
+// the limit; `--smt2 ''` was ignored. Usage errors exit 64; the verdicts keep 0, 1, 2.
 TEST(CliHardening, ProveUsageErrorsExit64) {
   struct Case {
     const char* args;
@@ -58,6 +58,8 @@ TEST(CliHardening, ProveUsageErrorsExit64) {
       {"prove --", "usage: cuteref prove"},
       {"prove 'x == x' --timeout", "--timeout needs a value"},
       {"prove 'x == x' --where", "--where needs a value"},
+      // An empty FILE was taken for no --smt2 at all, silently.
+      {"prove --smt2 '' 'x == x'", "--smt2 needs a file name, got ''"},
       {"prove 'x == x' --timeout 0", "--timeout '0': out of range"},
       {"prove 'x == x' --timeout -1", "--timeout '-1': not a decimal number"},
       {"prove 'x == x' --timeout nan", "--timeout 'nan': not a decimal number"},
