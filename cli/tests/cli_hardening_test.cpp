@@ -145,6 +145,15 @@ TEST(CliHardening, ControlBytesAreEscapedInDiagnostics) {
   EXPECT_TRUE(contains(e.err, "found '\\x02'")) << e.err;
   EXPECT_TRUE(contains(run_cli(quote("\x07")).err, "unknown command '\\x07'"));
   EXPECT_TRUE(contains(run_cli("prove 'x == x' " + quote("--\x1b")).err, "unknown option '--\\x1b'"));
+  // A lone byte of a UTF-8 character (the first of U+FF18's three) is escaped too; the whole
+  // character, quoted in a message, stays.
+  const RunResult wide = run_cli("eval " + quote("\xef\xbc\x98:1"));
+  EXPECT_EQ(wide.exit_code, 1);
+  EXPECT_TRUE(contains(wide.err, "found '\\xef'")) << wide.err;
+  for (const char c : wide.err)  // ASCII only: the message quotes nothing else
+    EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f)) << wide.err;
+  const RunResult named = run_cli("prove " + quote("x == x") + " " + quote("--\xc3\xa9"));
+  EXPECT_TRUE(contains(named.err, "unknown option '--\xc3\xa9'")) << named.err;
 }
 
 // `batch` keeps exactly one output line per input line, whatever a line does.

@@ -13,7 +13,8 @@ namespace cuteref {
 
 class Error : public std::runtime_error {
  public:
-  // Control bytes in the message are escaped (diagnostic_text.hpp's printable()).
+  // Control bytes, and bytes outside UTF-8 characters, in the message are escaped
+  // (diagnostic_text.hpp's printable()).
   explicit Error(const std::string& message) : std::runtime_error(printable(message)) {}
 };
 
