@@ -317,9 +317,12 @@ int verify_command(const char* self, const std::string& html) {
 
 // `cuteref banks INSTR 'ADDR' BITS` or `cuteref banks 'TILED_COPY' 'SMEM' [S|D]`: the readable
 // bank-conflict report of one instruction or of every instruction of a tiled copy. The command
-// line was validated (parse_banks_arguments); an EXPR the model refuses exits 1.
+// line was validated (parse_banks_arguments); an EXPR the model refuses exits 1, and so does a
+// copy over more than one EXPR's 2^24 elements.
 int banks_command(const BanksRequest& r) {
   try {
+    // One budget for the whole command, as for one EXPR: its operands and the enumeration.
+    const EnumerationBudgetScope budget;
     if (r.instruction) {
       const SmemInstruction in = smem_instruction(r.first);
       const Value addr = parse_and_evaluate(r.second, &standard_functions());

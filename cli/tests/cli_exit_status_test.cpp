@@ -228,3 +228,18 @@ TEST(CliExitStatus, SynthHasTheEnumerationBudgetAndTimeoutBoundsTheCommand) {
   EXPECT_EQ(lines(slow.out).size(), 1u) << slow.out;
   std::printf("[cli] synth: 2 bounds checked\n");
 }
+
+// `banks 'TILED_COPY' 'SMEM'` had no budget at all: over (65536,1024) of bytes it printed
+// 2,097,152 instructions (more than 30 s). It has one EXPR's 2^24 elements: 32 one-byte lanes
+// of one warp over 2^26 elements are 2^21 each, so the ninth lane passes the bound with 8 x 2^21
+// = 2^24 used, before any line is printed.
+TEST(CliExitStatus, BanksHasTheEnumerationBudget) {
+  const RunResult r = run_cli("banks " + quote("make_tiled_copy(UniversalCopy<uint8_t>, 8, (32,1):(1,0), (1,1))") +
+                              " '(65536,1024):(1024,1)'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "bank_conflicts: enumerating 2097152 more elements would pass the 16777216 elements one "
+                              "expression may enumerate in all (16777216 used by its earlier operations)"))
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  std::printf("[cli] banks: 1 bound checked\n");
+}
