@@ -1,0 +1,73 @@
+"""python -m cuteref.dsl: audit recorded traces, or record one by running a script.
+
+    python -m cuteref.dsl audit TRACE.json...      print each trace's report; exit 1 if any
+                                                   decision disagrees, 0 otherwise
+    python -m cuteref.dsl record [--dsl DIR] OUT.json SCRIPT [ARGS...]
+                                                   run SCRIPT (as __main__) under the tracer and
+                                                   write its trace (the DSL from DIR, a pip
+                                                   --target folder, when given)
+
+Exit 64 for a malformed command line, 74 when a trace cannot be read or written.
+"""
+import os
+import runpy
+import sys
+
+USAGE = __doc__.split("\n\n")[1]
+
+
+def dsl_path(folder: str) -> None:
+    """Make a `pip install --target` DSL importable (its .pth hook does not run there)."""
+    sys.path.insert(0, folder)
+    import nvidia_cutlass_dsl
+    for sub in ("python_packages", "dsl_packages"):
+        p = os.path.join(nvidia_cutlass_dsl.__path__[0], sub)
+        if os.path.isdir(p):
+            sys.path.insert(0, p)
+
+
+def main(argv) -> int:
+    from . import Trace, Tracer, audit, counts, render
+    if len(argv) >= 2 and argv[0] == "audit":
+        worst = 0
+        for path in argv[1:]:
+            try:
+                with open(path) as f:
+                    trace = Trace.from_json(f.read())
+            except (OSError, ValueError) as e:
+                print(f"error: {path}: {e}", file=sys.stderr)
+                return 74
+            verdicts = audit(trace)
+            sys.stdout.write(render(verdicts, os.path.basename(path)))
+            if counts(verdicts)["disagree"]:
+                worst = 1
+        return worst
+    if len(argv) >= 3 and argv[0] == "record":
+        rest = argv[1:]
+        if rest[0] == "--dsl":
+            if len(rest) < 4:
+                print(USAGE, file=sys.stderr)
+                return 64
+            dsl_path(rest[1])
+            rest = rest[2:]
+        out, script, args = rest[0], rest[1], rest[2:]
+        import cutlass.cute  # noqa: F401  (the hooks patch what is imported)
+        import cutlass.utils.hopper_helpers  # noqa: F401
+        with Tracer() as t:
+            t.section(os.path.basename(script))
+            sys.argv = [script] + args
+            runpy.run_path(script, run_name="__main__")
+        try:
+            with open(out, "w") as f:
+                f.write(t.trace.to_json())
+        except OSError as e:
+            print(f"error: {out}: {e}", file=sys.stderr)
+            return 74
+        print(f"recorded {len(t.trace.decisions)} decisions into {out}")
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,297 @@
+"""The audit: each decision of a trace against the model's value for the same arguments.
+
+`audit(trace)` returns one Verdict per decision, in order, plus one per register handoff (a
+tiled MMA that reads A from registers after one that accumulates in them). A verdict is
+
+- `agree`: the DSL's value and the model's are the same function (layouts compared with
+  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits));
+- `disagree`: with the first differing element, as the model's == names it;
+- `unmapped`: the audit has no model counterpart for this call, said with the reason;
+- `failed`: the DSL raised (its message), so there is no value to compare.
+
+Nothing is skipped: every recorded decision has a verdict.
+"""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import cuteref
+
+from . import model
+from .trace import Decision, Trace
+
+
+@dataclass
+class Verdict:
+    index: Optional[int]          # the decision's index; None for a derived check (handoff)
+    section: str
+    title: str                    # the call, readable
+    status: str                   # agree | disagree | unmapped | failed
+    dsl: str = ""                 # the DSL's value (and how it was read)
+    model: str = ""               # the model's EXPR and value
+    detail: str = ""              # the first differing element, or why unmapped
+    checks: List[str] = field(default_factory=list)  # each sub-comparison made
+
+
+def _bits(arg) -> int:
+    if isinstance(arg, dict) and "bits" in arg:
+        return int(arg["bits"])
+    raise cuteref.Error(f"no element width in {arg!r}")
+
+
+def _compare(v: Verdict, dsl_value, model_value, what: str) -> bool:
+    verdict = cuteref.equal(model_value, dsl_value)
+    v.checks.append(what)
+    if str(verdict) == "true":
+        return True
+    v.status = "disagree"
+    v.detail = f"{what}: {verdict} (left: model, right: DSL)"
+    return False
+
+
+def _read_smem(printout: str, bits: Optional[int]):
+    """A DSL SMEM layout as the function it is on the GPU."""
+    if printout.lstrip().startswith("S<"):
+        if bits is None:
+            raise cuteref.Error(f"`{printout}` is swizzled and its element width is unknown")
+        return cuteref.from_dsl(printout, bits=bits)
+    return cuteref.from_dsl(printout)
+
+
+class _Auditor:
+    def __init__(self, trace: Trace):
+        self.trace = trace
+        self.bits_of_layout: Dict[str, int] = {}   # DSL atom printout -> element width
+        self.smem_tiles: List[tuple] = []          # (decision index, bits, model tile (no stage))
+        self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
+
+    def run(self) -> List[Verdict]:
+        out = []
+        for d in self.trace.decisions:
+            v = Verdict(d.index, d.section, self.title(d), "agree")
+            if d.error:
+                v.status, v.detail = "failed", f"the DSL raised {d.error}"
+            elif "unrecorded" in d.args or "unrecorded" in d.result:
+                v.status = "unmapped"
+                v.detail = f"the call could not be recorded: {d.args.get('unrecorded') or d.result.get('unrecorded')}"
+            else:
+                check = getattr(self, "check_" + d.kind, None)
+                if check is None:
+                    v.status, v.detail = "unmapped", f"no model counterpart for {d.api} in cuteref.dsl"
+                else:
+                    try:
+                        check(d, v)
+                    except cuteref.Error as e:
+                        v.status, v.detail = "unmapped", f"the model cannot read it: {e.diagnostic}"
+            out.append(v)
+            if d.kind == "tiled_mma" and v.status != "failed":
+                handoff = self.handoff(d)
+                if handoff is not None:
+                    out.append(handoff)
+        return out
+
+    @staticmethod
+    def title(d: Decision) -> str:
+        args = ", ".join(f"{k}={_show(a)}" for k, a in d.args.items())
+        return f"{d.api}({args})" + (f"  (inside [{d.parent}])" if d.parent is not None else "")
+
+    # ---- SMEM ------------------------------------------------------------------------------
+    def check_smem_atom_kind(self, d: Decision, v: Verdict) -> None:
+        bits = _bits(d.args["element_type"])
+        major = model.major_of(d.args["layout"])
+        kind = model.atom_kind(major, int(d.args["major_mode_size"]), bits)
+        v.dsl, v.model = d.result["kind"], f"the widest GMMA atom whose contiguous extent divides {d.args['major_mode_size']}: {kind}"
+        v.checks.append("atom kind")
+        if kind != d.result["kind"]:
+            v.status, v.detail = "disagree", f"atom kind: model {kind}, DSL {d.result['kind']}"
+
+    def check_smem_layout_atom(self, d: Decision, v: Verdict) -> None:
+        bits = _bits(d.args["element_type"])
+        text, mine = model.gmma_atom_of_kind(d.args["kind"], bits)
+        self.bits_of_layout[d.result["layout"]] = bits
+        theirs = _read_smem(d.result["layout"], bits)
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
+        _compare(v, theirs, mine, "atom")
+
+    def check_tile_to_shape(self, d: Decision, v: Verdict) -> None:
+        atom = d.args.get("atom")
+        bits = self.bits_of_layout.get(atom)
+        atom_value = _read_smem(atom, bits)
+        shape = d.args.get("trg_shape", d.args.get("shape"))
+        order = d.args.get("order")
+        call = f"tile_to_shape({atom_value}, {model.tup(shape)}" + (f", {model.tup(order)})" if order else ")")
+        mine = cuteref.eval(call)
+        theirs = _read_smem(d.result["layout"], bits)
+        if bits is not None:
+            self.bits_of_layout[d.result["layout"]] = bits
+            self.remember_tile(d, bits, atom_value, shape, order)
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{call} = {mine}"
+        _compare(v, theirs, mine, "tiled layout")
+
+    def remember_tile(self, d: Decision, bits: int, atom, shape, order) -> None:
+        """The first two modes of an SMEM layout (one stage), for matching TMA boxes."""
+        if len(shape) == 3 and order is not None and list(order)[2] == 2:
+            call = f"tile_to_shape({atom}, {model.tup(shape[:2])}, {model.tup(list(order)[:2])})"
+        elif len(shape) == 2:
+            call = f"tile_to_shape({atom}, {model.tup(shape)}" + (f", {model.tup(order)})" if order else ")")
+        else:
+            return
+        self.smem_tiles.append((d.index, bits, cuteref.eval(call), call))
+
+    def _smem_helper(self, d: Decision, v: Verdict, layout_enum: str, shape, bits: int, stages,
+                     major_size=None) -> None:
+        text, mine = model.smem_tile(layout_enum, shape, bits, stages, major_size)
+        theirs = _read_smem(d.result["layout"], bits)
+        self.bits_of_layout[d.result["layout"]] = bits
+        unstaged = model.smem_tile(layout_enum, shape, bits, None, major_size)
+        self.smem_tiles.append((d.index, bits, unstaged[1], unstaged[0]))
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
+        _compare(v, theirs, mine, "SMEM layout")
+
+    def check_smem_layout(self, d: Decision, v: Verdict) -> None:
+        tile = d.args["tile"]
+        if isinstance(tile, list):
+            shape = [t if isinstance(t, int) else model.product_each(model.tup(t))[0] for t in tile]
+        else:
+            shape = model.product_each(cuteref.eval(tile))
+        self._smem_helper(d, v, d.args["layout"], shape, _bits(d.args["dtype"]), d.args.get("stage"),
+                          d.args.get("major_mode_size"))
+
+    def check_smem_layout_a(self, d: Decision, v: Verdict) -> None:
+        m, _, k = d.args["mma_tiler_mnk"]
+        self._smem_helper(d, v, d.args["a_layout"], [m, k], _bits(d.args["a_dtype"]), d.args["num_stages"])
+
+    def check_smem_layout_b(self, d: Decision, v: Verdict) -> None:
+        _, n, k = d.args["mma_tiler_mnk"]
+        self._smem_helper(d, v, d.args["b_layout"], [n, k], _bits(d.args["b_dtype"]), d.args["num_stages"])
+
+    def check_composed_layout(self, d: Decision, v: Verdict) -> None:
+        parent = self.trace.decisions[d.parent] if d.parent is not None else None
+        if parent is not None and parent.kind == "smem_layout_atom" and not parent.error:
+            # Made inside make_smem_layout_atom: it is that atom, an SMEM layout of its width.
+            bits = _bits(parent.args["element_type"])
+            text, mine = model.gmma_atom_of_kind(parent.args["kind"], bits)
+            theirs = _read_smem(d.result["layout"], bits)
+            v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine} (the atom of [{parent.index}])"
+            _compare(v, theirs, mine, "atom")
+            return
+        v.status = "unmapped"
+        v.dsl = d.result.get("layout", "")
+        v.detail = ("a composed layout made directly: whether its swizzle acts on bytes (SMEM) or on "
+                    "element indices depends on its use, which the trace does not show")
+
+    # ---- MMA ---------------------------------------------------------------------------------
+    def check_tiled_mma(self, d: Decision, v: Verdict) -> None:
+        a, b, acc = d.args["a_dtype"], d.args["b_dtype"], d.args["acc_dtype"]
+        rs = d.args.get("a_source") == "RMEM"
+        tiled = model.tiled_mma(a["dtype"], b["dtype"], acc["dtype"], a["bits"], d.args["a_leading_mode"],
+                                d.args["b_leading_mode"], d.args["atom_layout_mnk"], d.args["tiler_mn"], rs)
+        self.mmas.append((d, tiled))
+        v.model, v.dsl = tiled, d.result["shape_mnk"]
+        for key, op, bits in (("tv_a", "A", a["bits"]), ("tv_b", "B", b["bits"]), ("tv_c", "C", acc["bits"])):
+            text, mine = model.tiled_mma_tv(tiled, op, bits)
+            if not _compare(v, cuteref.from_dsl(d.result[key]), mine, f"TV layout {op} ({d.result[key]})"):
+                return
+        v.checks.append("A from registers" if rs else "A from SMEM")
+
+    def handoff(self, d: Decision) -> Optional[Verdict]:
+        """A tiled MMA reading A from registers after one that accumulates: the kernel hands the
+        accumulator's values over in order (value i of C is value i of A, converted), which is
+        right exactly when the model's register_permutation says identity."""
+        if d.args.get("a_source") != "RMEM" or len(self.mmas) < 2 or self.mmas[-1][0] is not d:
+            return None
+        to_expr = self.mmas[-1][1]
+        earlier = [(e, t) for e, t in self.mmas[:-1] if e.section == d.section and e.args.get("a_source") != "RMEM"]
+        v = Verdict(None, d.section, f"register handoff into decision {d.index} (A from registers)", "agree")
+        if not earlier:
+            v.status, v.detail = "unmapped", "no earlier tiled MMA in this kernel accumulates the registers handed over"
+            return v
+        src, from_expr = earlier[-1]
+        call = f"register_permutation({from_expr}, C, {to_expr}, A)"
+        v.title = f"register handoff: C of decision {src.index} -> A of decision {d.index}, value i to value i"
+        v.dsl = "the kernel reuses accumulator value i as A fragment value i"
+        try:
+            result = cuteref.eval(call)
+        except cuteref.Error as e:
+            v.status, v.detail = "unmapped", f"the model cannot compare the two: {e.diagnostic}"
+            return v
+        v.model = f"{call} = {result}"
+        v.checks.append("register permutation")
+        if not str(result).startswith("(identity"):
+            v.status, v.detail = "disagree", f"the model says the values move: {result}"
+        return v
+
+    # ---- TMA ---------------------------------------------------------------------------------
+    def check_tma_atom(self, d: Decision, v: Verdict) -> None:
+        gmem = d.args["gmem_tensor"]
+        if not isinstance(gmem, dict):
+            raise cuteref.Error(f"the GMEM tensor was not recorded as a tensor: {gmem!r}")
+        bits = gmem["bits"]
+        tiler = d.args["cta_tiler"]
+        smem_text = d.args.get("smem_layout_", d.args.get("smem_layout"))
+        smem = _read_smem(smem_text, bits)
+        rank_tiler = len(tiler) if isinstance(tiler, list) else 1
+        if int(cuteref.rank(smem)) == rank_tiler + 1:
+            raise cuteref.Error("a staged SMEM layout given to the TMA (the audit compares one stage)")
+        v.dsl = f"SMEM {smem}, tiler {model.tup(tiler)}, atom values {d.result['src_tv']}, {d.result['tma_tensor']}"
+        # 1. The box's SMEM layout is one the kernel's SMEM decisions produced (one stage).
+        match = [(i, call) for i, b, tile, call in self.smem_tiles if b == bits and str(cuteref.equal(tile, smem)) == "true"]
+        v.checks.append("SMEM layout is an allocated tile")
+        if not match:
+            v.status = "disagree"
+            v.detail = ("the TMA's SMEM layout is none of the kernel's SMEM tiles as the model derives them: "
+                        + "; ".join(f"{call}: {cuteref.equal(tile, smem)}" for _, b, tile, call in self.smem_tiles if b == bits)[:600])
+            return
+        # 2. The tiler is the tile's shape.
+        shape = model.product_each(smem)
+        v.checks.append("tiler = tile shape")
+        if list(shape) != list(tiler):
+            v.status, v.detail = "disagree", f"CTA tiler {model.tup(tiler)} is not the SMEM tile's shape {model.tup(shape)}"
+            return
+        # 3. The model's tensor map for this copy: box size and each mode's TMA dimension.
+        layout, extents = model.concrete_gmem(gmem["tensor_layout"], tiler, bits)
+        call = f"tma_params({layout}, {smem}, {bits}" + (f", {d.args['num_multicast']})" if d.args.get("num_multicast", 1) != 1 else ")")
+        params = model.literal(cuteref.eval(call))
+        _, global_dim, _, box, _, _, swizzle = params
+        v.model = f"{call} = {model.tup(params)}  (matched {match[0][1]})"
+        box_size = 1
+        for e in box:
+            box_size *= e
+        v.checks.append("box elements")
+        src_shape = model.parse_int_tuple(model.split_layout(d.result["src_tv"])[0])  # (thread, value)
+        per_box = 1
+        for e in model.flat(src_shape[1:]):
+            per_box *= e
+        if box_size != per_box:
+            v.status, v.detail = "disagree", f"elements per box: model {box_size} (boxDim {model.tup(box)}), DSL atom {per_box}"
+            return
+        dims = model.tma_dims(d.result["tma_tensor"])
+        v.checks.append("TMA dimension of each GMEM mode")
+        for mode, dim in enumerate(dims):
+            if dim is None:
+                continue
+            if dim >= len(global_dim) or global_dim[dim] != extents[mode]:
+                v.status = "disagree"
+                v.detail = (f"GMEM mode {mode} (extent {extents[mode]} in {layout}): DSL TMA dimension {dim}, "
+                            f"model globalDim {model.tup(global_dim)}")
+                return
+        v.checks.append(f"swizzle code {swizzle}")
+
+    # ---- copies ------------------------------------------------------------------------------
+    def check_tiled_copy(self, d: Decision, v: Verdict) -> None:
+        v.status = "unmapped"
+        v.dsl = d.result.get("tv", "")
+        v.detail = "tiled copies are recorded, not yet mapped to the model's copy atoms by cuteref.dsl"
+
+
+def _show(a) -> str:
+    if isinstance(a, dict) and "dtype" in a and "tensor_layout" not in a:
+        return f"{a['dtype']}"
+    if isinstance(a, dict) and "tensor_layout" in a:
+        return f"tensor {a['dtype']} {a['tensor_layout']}"
+    if isinstance(a, list):
+        return model.tup(a) if all(isinstance(x, int) or isinstance(x, list) for x in a) else str(a)
+    return str(a)
+
+
+def audit(trace: Trace) -> List[Verdict]:
+    return _Auditor(trace).run()
