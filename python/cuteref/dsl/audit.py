@@ -61,7 +61,7 @@ class _Auditor:
     def __init__(self, trace: Trace):
         self.trace = trace
         self.bits_of_layout: Dict[str, int] = {}   # DSL atom printout -> element width
-        self.smem_tiles: List[tuple] = []          # (decision index, bits, model tile (no stage))
+        self.smem_tiles: List[tuple] = []          # (section, bits, model tile (one stage), its EXPR)
         self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
 
     def run(self) -> List[Verdict]:
@@ -82,6 +82,9 @@ class _Auditor:
                         check(d, v)
                     except cuteref.Error as e:
                         v.status, v.detail = "unmapped", f"the model cannot read it: {e.diagnostic}"
+                    except (KeyError, ValueError, TypeError, IndexError) as e:
+                        v.status = "unmapped"
+                        v.detail = f"the audit cannot read this decision's record: {type(e).__name__}: {e}"
             out.append(v)
             if d.kind == "tiled_mma" and v.status != "failed":
                 handoff = self.handoff(d)
@@ -135,7 +138,7 @@ class _Auditor:
             call = f"tile_to_shape({atom}, {model.tup(shape)}" + (f", {model.tup(order)})" if order else ")")
         else:
             return
-        self.smem_tiles.append((d.index, bits, cuteref.eval(call), call))
+        self.smem_tiles.append((d.section, bits, cuteref.eval(call), call))
 
     def _smem_helper(self, d: Decision, v: Verdict, layout_enum: str, shape, bits: int, stages,
                      major_size=None) -> None:
@@ -143,7 +146,7 @@ class _Auditor:
         theirs = _read_smem(d.result["layout"], bits)
         self.bits_of_layout[d.result["layout"]] = bits
         unstaged = model.smem_tile(layout_enum, shape, bits, None, major_size)
-        self.smem_tiles.append((d.index, bits, unstaged[1], unstaged[0]))
+        self.smem_tiles.append((d.section, bits, unstaged[1], unstaged[0]))
         v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
         _compare(v, theirs, mine, "SMEM layout")
 
@@ -233,14 +236,19 @@ class _Auditor:
         if int(cuteref.rank(smem)) == rank_tiler + 1:
             raise cuteref.Error("a staged SMEM layout given to the TMA (the audit compares one stage)")
         v.dsl = f"SMEM {smem}, tiler {model.tup(tiler)}, atom values {d.result['src_tv']}, {d.result['tma_tensor']}"
-        # 1. The box's SMEM layout is one the kernel's SMEM decisions produced (one stage).
-        match = [(i, call) for i, b, tile, call in self.smem_tiles if b == bits and str(cuteref.equal(tile, smem)) == "true"]
-        v.checks.append("SMEM layout is an allocated tile")
-        if not match:
-            v.status = "disagree"
-            v.detail = ("the TMA's SMEM layout is none of the kernel's SMEM tiles as the model derives them: "
-                        + "; ".join(f"{call}: {cuteref.equal(tile, smem)}" for _, b, tile, call in self.smem_tiles if b == bits)[:600])
-            return
+        # 1. The box's SMEM layout is one the kernel's SMEM decisions produced (one stage), where
+        #    the kernel made its SMEM layouts through the hooked API.
+        tiles = [(call, tile) for section, b, tile, call in self.smem_tiles if section == d.section and b == bits]
+        match = [call for call, tile in tiles if str(cuteref.equal(tile, smem)) == "true"]
+        if tiles:
+            v.checks.append("SMEM layout is an allocated tile")
+            if not match:
+                v.status = "disagree"
+                v.detail = ("the TMA's SMEM layout is none of the kernel's SMEM tiles as the model derives them: "
+                            + "; ".join(f"{call}: {cuteref.equal(tile, smem)}" for call, tile in tiles)[:600])
+                return
+        else:
+            v.checks.append("(no hooked SMEM layout of this width to match the box against)")
         # 2. The tiler is the tile's shape.
         shape = model.product_each(smem)
         v.checks.append("tiler = tile shape")
@@ -252,7 +260,7 @@ class _Auditor:
         call = f"tma_params({layout}, {smem}, {bits}" + (f", {d.args['num_multicast']})" if d.args.get("num_multicast", 1) != 1 else ")")
         params = model.literal(cuteref.eval(call))
         _, global_dim, _, box, _, _, swizzle = params
-        v.model = f"{call} = {model.tup(params)}  (matched {match[0][1]})"
+        v.model = f"{call} = {model.tup(params)}" + (f"  (SMEM: {match[0]})" if match else "")
         box_size = 1
         for e in box:
             box_size *= e

@@ -44,6 +44,8 @@ HOOKS: List[Tuple[str, str, str]] = [
     ("cutlass.cute", "make_tiled_copy_A", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_B", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_C", "tiled_copy"),
+    ("cutlass.cute", "make_tiled_copy_S", "tiled_copy"),
+    ("cutlass.cute", "make_tiled_copy_D", "tiled_copy"),
 ]
 
 
@@ -94,8 +96,12 @@ def _result(kind: str, value: Any) -> Dict[str, Any]:
 
 
 class Tracer:
-    def __init__(self, perturbations: Optional[List[Perturbation]] = None):
+    def __init__(self, perturbations: Optional[List[Perturbation]] = None,
+                 on_record: Optional[Callable[[Trace], None]] = None):
+        """ON_RECORD(trace) runs after each recorded call (e.g. to save the trace as it grows,
+        for a compile that may not return)."""
         self.trace = Trace()
+        self.on_record = on_record
         self.perturbations = list(perturbations or [])
         self._section = ""
         self._stack: List[int] = []
@@ -144,10 +150,15 @@ class Tracer:
                 pass
 
     def _wrap(self, fn: Callable, api: str, kind: str) -> Callable:
-        signature = inspect.signature(fn)
+        try:
+            signature = inspect.signature(fn)
+        except (TypeError, ValueError):
+            signature = None  # recorded as unrecorded arguments, never a failed compile
 
         def hooked(*args, **kwargs):
             try:
+                if signature is None:
+                    raise TypeError(f"{api} has no Python signature to bind the arguments to")
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
                 asked = {k: plain(v) for k, v in bound.arguments.items() if k not in ("loc", "ip")}
@@ -171,6 +182,8 @@ class Tracer:
                 decision.result = _result(kind, value)
             except Exception as e:  # noqa: BLE001
                 decision.result = {"unrecorded": f"{type(e).__name__}: {e}"}
+            if self.on_record is not None:
+                self.on_record(self.trace)
             return value
 
         hooked.__wrapped__ = fn
