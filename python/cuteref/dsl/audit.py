@@ -252,7 +252,8 @@ class _Auditor:
         # 2. The tiler is the tile's shape.
         shape = model.product_each(smem)
         v.checks.append("tiler = tile shape")
-        if list(shape) != list(tiler):
+        tiler_extents = [model.extent(t) for t in (tiler if isinstance(tiler, list) else [tiler])]
+        if list(shape) != tiler_extents:
             v.status, v.detail = "disagree", f"CTA tiler {model.tup(tiler)} is not the SMEM tile's shape {model.tup(shape)}"
             return
         # 3. The model's tensor map for this copy: box size and each mode's TMA dimension.

@@ -98,14 +98,15 @@ def product_each(layout) -> List[int]:
     shape = cuteref.shape(layout).to_python()
     if not isinstance(shape, tuple):
         return [int(shape)]
-    return [_product(m) for m in shape]
+    return [extent(m) for m in shape]
 
 
-def _product(t) -> int:
-    if isinstance(t, tuple):
+def extent(t) -> int:
+    """The product of a (nested) tuple or list of ints."""
+    if isinstance(t, (tuple, list)):
         out = 1
         for e in t:
-            out *= _product(e)
+            out *= extent(e)
         return out
     return int(t)
 
