@@ -41,12 +41,17 @@ def parse(argv):
     ap.add_argument("--stages", type=int, default=2)
     ap.add_argument("--control", choices=CONTROLS)
     ap.add_argument("--trace")
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # argparse's usage errors: exit 64, as the project's commands
+        sys.exit(64 if e.code == 2 else e.code)
     for name in ("hdim", "tile_m", "tile_n"):
         if getattr(args, name) <= 0 or getattr(args, name) % 64:
-            ap.error(f"--{name.replace('_', '-')} must be a positive multiple of 64")
+            print(f"attention_decisions.py: --{name.replace('_', '-')} must be a positive multiple of 64", file=sys.stderr)
+            sys.exit(64)
     if args.stages < 1:
-        ap.error("--stages must be at least 1")
+        print("attention_decisions.py: --stages must be at least 1", file=sys.stderr)
+        sys.exit(64)
     return args
 
 

@@ -151,12 +151,14 @@ def run_config(torch, fa, name, cfg, tracer, ref_mod, rng, exact=False, batch=2,
                 record["failures"].append(f"{key} sequence {b}: element {bad[0]} = {bad[1]!r}, reference {bad[2]!r}, "
                                           f"bound {bad[3]:.3g}")
         if exact:
-            equal = np.array_equal(mine["O"], ref["O"])
+            # The exact value is c (V's row mean), not the float64 softmax (whose exp and log round).
+            exact_O = np.broadcast_to(np.repeat(c, h // hk, axis=1), mine["O"].shape)
+            equal = np.array_equal(mine["O"], exact_O)
             record["checks"]["O exact"] = {"equal": bool(equal)}
             if not equal:
-                idx = tuple(int(i) for i in np.argwhere(mine["O"] != ref["O"])[0])
+                idx = tuple(int(i) for i in np.argwhere(mine["O"] != exact_O)[0])
                 record["failures"].append(f"O exact sequence {b}: element {idx} = {mine['O'][idx]!r}, "
-                                          f"exact {ref['O'][idx]!r}")
+                                          f"exact {exact_O[idx]!r}")
         start += n
     if lse_np is None:
         record["failures"].append("the interface returned no LSE")
@@ -348,7 +350,9 @@ def controls_part(args, tools, timeout):
 
 
 def memcheck_part(args, timeout):
-    cmd = ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "9", sys.executable,
+    # API errors are not reported: the CUDA Python bindings probe driver entry points this driver
+    # lacks (cuGetProcAddress answers CUDA_ERROR_INVALID_VALUE), which memcheck counts otherwise.
+    cmd = ["compute-sanitizer", "--tool", "memcheck", "--report-api-errors", "no", "--error-exitcode", "9", sys.executable,
            os.path.abspath(__file__), "--out", os.path.join(args.out, "memcheck_run"), "--one", "bf16-d128-causal"]
     os.makedirs(os.path.join(args.out, "memcheck_run"), exist_ok=True)
     env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
@@ -376,7 +380,10 @@ def main(argv):
     ap.add_argument("--one")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--timeout", type=int, default=90, help="seconds for each control's child process")
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # argparse's usage errors: exit 64, as the project's commands
+        sys.exit(64 if e.code == 2 else e.code)
     torch, fa = environment()
     os.makedirs(args.out, exist_ok=True)
     tools = load_dsl_tools(os.path.join(HERE, "..", "..", "python", "cuteref", "dsl"))

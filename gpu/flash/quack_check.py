@@ -92,7 +92,10 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--control", choices=("narrow_swizzle_a",))
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # argparse's usage errors: exit 64, as the project's commands
+        sys.exit(64 if e.code == 2 else e.code)
     torch = environment()
     import numpy as np
     os.makedirs(args.out, exist_ok=True)

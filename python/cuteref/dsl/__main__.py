@@ -1,7 +1,7 @@
 """python -m cuteref.dsl: audit recorded traces, or record one by running a script.
 
-    python -m cuteref.dsl audit TRACE.json...      print each trace's report; exit 1 if any
-                                                   decision disagrees, 0 otherwise
+    python -m cuteref.dsl audit TRACE.json...      print each trace's report (TRACE.json.gz too);
+                                                   exit 1 if any decision disagrees, 0 otherwise
     python -m cuteref.dsl record [--dsl DIR] OUT.json SCRIPT [ARGS...]
                                                    run SCRIPT (as __main__) under the tracer and
                                                    write its trace (the DSL from DIR, a pip
@@ -26,15 +26,24 @@ def dsl_path(folder: str) -> None:
             sys.path.insert(0, p)
 
 
+def read_text(path: str) -> str:
+    """A trace file's text; PATH ending in .gz is gunzipped."""
+    if path.endswith(".gz"):
+        import gzip
+        with gzip.open(path, "rt") as f:
+            return f.read()
+    with open(path) as f:
+        return f.read()
+
+
 def main(argv) -> int:
     from . import Trace, Tracer, audit, counts, render
     if len(argv) >= 2 and argv[0] == "audit":
         worst = 0
         for path in argv[1:]:
             try:
-                with open(path) as f:
-                    trace = Trace.from_json(f.read())
-            except (OSError, ValueError) as e:
+                trace = Trace.from_json(read_text(path))
+            except (OSError, ValueError, EOFError) as e:
                 print(f"error: {path}: {e}", file=sys.stderr)
                 return 74
             verdicts = audit(trace)
