@@ -63,6 +63,7 @@ class _Auditor:
         self.bits_of_layout: Dict[str, int] = {}   # DSL atom printout -> element width
         self.smem_tiles: List[tuple] = []          # (section, bits, model tile (one stage), its EXPR)
         self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
+        self.copies: Dict[tuple, str] = {}         # (section, DSL printout) -> model tiled copy EXPR
 
     def run(self) -> List[Verdict]:
         out = []
@@ -230,6 +231,8 @@ class _Auditor:
             raise cuteref.Error(f"the GMEM tensor was not recorded as a tensor: {gmem!r}")
         bits = gmem["bits"]
         tiler = d.args["cta_tiler"]
+        if isinstance(tiler, str):  # a layout as the tiler, e.g. (64,32):(1@0,1@1): its mode extents
+            tiler = model.product_each(cuteref.from_dsl(tiler))
         smem_text = d.args.get("smem_layout_", d.args.get("smem_layout"))
         smem = _read_smem(smem_text, bits)
         rank_tiler = len(tiler) if isinstance(tiler, list) else 1
@@ -286,10 +289,71 @@ class _Auditor:
         v.checks.append(f"swizzle code {swizzle}")
 
     # ---- copies ------------------------------------------------------------------------------
+    # The (thread, value) layout of a tiled copy depends on its copy atom only through the
+    # element width (CuTe's make_tiled_copy*), so the model's universal copy of that width
+    # stands for the DSL's atom.
+    VALUE_BITS = {"bf16": 16, "f16": 16, "i16": 16, "u16": 16, "f32": 32, "tf32": 32, "i32": 32, "u32": 32,
+                  "f64": 64, "i64": 64, "i8": 8, "u8": 8, "f8E4M3FN": 8, "f8E5M2": 8}
+
     def check_tiled_copy(self, d: Decision, v: Verdict) -> None:
-        v.status = "unmapped"
-        v.dsl = d.result.get("tv", "")
-        v.detail = "tiled copies are recorded, not yet mapped to the model's copy atoms by cuteref.dsl"
+        import re
+        name = d.api.rsplit(".", 1)[-1]
+        typed = re.search(r"Value type:\s*(\S+)", d.args.get("atom", ""))
+        bits = self.VALUE_BITS.get(typed.group(1)) if typed else None
+        if bits is None:
+            raise cuteref.Error(f"the copy atom's value type ({typed.group(1) if typed else 'not printed'}) "
+                                "has no width in cuteref.dsl")
+        atom = f"UniversalCopy<uint{bits}_t>"
+        if name == "make_tiled_copy_tv":
+            thr, val = cuteref.from_dsl(d.args["thr_layout"]), cuteref.from_dsl(d.args["val_layout"])
+            tiled = f"make_tiled_copy({atom}, {bits}, {thr}, {val})"
+            tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
+        elif name in ("make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C"):
+            mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
+                        and e.result.get("printout") == d.args.get("tiled_mma")), None)
+            if mma is None:
+                v.status = "unmapped"
+                v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
+                return
+            tiled = f"{name}({atom}, {bits}, {mma})"
+            tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
+        elif name in ("make_tiled_copy_S", "make_tiled_copy_D"):
+            source = self.copies.get((d.section, d.args.get("tiled_copy")))
+            if source is None:
+                v.status = "unmapped"
+                v.detail = "its source tiled copy was not made through a hooked call in this kernel"
+                return
+            tiled = None
+            tv, tiler = f"tiled_copy_layout({source}, {name[-1]})", f"tiled_copy_tiler({source})"
+        else:
+            raise cuteref.Error(f"no model counterpart for {d.api}")
+        if tiled is not None:
+            self.copies[(d.section, d.result.get("printout"))] = tiled
+        mine_tv, mine_tiler = cuteref.eval(tv), model.literal(cuteref.eval(tiler))
+        v.dsl = f"TV {d.result['tv']}, tiler {d.result['tiler']}"
+        v.model = f"{tv} = {mine_tv}; tiler {model.tup(mine_tiler)}"
+        if not _compare(v, cuteref.from_dsl(d.result["tv"]), mine_tv, "TV layout"):
+            return
+        theirs = [int(cuteref.size(cuteref.from_dsl(part))) for part in _top_level(d.result["tiler"])]
+        v.checks.append("tiler")
+        if theirs != list(mine_tiler if isinstance(mine_tiler, tuple) else [mine_tiler]):
+            v.status, v.detail = "disagree", f"tiler: model {model.tup(mine_tiler)}, DSL {d.result['tiler']}"
+
+
+def _top_level(text: str) -> List[str]:
+    """The top-level elements of a printed tuple `(a, b:c, (d,e))`."""
+    body = text.strip()
+    if not (body.startswith("(") and body.endswith(")")):
+        return [body]
+    out, depth, start = [], 0, 1
+    for i, ch in enumerate(body[1:-1], start=1):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out.append(body[start:i].strip())
+            start = i + 1
+    out.append(body[start:-1].strip())
+    return [part for part in out if part]  # `(1024:1,)`: a one-element tuple
 
 
 def _show(a) -> str:
