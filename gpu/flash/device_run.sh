@@ -7,9 +7,11 @@
 #                                         (/tmp, for the next step on the same machine)
 #   device_run.sh install WHEEL_DIR       join the parts (checked against WHEEL_DIR/SHA256SUMS),
 #                                         install every wheel into $SITE
-#   device_run.sh flash|controls|memcheck|quack OUT
-#                                         run flash_check.py --part main|controls|memcheck or
-#                                         quack_check.py with PYTHONPATH set, output into OUT
+#   device_run.sh flash|controls|memcheck|quack|placement OUT
+#                                         run flash_check.py --part main|controls|memcheck,
+#                                         quack_check.py or placement.py with PYTHONPATH set,
+#                                         output into OUT
+#   device_run.sh one CONFIG OUT          flash_check.py --one CONFIG
 # Exit: the step's status; 64 for a bad command line.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +46,14 @@ case "${1:-}" in
     [ $# -eq 2 ] || { echo "usage: device_run.sh quack OUT" >&2; exit 64; }
     env_path
     python3 "$HERE/quack_check.py" --out "$2" ;;
+  placement)
+    [ $# -eq 2 ] || { echo "usage: device_run.sh placement OUT" >&2; exit 64; }
+    env_path
+    mkdir -p "$2" && python3 "$HERE/placement.py" --out "$2/placement.json.gz" ;;
+  one)
+    [ $# -eq 3 ] || { echo "usage: device_run.sh one CONFIG OUT" >&2; exit 64; }
+    env_path
+    python3 "$HERE/flash_check.py" --out "$3" --one "$2" ;;
   *)
-    sed -n '2,14p' "$0" >&2; exit 64 ;;
+    sed -n '2,17p' "$0" >&2; exit 64 ;;
 esac
