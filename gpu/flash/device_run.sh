@@ -55,5 +55,5 @@ case "${1:-}" in
     env_path
     python3 "$HERE/flash_check.py" --out "$3" --one "$2" ;;
   *)
-    sed -n '2,17p' "$0" >&2; exit 64 ;;
+    grep '^#' "$0" | sed -n '2,17p' >&2; exit 64 ;;
 esac
