@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 from load_tracer import load_dsl_tools  # noqa: E402
 
 CONTROLS = {
-    "narrow_swizzle": "K's SMEM layout built from an atom one swizzle narrower (quack make_smem_layout, major_mode_size halved until SW64)",
+    "narrow_swizzle": "K's SMEM layout built from an atom one swizzle narrower (quack make_smem_layout with major_mode_size 512 bits: SW64)",
     "other_major": "V's SMEM layout asked with the other majorness (LayoutEnum flipped)",
     "box_minus_atom": "K's TMA box one SMEM atom (8 rows) shorter than the tile",
 }

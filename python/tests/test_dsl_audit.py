@@ -173,6 +173,12 @@ def test_cli_exit_codes(tmp_path):
         caught = run("audit", os.path.join(H200, "quack_control_trace.json.gz"))
         assert caught.returncode == 1 and "DISAGREE" in caught.stdout
     assert run().returncode == 64 and run("frobnicate", "x").returncode == 64
+    one = run("audit", "--section", "attention decisions bf16 hdim 128 tile 128x128 stages 2",
+              os.path.join(TRACES, "attention_decisions.json"))
+    assert one.returncode == 0 and "20 decisions: 20 agree" in one.stdout
+    nosuch = run("audit", "--section", "no such kernel", os.path.join(TRACES, "attention_decisions.json"))
+    assert nosuch.returncode == 64 and "no section 'no such kernel'" in nosuch.stderr
+    assert run("audit", "--section").returncode == 64
     missing = run("audit", str(tmp_path / "none.json"))
     assert missing.returncode == 74 and "none.json" in missing.stderr
     bad = tmp_path / "bad.json"

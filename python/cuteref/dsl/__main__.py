@@ -1,7 +1,10 @@
 """python -m cuteref.dsl: audit recorded traces, or record one by running a script.
 
-    python -m cuteref.dsl audit TRACE.json...      print each trace's report (TRACE.json.gz too);
-                                                   exit 1 if any decision disagrees, 0 otherwise
+    python -m cuteref.dsl audit [--section NAME]... TRACE.json...
+                                                   print each trace's report (TRACE.json.gz too),
+                                                   only the kernels NAME when given (all are
+                                                   audited); exit 1 if any decision shown
+                                                   disagrees, 0 otherwise
     python -m cuteref.dsl record [--dsl DIR] OUT.json SCRIPT [ARGS...]
                                                    run SCRIPT (as __main__) under the tracer and
                                                    write its trace (the DSL from DIR, a pip
@@ -39,14 +42,33 @@ def read_text(path: str) -> str:
 def main(argv) -> int:
     from . import Trace, Tracer, audit, counts, render
     if len(argv) >= 2 and argv[0] == "audit":
-        worst = 0
-        for path in argv[1:]:
+        worst, paths, sections = 0, [], None
+        rest = argv[1:]
+        while rest:
+            if rest[0] == "--section":
+                if len(rest) < 2:
+                    print(USAGE, file=sys.stderr)
+                    return 64
+                sections = (sections or []) + [rest[1]]
+                rest = rest[2:]
+            else:
+                paths.append(rest.pop(0))
+        if not paths:
+            print(USAGE, file=sys.stderr)
+            return 64
+        for path in paths:
             try:
                 trace = Trace.from_json(read_text(path))
             except (OSError, ValueError, EOFError) as e:
                 print(f"error: {path}: {e}", file=sys.stderr)
                 return 74
             verdicts = audit(trace)
+            if sections is not None:
+                missing = [s for s in sections if s not in trace.sections()]
+                if missing:
+                    print(f"error: {path}: no section {missing[0]!r}", file=sys.stderr)
+                    return 64
+                verdicts = [v for v in verdicts if v.section in sections]
             sys.stdout.write(render(verdicts, os.path.basename(path)))
             if counts(verdicts)["disagree"]:
                 worst = 1

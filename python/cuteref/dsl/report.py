@@ -17,7 +17,10 @@ def summary(verdicts: List[Verdict]) -> str:
     return f"{len(verdicts)} decisions: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
 
 
-def render(verdicts: List[Verdict], title: str = "") -> str:
+def render(verdicts: List[Verdict], title: str = "", sections=None) -> str:
+    """The report; SECTIONS (names) keeps only those kernels' decisions."""
+    if sections is not None:
+        verdicts = [v for v in verdicts if v.section in sections]
     lines = [f"cuteref.dsl audit{': ' + title if title else ''}", ""]
     section = None
     for v in verdicts:
