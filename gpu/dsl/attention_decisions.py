@@ -4,7 +4,9 @@ public API in one @cute.jit host function and compiled for sm_90a (no GPU, no ke
 SMEM layouts of Q (tile_m x hdim), K and V (tile_n x hdim, `stages` stages, V's also read
 MN-major by the PV MMA), TMA atoms for Q, K, V and O over (seqlen, hdim, heads, batch) GMEM
 tensors whose seqlen, heads, batch and strides are run-time values, the QK TiledMMA (SS) and
-the PV TiledMMA (A from registers). It is written here, as a test input for cuteref.dsl.
+the PV TiledMMA (A from registers), and O's epilogue store into a swizzled SMEM tile by
+stmatrix (one kernel, compiled, never launched). It is written here, as a test input for
+cuteref.dsl.
 
     attention_decisions.py DSL_DIR [--dtype f16|bf16] [--hdim D] [--tile-m M] [--tile-n N]
                            [--stages S] [--control NAME] [--trace OUT.json]
@@ -89,13 +91,30 @@ def main(argv):
     import cutlass
     import cutlass.cute as cute
     import cutlass.utils.hopper_helpers as hopper
-    from cutlass.cute.nvgpu import OperandMajorMode, cpasync, warpgroup
+    from cutlass.cute.nvgpu import OperandMajorMode, cpasync, warp, warpgroup
     from cutlass.cute.runtime import make_ptr
+    from cutlass.memory import SmemAllocator
     from cutlass.tensor_utils import LayoutEnum
 
     dtype = cutlass.BFloat16 if args.dtype == "bf16" else cutlass.Float16
     M, N, D, S = args.tile_m, args.tile_n, args.hdim, args.stages
     shared = {}
+
+    @cute.kernel
+    def epilogue(mma_pv: cute.TiledMma, sO_layout: cute.ComposedLayout):
+        # O's accumulator, converted, stored into a swizzled O tile by stmatrix through the PV
+        # MMA's C partition: the SMEM partition whose wavefronts the audit reports.
+        tidx, _, _ = cute.arch.thread_idx()
+        smem = SmemAllocator()
+        sO = smem.allocate_tensor(dtype, sO_layout.outer, byte_alignment=1024, swizzle=sO_layout.inner)
+        thr_mma = mma_pv.get_slice(tidx)
+        acc = mma_pv.make_fragment_C(thr_mma.partition_shape_C((M, D)))
+        acc.fill(0.0)
+        rO = cute.make_fragment_like(acc, dtype)
+        rO.store(acc.load().to(dtype))
+        atom = cute.make_copy_atom(warp.StMatrix8x8x16bOp(transpose=False, num_matrices=4), dtype)
+        thr_copy = cute.make_tiled_copy_C(atom, mma_pv).get_slice(tidx)
+        cute.copy(atom, thr_copy.retile(rO), thr_copy.partition_D(sO))
 
     @cute.jit
     def decide(pq: cute.Pointer, pk: cute.Pointer, pv: cute.Pointer, po: cute.Pointer,
@@ -120,7 +139,10 @@ def main(argv):
         cpasync.make_tiled_tma_atom(g2s, gmem(pk), cute.select(sK, mode=[0, 1]), (N, D), 1)
         cpasync.make_tiled_tma_atom(g2s, gmem(pv), cute.select(sK, mode=[0, 1]), (N, D), 1)
         cpasync.make_tiled_tma_atom(s2g, gmem(po), sQ, (M, D))
-        del sV, mma_qk, mma_pv
+        sO = cute.tile_to_shape(q_atom, (M, D), order=(0, 1))
+        epilogue(mma_pv, sO).launch(grid=[1, 1, 1], block=[M // 64 * 128, 1, 1],
+                                    smem=M * D * (dtype.width // 8) + 1024)
+        del sV, mma_qk
 
     ptrs = [make_ptr(dtype, 16, cute.AddressSpace.gmem, assumed_align=16) for _ in range(4)]
     ints = [cutlass.Int32(1024), cutlass.Int32(4), cutlass.Int32(2)]

@@ -7,7 +7,9 @@ tiled MMA that reads A from registers after one that accumulates in them). A ver
   cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits));
 - `disagree`: with the first differing element, as the model's == names it;
 - `unmapped`: the audit has no model counterpart for this call, said with the reason;
-- `failed`: the DSL raised (its message), so there is no value to compare.
+- `failed`: the DSL raised (its message), so there is no value to compare;
+- `reported`: a measure, not a verdict: the shared-memory wavefronts of a tiled copy's
+  instructions on the SMEM tensor a thread partitions, against the ideal (never a failure).
 
 Nothing is skipped: every recorded decision has a verdict.
 """
@@ -25,7 +27,7 @@ class Verdict:
     index: Optional[int]          # the decision's index; None for a derived check (handoff)
     section: str
     title: str                    # the call, readable
-    status: str                   # agree | disagree | unmapped | failed
+    status: str                   # agree | disagree | unmapped | failed | reported
     dsl: str = ""                 # the DSL's value (and how it was read)
     model: str = ""               # the model's EXPR and value
     detail: str = ""              # the first differing element, or why unmapped
@@ -64,6 +66,7 @@ class _Auditor:
         self.smem_tiles: List[tuple] = []          # (section, bits, model tile (one stage), its EXPR)
         self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
         self.copies: Dict[tuple, str] = {}         # (section, DSL printout) -> model tiled copy EXPR
+        self.instr_copies: Dict[tuple, str] = {}   # the same with the model's atom of the DSL's instruction
 
     def run(self) -> List[Verdict]:
         out = []
@@ -329,6 +332,10 @@ class _Auditor:
             raise cuteref.Error(f"no model counterpart for {d.api}")
         if tiled is not None:
             self.copies[(d.section, d.result.get("printout"))] = tiled
+            instr = model.copy_atom(d.result.get("op", ""), d.result.get("op_fields", {}), d.result.get("src_tv", ""), bits) \
+                if "op" in d.result else None
+            if instr is not None:
+                self.instr_copies[(d.section, d.result.get("printout"))] = tiled.replace(atom, instr, 1)
         mine_tv, mine_tiler = cuteref.eval(tv), model.literal(cuteref.eval(tiler))
         v.dsl = f"TV {d.result['tv']}, tiler {d.result['tiler']}"
         v.model = f"{tv} = {mine_tv}; tiler {model.tup(mine_tiler)}"
@@ -338,6 +345,29 @@ class _Auditor:
         v.checks.append("tiler")
         if theirs != list(mine_tiler if isinstance(mine_tiler, tuple) else [mine_tiler]):
             v.status, v.detail = "disagree", f"tiler: model {model.tup(mine_tiler)}, DSL {d.result['tiler']}"
+
+
+    def check_smem_partition(self, d: Decision, v: Verdict) -> None:
+        """Reported, not judged: the wavefronts of the copy's instructions on this SMEM tensor."""
+        key = (d.section, d.args["tiled_copy"])
+        tiled = self.instr_copies.get(key)
+        v.status = "unmapped"
+        if tiled is None:
+            v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
+                        if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
+            return
+        layout = cuteref.from_dsl(d.args["tensor_layout"])
+        swizzle = d.args.get("swizzle")
+        bits = int(d.args["bits"])
+        smem = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}" \
+            if swizzle and swizzle[0] > 0 else str(layout)
+        call = f"bank_conflicts({tiled}, {smem}, {d.args['operand']})"
+        instructions, wavefronts, ideal = model.literal(cuteref.eval(call))
+        v.status = "reported"
+        v.dsl = f"{d.args['operand']} of the tiled copy on SMEM {smem}"
+        v.model = f"{call} = ({instructions},{wavefronts},{ideal})"
+        v.detail = f"{wavefronts} wavefronts over {instructions} shared-memory instructions, ideal {ideal}" + \
+            (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
 
 
 def _top_level(text: str) -> List[str]:
@@ -357,6 +387,8 @@ def _top_level(text: str) -> List[str]:
 
 
 def _show(a) -> str:
+    if isinstance(a, str) and "\n" in a:  # a DSL object's multi-line printout, on one line
+        return " | ".join(" ".join(line.split()) for line in a.splitlines() if line.strip())
     if isinstance(a, dict) and "dtype" in a and "tensor_layout" not in a:
         return f"{a['dtype']}"
     if isinstance(a, dict) and "tensor_layout" in a:

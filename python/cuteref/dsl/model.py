@@ -111,6 +111,25 @@ def extent(t) -> int:
     return int(t)
 
 
+def copy_atom(op: str, fields: dict, src_tv: str, bits: int) -> Optional[str]:
+    """The model's copy atom for a DSL copy operation (its class name and fields), with the
+    values per thread read from the atom's source (thread, value) layout; None when the model
+    has no counterpart. ldmatrix/stmatrix: x1, x2, x4 of 32-bit rows, or their transposes in
+    16-bit rows."""
+    n = fields.get("num_matrices")
+    t = bool(fields.get("transpose"))
+    if op == "LdMatrix8x8x16bOp" and n in (1, 2, 4):
+        return f"SM75_U16x{2 * n}_LDSM_T" if t else f"SM75_U32x{n}_LDSM_N"
+    if op == "StMatrix8x8x16bOp" and n in (1, 2, 4):
+        return f"SM90_U16x{2 * n}_STSM_T" if t else f"SM90_U32x{n}_STSM_N"
+    if op == "CopyUniversalOp":
+        shape = parse_int_tuple(split_layout(src_tv)[0])
+        width = extent(shape[1:]) * bits if isinstance(shape, list) else bits
+        if width in (8, 16, 32, 64, 128):
+            return f"UniversalCopy<uint{width}_t>"
+    return None
+
+
 def literal(value: "cuteref.Value"):
     """A model value that is a tuple of integers, as Python."""
     text = str(value).replace("_", "")

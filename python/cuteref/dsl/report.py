@@ -5,7 +5,7 @@ from typing import List
 
 from .audit import Verdict
 
-STATUSES = ("agree", "disagree", "unmapped", "failed")
+STATUSES = ("agree", "disagree", "unmapped", "failed", "reported")
 
 
 def counts(verdicts: List[Verdict]) -> Counter:

@@ -49,6 +49,15 @@ HOOKS: List[Tuple[str, str, str]] = [
 ]
 
 
+# (module, class, method, kind): methods of the DSL's classes, patched on the class. A thread's
+# partition of a shared-memory tensor by a tiled copy is where the copy meets its SMEM layout
+# (the audit counts its shared-memory wavefronts); partitions of other tensors are not recorded.
+CLASS_HOOKS: List[Tuple[str, str, str, str]] = [
+    ("cutlass.cute.atom", "ThrCopy", "partition_S", "smem_partition"),
+    ("cutlass.cute.atom", "ThrCopy", "partition_D", "smem_partition"),
+]
+
+
 @dataclass
 class Perturbation:
     """A negative control: before the `nth` (0-based) call of `kind` (among calls whose
@@ -79,6 +88,22 @@ def plain(x: Any) -> Any:
     return str(x)
 
 
+def _smem_partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """A thread copy's partition of a tensor: None (not recorded) unless the tensor is in shared
+    memory; else the tiled copy (its printout), S or D, the tensor's layout, element width and
+    the swizzle its pointer carries (applied to byte addresses)."""
+    tensor = arguments.get("src", arguments.get("dst"))
+    space = getattr(tensor, "memspace", None)
+    if space is None or "smem" not in str(space).lower():
+        return None
+    swizzle = None
+    swizzle_type = getattr(getattr(tensor.iterator, "type", None), "swizzle_type", None)
+    if swizzle_type is not None:
+        swizzle = [int(swizzle_type.num_bits), int(swizzle_type.num_base), int(swizzle_type.num_shift)]
+    return {"tiled_copy": str(arguments["self"]), "operand": "S" if api.endswith("partition_S") else "D",
+            "tensor_layout": str(tensor.layout), "bits": int(tensor.element_type.width), "swizzle": swizzle}
+
+
 def _result(kind: str, value: Any) -> Dict[str, Any]:
     """What the DSL decided, per kind (printouts the model can read)."""
     if kind == "smem_atom_kind":
@@ -91,7 +116,13 @@ def _result(kind: str, value: Any) -> Dict[str, Any]:
         atom, tensor = value[0], value[1]
         return {"src_tv": str(atom.layout_src_tv), "tma_tensor": str(tensor), "atom": str(atom)}
     if kind == "tiled_copy":
-        return {"tv": str(value.layout_tv_tiled), "tiler": str(value.tiler_mn), "printout": str(value)}
+        op = value.op
+        fields = {k: getattr(op, k) for k in ("num_matrices", "transpose") if hasattr(op, k)}
+        return {"tv": str(value.layout_tv_tiled), "tiler": str(value.tiler_mn), "printout": str(value),
+                "op": type(op).__name__, "op_fields": {k: plain(v) for k, v in fields.items()},
+                "src_tv": str(value.layout_src_tv)}
+    if kind == "smem_partition":
+        return {"partition": str(value.layout) if hasattr(value, "layout") else str(value)}
     return {"layout": str(value)}
 
 
@@ -123,6 +154,13 @@ class Tracer:
             if fn is None:
                 raise RuntimeError(f"cuteref.dsl: the DSL has no {module_name}.{attr}: this DSL version is not supported")
             originals.append((fn, f"{module_name}.{attr}", kind))
+        for module_name, cls_name, method, kind in CLASS_HOOKS:
+            cls = getattr(importlib.import_module(module_name), cls_name, None)
+            fn = getattr(cls, method, None) if cls is not None else None
+            if fn is None:
+                raise RuntimeError(f"cuteref.dsl: the DSL has no {module_name}.{cls_name}.{method}: this DSL version is not supported")
+            self._patched.append((cls, method, fn))
+            setattr(cls, method, self._wrap(fn, f"{module_name}.{cls_name}.{method}", kind))
         wrappers = {id(fn): (fn, self._wrap(fn, api, kind)) for fn, api, kind in originals}
         for module in list(sys.modules.values()):
             names = getattr(module, "__dict__", None)
@@ -161,7 +199,12 @@ class Tracer:
                     raise TypeError(f"{api} has no Python signature to bind the arguments to")
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
-                asked = {k: plain(v) for k, v in bound.arguments.items() if k not in ("loc", "ip")}
+                if kind == "smem_partition":
+                    asked = _smem_partition_args(api, bound.arguments)
+                    if asked is None:
+                        return fn(*args, **kwargs)
+                else:
+                    asked = {k: plain(v) for k, v in bound.arguments.items() if k not in ("loc", "ip")}
             except Exception as e:  # noqa: BLE001  (recording must never break the compile)
                 bound, asked = None, {"unrecorded": f"{type(e).__name__}: {e}"}
             decision = Decision(index=len(self.trace.decisions), kind=kind, api=api, args=asked, result={},
