@@ -7,7 +7,7 @@
 #                                         (/tmp, for the next step on the same machine)
 #   device_run.sh install WHEEL_DIR       join the parts (checked against WHEEL_DIR/SHA256SUMS),
 #                                         install every wheel into $SITE
-#   device_run.sh flash|controls|memcheck|quack|placement OUT
+#   device_run.sh flash|controls|memcheck|quack|placement OUT [flash_check.py options]
 #                                         run flash_check.py --part main|controls|memcheck,
 #                                         quack_check.py or placement.py with PYTHONPATH set,
 #                                         output into OUT
@@ -38,10 +38,11 @@ case "${1:-}" in
     env_path
     python3 -c 'import torch, cutlass, flash_attn.cute.interface, quack; from importlib import metadata as m; print("torch", torch.__version__, torch.version.cuda, torch.cuda.get_device_name(), "| " + ", ".join(d + " " + m.version(d) for d in ("nvidia-cutlass-dsl", "flash-attn-4", "quack-kernels", "apache-tvm-ffi", "torch-c-dlpack-ext")))' ;;
   flash|controls|memcheck)
-    [ $# -eq 2 ] || { echo "usage: device_run.sh $1 OUT" >&2; exit 64; }
+    [ $# -ge 2 ] || { echo "usage: device_run.sh $1 OUT [flash_check.py options]" >&2; exit 64; }
     env_path
     part=$1; [ "$part" = flash ] && part=main
-    python3 "$HERE/flash_check.py" --out "$2" --part "$part" ;;
+    out=$2; shift 2
+    python3 "$HERE/flash_check.py" --out "$out" --part "$part" "$@" ;;
   quack)
     [ $# -eq 2 ] || { echo "usage: device_run.sh quack OUT" >&2; exit 64; }
     env_path
