@@ -126,7 +126,7 @@ def test_recorded_flash_attention_and_quack():
     """FlashAttention's SM90 forward and backward and quack's GEMM and RMSNorm, recorded on an
     H200 (gpu/RESULTS.md): every decision the audit maps agrees with the model."""
     total = {}
-    for name in ("flash_trace.json.gz", "quack_trace.json.gz"):
+    for name in ("flash_trace.json.gz", "flash_trace_quick.json.gz", "quack_trace.json.gz"):
         trace = load(os.path.join(H200, name))
         verdicts = dsl.audit(trace)
         c = dsl.counts(verdicts)
@@ -135,15 +135,19 @@ def test_recorded_flash_attention_and_quack():
         # What it cannot map says why (tiled copies, composed layouts made directly, TMA over
         # GMEM layouts the model's tma_params refuses): never silently.
         assert all(v.detail for v in verdicts if v.status == "unmapped")
-        total[name] = (c["agree"], c["unmapped"])
-        if name.startswith("flash"):
+        total[name] = (c["agree"], c["unmapped"], c["reported"])
+        if name == "flash_trace_quick.json.gz":
+            # Recorded with the SMEM partitions: each tiled copy's wavefronts on its SMEM tensor.
+            reported = [v for v in verdicts if v.status == "reported"]
+            assert len(reported) >= 80 and all("wavefronts over" in v.detail for v in reported)
+        if name == "flash_trace.json.gz":
             sections = by_section(verdicts)
             assert len(sections) >= 38  # 19 compiled configurations (the exact run reuses one), forward and backward
             agree = lambda key: sum(1 for v in verdicts if key in v.title and v.status == "agree")  # noqa: E731
             assert agree("register handoff") >= 20 and agree("make_tiled_tma_atom") >= 100
             assert agree("make_tiled_copy_tv") >= 150 and agree("make_tiled_copy_C") >= 100
             assert agree("make_trivial_tiled_mma") >= 100 and agree("quack.sm90_utils.make_smem_layout") >= 150
-    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped) {total}, 0 disagree")
+    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, 0 disagree")
 
 
 @pytest.mark.skipif(not os.path.isdir(H200), reason="gpu/flash/traces is missing")

@@ -356,11 +356,20 @@ class _Auditor:
             v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
                         if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
             return
-        layout = cuteref.from_dsl(d.args["tensor_layout"])
         swizzle = d.args.get("swizzle")
         bits = int(d.args["bits"])
+        on_pointer = bool(swizzle and swizzle[0] > 0)
+        if d.args["tensor_layout"].lstrip().startswith("S<"):
+            # The swizzle inside the tensor's layout, the pointer plain. The DSL's Python
+            # evaluation applies such a swizzle to element offsets (S<3,4,3> o 0 o (8,64):(64,1)
+            # at 9 gives 65), while the same printout from make_smem_layout_atom means a swizzle
+            # of byte addresses; which one the GPU's accesses use is not settled here.
+            v.detail = ("a swizzle inside the SMEM tensor's layout (" + d.args["tensor_layout"].split(" o ")[0] +
+                        "), not on its pointer: whether it acts on bytes or on element offsets is ambiguous")
+            return
+        layout = cuteref.from_dsl(d.args["tensor_layout"])
         smem = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}" \
-            if swizzle and swizzle[0] > 0 else str(layout)
+            if on_pointer else str(layout)
         call = f"bank_conflicts({tiled}, {smem}, {d.args['operand']})"
         instructions, wavefronts, ideal = model.literal(cuteref.eval(call))
         v.status = "reported"

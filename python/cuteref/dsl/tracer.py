@@ -93,7 +93,10 @@ def _smem_partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[s
     memory; else the tiled copy (its printout), S or D, the tensor's layout, element width and
     the swizzle its pointer carries (applied to byte addresses)."""
     tensor = arguments.get("src", arguments.get("dst"))
-    space = getattr(tensor, "memspace", None)
+    try:
+        space = tensor.memspace
+    except (AttributeError, ValueError):  # a coordinate tensor has no memory space
+        return None
     if space is None or "smem" not in str(space).lower():
         return None
     swizzle = None
