@@ -175,17 +175,42 @@ __all__ = ["Error", "PycuteError", "Value", "ProofResult", "eval", "parse", "lay
            "functions", "call", "_"] + _exported
 
 
-def from_dsl(obj) -> Value:
+def from_dsl(obj, bits: Optional[int] = None, elements: bool = False) -> Value:
     """A CuTe DSL object (nvidia-cutlass-dsl: a layout, a composed layout, a shape, e.g. inside a
     @cute.jit function) or its printout, as a cuteref value. The DSL prints CuTe's notation with
     static integers unmarked and swizzles as `S<B,M,S>`; a run-time value prints as `?` and
-    cannot be converted (cuteref.Error at its column)."""
+    cannot be converted (cuteref.Error at its column).
+
+    A swizzled SMEM layout prints as `S<3,4,3> o 0 o L`, but on the GPU the DSL applies that
+    swizzle to the byte address of L's element (the swizzle travels with the SMEM pointer). Give
+    `bits`, the element width, to get that function: `Sw<3,4,3> o smem_ptr[16b](unset) o L` for
+    bits=16. `elements=True` reads the swizzle on element indices, as printed. A swizzled layout
+    with neither is refused: the two readings are different functions."""
     text = obj if isinstance(obj, str) else str(obj)
     if "?" in text:
         raise Error(f"from_dsl: `{text}` has run-time values (printed `?`): only static values convert",
                     text.index("?") + 1)
+    if bits is not None and (isinstance(bits, bool) or not isinstance(bits, int) or bits not in (4, 6, 8, 16, 32, 64)):
+        raise Error(f"from_dsl: bits={bits!r} is not an element width (4, 6, 8, 16, 32 or 64)")
+    if bits is not None and elements:
+        raise Error("from_dsl: give bits (the swizzle on byte addresses, as on the GPU) or elements=True, not both")
     import re
-    return parse(re.sub(r"(?<![A-Za-z0-9_])S<", "Sw<", text))
+    swizzle = re.match(r"\s*S<(-?\d+),(-?\d+),(-?\d+)>\s+o\s+", text)
+    if swizzle is None:
+        return parse(text)
+    if bits is None and not elements:
+        raise Error(f"from_dsl: `{text}` is a swizzled layout: on the GPU the DSL applies its swizzle to "
+                    "byte addresses; give bits= (the element width) for that function, or elements=True "
+                    "to read the swizzle on element indices as printed", 1)
+    head = "Sw<" + ",".join(swizzle.groups()) + "> o "
+    rest = text[swizzle.end():]
+    if elements:
+        return parse(head + rest)
+    offset = re.match(r"(-?\d+)\s+o\s+", rest)
+    if offset is None or int(offset.group(1)) != 0:
+        raise Error(f"from_dsl: `{text}` has no zero offset between swizzle and layout: an SMEM layout "
+                    "read on byte addresses needs the offset 0 (slice it with its offset applied first)")
+    return parse(head + f"smem_ptr[{bits}b](unset) o " + rest[offset.end():])
 
 
 __all__.append("from_dsl")

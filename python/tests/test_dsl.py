@@ -20,8 +20,24 @@ def test_from_dsl_printouts():
     # The DSL's printouts (seen from nvidia-cutlass-dsl 4.8.1): static integers unmarked,
     # swizzles as S<B,M,S>, run-time values as ?.
     assert cuteref.from_dsl("(4,(2,3)):(2,(1,8))") == cuteref.eval("(4,(2,3)):(2,(1,8))")
-    C = cuteref.from_dsl("S<3,4,3> o 0 o (8,64):(64,1)")
-    assert str(C) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    # A swizzled SMEM layout: on the GPU the swizzle acts on byte addresses. The expected value
+    # is the model's own GMMA atom tiled to FA3's Q tile (192 x 64, bf16), written independently.
+    printed = "S<3,4,3> o 0 o ((8,24),(64,1)):((64,512),(1,0))"
+    Q = cuteref.eval("tile_to_shape(gmma_atom(K, SW128, 16), (192,64))")
+    assert str(cuteref.from_dsl(printed, bits=16)) == "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,24),(64,1)):((64,512),(1,0))"
+    assert cuteref.from_dsl(printed, bits=16) == Q
+    # Read on element indices it is another function (the two first differ at index 1).
+    assert str(cuteref.from_dsl("S<3,4,3> o 0 o (8,64):(64,1)", elements=True)) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert not (cuteref.from_dsl(printed, elements=True) == Q)
+    # Neither reading chosen, both chosen, a width that is none, a nonzero offset: refused.
+    with pytest.raises(cuteref.Error, match="give bits="):
+        cuteref.from_dsl(printed)
+    with pytest.raises(cuteref.Error, match="not both"):
+        cuteref.from_dsl(printed, bits=16, elements=True)
+    with pytest.raises(cuteref.Error, match="not an element width"):
+        cuteref.from_dsl(printed, bits=12)
+    with pytest.raises(cuteref.Error, match="offset 0"):
+        cuteref.from_dsl("S<3,4,3> o 64 o (8,64):(64,1)", bits=16)
     with pytest.raises(cuteref.Error) as e:
         cuteref.from_dsl("(?,4):(1,?)")
     assert e.value.column == 2

@@ -1,0 +1,411 @@
+"""The audit: each decision of a trace against the model's value for the same arguments.
+
+`audit(trace)` returns one Verdict per decision, in order, plus one per register handoff (a
+tiled MMA that reads A from registers after one that accumulates in them). A verdict is
+
+- `agree`: the DSL's value and the model's are the same function (layouts compared with
+  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits));
+- `disagree`: with the first differing element, as the model's == names it;
+- `unmapped`: the audit has no model counterpart for this call, said with the reason;
+- `failed`: the DSL raised (its message), so there is no value to compare;
+- `reported`: a measure, not a verdict: the shared-memory wavefronts of a tiled copy's
+  instructions on the SMEM tensor a thread partitions, against the ideal (never a failure).
+
+Nothing is skipped: every recorded decision has a verdict.
+"""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import cuteref
+
+from . import model
+from .trace import Decision, Trace
+
+
+@dataclass
+class Verdict:
+    index: Optional[int]          # the decision's index; None for a derived check (handoff)
+    section: str
+    title: str                    # the call, readable
+    status: str                   # agree | disagree | unmapped | failed | reported
+    dsl: str = ""                 # the DSL's value (and how it was read)
+    model: str = ""               # the model's EXPR and value
+    detail: str = ""              # the first differing element, or why unmapped
+    checks: List[str] = field(default_factory=list)  # each sub-comparison made
+
+
+def _bits(arg) -> int:
+    if isinstance(arg, dict) and "bits" in arg:
+        return int(arg["bits"])
+    raise cuteref.Error(f"no element width in {arg!r}")
+
+
+def _compare(v: Verdict, dsl_value, model_value, what: str) -> bool:
+    verdict = cuteref.equal(model_value, dsl_value)
+    v.checks.append(what)
+    if str(verdict) == "true":
+        return True
+    v.status = "disagree"
+    v.detail = f"{what}: {verdict} (left: model, right: DSL)"
+    return False
+
+
+def _read_smem(printout: str, bits: Optional[int]):
+    """A DSL SMEM layout as the function it is on the GPU."""
+    if printout.lstrip().startswith("S<"):
+        if bits is None:
+            raise cuteref.Error(f"`{printout}` is swizzled and its element width is unknown")
+        return cuteref.from_dsl(printout, bits=bits)
+    return cuteref.from_dsl(printout)
+
+
+class _Auditor:
+    def __init__(self, trace: Trace):
+        self.trace = trace
+        self.bits_of_layout: Dict[str, int] = {}   # DSL atom printout -> element width
+        self.smem_tiles: List[tuple] = []          # (section, bits, model tile (one stage), its EXPR)
+        self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
+        self.copies: Dict[tuple, str] = {}         # (section, DSL printout) -> model tiled copy EXPR
+        self.instr_copies: Dict[tuple, str] = {}   # the same with the model's atom of the DSL's instruction
+
+    def run(self) -> List[Verdict]:
+        out = []
+        for d in self.trace.decisions:
+            v = Verdict(d.index, d.section, self.title(d), "agree")
+            if d.error:
+                v.status, v.detail = "failed", f"the DSL raised {d.error}"
+            elif "unrecorded" in d.args or "unrecorded" in d.result:
+                v.status = "unmapped"
+                v.detail = f"the call could not be recorded: {d.args.get('unrecorded') or d.result.get('unrecorded')}"
+            else:
+                check = getattr(self, "check_" + d.kind, None)
+                if check is None:
+                    v.status, v.detail = "unmapped", f"no model counterpart for {d.api} in cuteref.dsl"
+                else:
+                    try:
+                        check(d, v)
+                    except cuteref.Error as e:
+                        v.status, v.detail = "unmapped", f"the model cannot read it: {e.diagnostic}"
+                    except (KeyError, ValueError, TypeError, IndexError) as e:
+                        v.status = "unmapped"
+                        v.detail = f"the audit cannot read this decision's record: {type(e).__name__}: {e}"
+            out.append(v)
+            if d.kind == "tiled_mma" and v.status != "failed":
+                handoff = self.handoff(d)
+                if handoff is not None:
+                    out.append(handoff)
+        return out
+
+    @staticmethod
+    def title(d: Decision) -> str:
+        args = ", ".join(f"{k}={_show(a)}" for k, a in d.args.items())
+        return f"{d.api}({args})" + (f"  (inside [{d.parent}])" if d.parent is not None else "")
+
+    # ---- SMEM ------------------------------------------------------------------------------
+    def check_smem_atom_kind(self, d: Decision, v: Verdict) -> None:
+        bits = _bits(d.args["element_type"])
+        major = model.major_of(d.args["layout"])
+        kind = model.atom_kind(major, int(d.args["major_mode_size"]), bits)
+        v.dsl, v.model = d.result["kind"], f"the widest GMMA atom whose contiguous extent divides {d.args['major_mode_size']}: {kind}"
+        v.checks.append("atom kind")
+        if kind != d.result["kind"]:
+            v.status, v.detail = "disagree", f"atom kind: model {kind}, DSL {d.result['kind']}"
+
+    def check_smem_layout_atom(self, d: Decision, v: Verdict) -> None:
+        bits = _bits(d.args["element_type"])
+        text, mine = model.gmma_atom_of_kind(d.args["kind"], bits)
+        self.bits_of_layout[d.result["layout"]] = bits
+        theirs = _read_smem(d.result["layout"], bits)
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
+        _compare(v, theirs, mine, "atom")
+
+    def check_tile_to_shape(self, d: Decision, v: Verdict) -> None:
+        atom = d.args.get("atom")
+        bits = self.bits_of_layout.get(atom)
+        atom_value = _read_smem(atom, bits)
+        shape = d.args.get("trg_shape", d.args.get("shape"))
+        order = d.args.get("order")
+        call = f"tile_to_shape({atom_value}, {model.tup(shape)}" + (f", {model.tup(order)})" if order else ")")
+        mine = cuteref.eval(call)
+        theirs = _read_smem(d.result["layout"], bits)
+        if bits is not None:
+            self.bits_of_layout[d.result["layout"]] = bits
+            self.remember_tile(d, bits, atom_value, shape, order)
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{call} = {mine}"
+        _compare(v, theirs, mine, "tiled layout")
+
+    def remember_tile(self, d: Decision, bits: int, atom, shape, order) -> None:
+        """The first two modes of an SMEM layout (one stage), for matching TMA boxes."""
+        if len(shape) == 3 and order is not None and list(order)[2] == 2:
+            call = f"tile_to_shape({atom}, {model.tup(shape[:2])}, {model.tup(list(order)[:2])})"
+        elif len(shape) == 2:
+            call = f"tile_to_shape({atom}, {model.tup(shape)}" + (f", {model.tup(order)})" if order else ")")
+        else:
+            return
+        self.smem_tiles.append((d.section, bits, cuteref.eval(call), call))
+
+    def _smem_helper(self, d: Decision, v: Verdict, layout_enum: str, shape, bits: int, stages,
+                     major_size=None) -> None:
+        text, mine = model.smem_tile(layout_enum, shape, bits, stages, major_size)
+        theirs = _read_smem(d.result["layout"], bits)
+        self.bits_of_layout[d.result["layout"]] = bits
+        unstaged = model.smem_tile(layout_enum, shape, bits, None, major_size)
+        self.smem_tiles.append((d.section, bits, unstaged[1], unstaged[0]))
+        v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
+        _compare(v, theirs, mine, "SMEM layout")
+
+    def check_smem_layout(self, d: Decision, v: Verdict) -> None:
+        tile = d.args["tile"]
+        if isinstance(tile, list):
+            shape = [t if isinstance(t, int) else model.product_each(model.tup(t))[0] for t in tile]
+        else:
+            shape = model.product_each(cuteref.eval(tile))
+        self._smem_helper(d, v, d.args["layout"], shape, _bits(d.args["dtype"]), d.args.get("stage"),
+                          d.args.get("major_mode_size"))
+
+    def check_smem_layout_a(self, d: Decision, v: Verdict) -> None:
+        m, _, k = d.args["mma_tiler_mnk"]
+        self._smem_helper(d, v, d.args["a_layout"], [m, k], _bits(d.args["a_dtype"]), d.args["num_stages"])
+
+    def check_smem_layout_b(self, d: Decision, v: Verdict) -> None:
+        _, n, k = d.args["mma_tiler_mnk"]
+        self._smem_helper(d, v, d.args["b_layout"], [n, k], _bits(d.args["b_dtype"]), d.args["num_stages"])
+
+    def check_composed_layout(self, d: Decision, v: Verdict) -> None:
+        parent = self.trace.decisions[d.parent] if d.parent is not None else None
+        if parent is not None and parent.kind == "smem_layout_atom" and not parent.error:
+            # Made inside make_smem_layout_atom: it is that atom, an SMEM layout of its width.
+            bits = _bits(parent.args["element_type"])
+            text, mine = model.gmma_atom_of_kind(parent.args["kind"], bits)
+            theirs = _read_smem(d.result["layout"], bits)
+            v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine} (the atom of [{parent.index}])"
+            _compare(v, theirs, mine, "atom")
+            return
+        v.status = "unmapped"
+        v.dsl = d.result.get("layout", "")
+        v.detail = ("a composed layout made directly: whether its swizzle acts on bytes (SMEM) or on "
+                    "element indices depends on its use, which the trace does not show")
+
+    # ---- MMA ---------------------------------------------------------------------------------
+    def check_tiled_mma(self, d: Decision, v: Verdict) -> None:
+        a, b, acc = d.args["a_dtype"], d.args["b_dtype"], d.args["acc_dtype"]
+        rs = d.args.get("a_source") == "RMEM"
+        tiled = model.tiled_mma(a["dtype"], b["dtype"], acc["dtype"], a["bits"], d.args["a_leading_mode"],
+                                d.args["b_leading_mode"], d.args["atom_layout_mnk"], d.args["tiler_mn"], rs)
+        self.mmas.append((d, tiled))
+        v.model, v.dsl = tiled, d.result["shape_mnk"]
+        for key, op, bits in (("tv_a", "A", a["bits"]), ("tv_b", "B", b["bits"]), ("tv_c", "C", acc["bits"])):
+            text, mine = model.tiled_mma_tv(tiled, op, bits)
+            if not _compare(v, cuteref.from_dsl(d.result[key]), mine, f"TV layout {op} ({d.result[key]})"):
+                return
+        v.checks.append("A from registers" if rs else "A from SMEM")
+
+    def handoff(self, d: Decision) -> Optional[Verdict]:
+        """A tiled MMA reading A from registers after one that accumulates: the kernel hands the
+        accumulator's values over in order (value i of C is value i of A, converted), which is
+        right exactly when the model's register_permutation says identity."""
+        if d.args.get("a_source") != "RMEM" or len(self.mmas) < 2 or self.mmas[-1][0] is not d:
+            return None
+        to_expr = self.mmas[-1][1]
+        earlier = [(e, t) for e, t in self.mmas[:-1] if e.section == d.section and e.args.get("a_source") != "RMEM"]
+        v = Verdict(None, d.section, f"register handoff into decision {d.index} (A from registers)", "agree")
+        if not earlier:
+            v.status, v.detail = "unmapped", "no earlier tiled MMA in this kernel accumulates the registers handed over"
+            return v
+        src, from_expr = earlier[-1]
+        call = f"register_permutation({from_expr}, C, {to_expr}, A)"
+        v.title = f"register handoff: C of decision {src.index} -> A of decision {d.index}, value i to value i"
+        v.dsl = "the kernel reuses accumulator value i as A fragment value i"
+        try:
+            result = cuteref.eval(call)
+        except cuteref.Error as e:
+            v.status, v.detail = "unmapped", f"the model cannot compare the two: {e.diagnostic}"
+            return v
+        v.model = f"{call} = {result}"
+        v.checks.append("register permutation")
+        if not str(result).startswith("(identity"):
+            v.status, v.detail = "disagree", f"the model says the values move: {result}"
+        return v
+
+    # ---- TMA ---------------------------------------------------------------------------------
+    def check_tma_atom(self, d: Decision, v: Verdict) -> None:
+        gmem = d.args["gmem_tensor"]
+        if not isinstance(gmem, dict):
+            raise cuteref.Error(f"the GMEM tensor was not recorded as a tensor: {gmem!r}")
+        bits = gmem["bits"]
+        tiler = d.args["cta_tiler"]
+        if isinstance(tiler, str):  # a layout as the tiler, e.g. (64,32):(1@0,1@1): its mode extents
+            tiler = model.product_each(cuteref.from_dsl(tiler))
+        smem_text = d.args.get("smem_layout_", d.args.get("smem_layout"))
+        smem = _read_smem(smem_text, bits)
+        rank_tiler = len(tiler) if isinstance(tiler, list) else 1
+        if int(cuteref.rank(smem)) == rank_tiler + 1:
+            raise cuteref.Error("a staged SMEM layout given to the TMA (the audit compares one stage)")
+        v.dsl = f"SMEM {smem}, tiler {model.tup(tiler)}, atom values {d.result['src_tv']}, {d.result['tma_tensor']}"
+        # 1. The box's SMEM layout is one the kernel's SMEM decisions produced (one stage), where
+        #    the kernel made its SMEM layouts through the hooked API.
+        tiles = [(call, tile) for section, b, tile, call in self.smem_tiles if section == d.section and b == bits]
+        match = [call for call, tile in tiles if str(cuteref.equal(tile, smem)) == "true"]
+        if tiles:
+            v.checks.append("SMEM layout is an allocated tile")
+            if not match:
+                v.status = "disagree"
+                v.detail = ("the TMA's SMEM layout is none of the kernel's SMEM tiles as the model derives them: "
+                            + "; ".join(f"{call}: {cuteref.equal(tile, smem)}" for call, tile in tiles)[:600])
+                return
+        else:
+            v.checks.append("(no hooked SMEM layout of this width to match the box against)")
+        # 2. The tiler is the tile's shape.
+        shape = model.product_each(smem)
+        v.checks.append("tiler = tile shape")
+        tiler_extents = [model.extent(t) for t in (tiler if isinstance(tiler, list) else [tiler])]
+        if list(shape) != tiler_extents:
+            v.status, v.detail = "disagree", f"CTA tiler {model.tup(tiler)} is not the SMEM tile's shape {model.tup(shape)}"
+            return
+        # 3. The model's tensor map for this copy: box size and each mode's TMA dimension.
+        layout, extents = model.concrete_gmem(gmem["tensor_layout"], tiler, bits)
+        call = f"tma_params({layout}, {smem}, {bits}" + (f", {d.args['num_multicast']})" if d.args.get("num_multicast", 1) != 1 else ")")
+        params = model.literal(cuteref.eval(call))
+        _, global_dim, _, box, _, _, swizzle = params
+        v.model = f"{call} = {model.tup(params)}" + (f"  (SMEM: {match[0]})" if match else "")
+        box_size = 1
+        for e in box:
+            box_size *= e
+        v.checks.append("box elements")
+        src_shape = model.parse_int_tuple(model.split_layout(d.result["src_tv"])[0])  # (thread, value)
+        per_box = 1
+        for e in model.flat(src_shape[1:]):
+            per_box *= e
+        if box_size != per_box:
+            v.status, v.detail = "disagree", f"elements per box: model {box_size} (boxDim {model.tup(box)}), DSL atom {per_box}"
+            return
+        dims = model.tma_dims(d.result["tma_tensor"])
+        v.checks.append("TMA dimension of each GMEM mode")
+        for mode, dim in enumerate(dims):
+            if dim is None:
+                continue
+            if dim >= len(global_dim) or global_dim[dim] != extents[mode]:
+                v.status = "disagree"
+                v.detail = (f"GMEM mode {mode} (extent {extents[mode]} in {layout}): DSL TMA dimension {dim}, "
+                            f"model globalDim {model.tup(global_dim)}")
+                return
+        v.checks.append(f"swizzle code {swizzle}")
+
+    # ---- copies ------------------------------------------------------------------------------
+    # The (thread, value) layout of a tiled copy depends on its copy atom only through the
+    # element width (CuTe's make_tiled_copy*), so the model's universal copy of that width
+    # stands for the DSL's atom.
+    VALUE_BITS = {"bf16": 16, "f16": 16, "i16": 16, "u16": 16, "f32": 32, "tf32": 32, "i32": 32, "u32": 32,
+                  "f64": 64, "i64": 64, "i8": 8, "u8": 8, "f8E4M3FN": 8, "f8E5M2": 8}
+
+    def check_tiled_copy(self, d: Decision, v: Verdict) -> None:
+        import re
+        name = d.api.rsplit(".", 1)[-1]
+        typed = re.search(r"Value type:\s*(\S+)", d.args.get("atom", ""))
+        bits = self.VALUE_BITS.get(typed.group(1)) if typed else None
+        if bits is None:
+            raise cuteref.Error(f"the copy atom's value type ({typed.group(1) if typed else 'not printed'}) "
+                                "has no width in cuteref.dsl")
+        atom = f"UniversalCopy<uint{bits}_t>"
+        if name == "make_tiled_copy_tv":
+            thr, val = cuteref.from_dsl(d.args["thr_layout"]), cuteref.from_dsl(d.args["val_layout"])
+            tiled = f"make_tiled_copy({atom}, {bits}, {thr}, {val})"
+            tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
+        elif name in ("make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C"):
+            mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
+                        and e.result.get("printout") == d.args.get("tiled_mma")), None)
+            if mma is None:
+                v.status = "unmapped"
+                v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
+                return
+            tiled = f"{name}({atom}, {bits}, {mma})"
+            tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
+        elif name in ("make_tiled_copy_S", "make_tiled_copy_D"):
+            source = self.copies.get((d.section, d.args.get("tiled_copy")))
+            if source is None:
+                v.status = "unmapped"
+                v.detail = "its source tiled copy was not made through a hooked call in this kernel"
+                return
+            tiled = None
+            tv, tiler = f"tiled_copy_layout({source}, {name[-1]})", f"tiled_copy_tiler({source})"
+        else:
+            raise cuteref.Error(f"no model counterpart for {d.api}")
+        if tiled is not None:
+            self.copies[(d.section, d.result.get("printout"))] = tiled
+            instr = model.copy_atom(d.result.get("op", ""), d.result.get("op_fields", {}), d.result.get("src_tv", ""), bits) \
+                if "op" in d.result else None
+            if instr is not None:
+                self.instr_copies[(d.section, d.result.get("printout"))] = tiled.replace(atom, instr, 1)
+        mine_tv, mine_tiler = cuteref.eval(tv), model.literal(cuteref.eval(tiler))
+        v.dsl = f"TV {d.result['tv']}, tiler {d.result['tiler']}"
+        v.model = f"{tv} = {mine_tv}; tiler {model.tup(mine_tiler)}"
+        if not _compare(v, cuteref.from_dsl(d.result["tv"]), mine_tv, "TV layout"):
+            return
+        theirs = [int(cuteref.size(cuteref.from_dsl(part))) for part in _top_level(d.result["tiler"])]
+        v.checks.append("tiler")
+        if theirs != list(mine_tiler if isinstance(mine_tiler, tuple) else [mine_tiler]):
+            v.status, v.detail = "disagree", f"tiler: model {model.tup(mine_tiler)}, DSL {d.result['tiler']}"
+
+
+    def check_smem_partition(self, d: Decision, v: Verdict) -> None:
+        """Reported, not judged: the wavefronts of the copy's instructions on this SMEM tensor."""
+        key = (d.section, d.args["tiled_copy"])
+        tiled = self.instr_copies.get(key)
+        v.status = "unmapped"
+        if tiled is None:
+            v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
+                        if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
+            return
+        swizzle = d.args.get("swizzle")
+        bits = int(d.args["bits"])
+        on_pointer = bool(swizzle and swizzle[0] > 0)
+        if d.args["tensor_layout"].lstrip().startswith("S<"):
+            # The swizzle inside the tensor's layout, the pointer plain. The DSL's Python
+            # evaluation applies such a swizzle to element offsets (S<3,4,3> o 0 o (8,64):(64,1)
+            # at 9 gives 65), while the same printout from make_smem_layout_atom means a swizzle
+            # of byte addresses; which one the GPU's accesses use is not settled here.
+            v.detail = ("a swizzle inside the SMEM tensor's layout (" + d.args["tensor_layout"].split(" o ")[0] +
+                        "), not on its pointer: whether it acts on bytes or on element offsets is ambiguous")
+            return
+        layout = cuteref.from_dsl(d.args["tensor_layout"])
+        smem = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}" \
+            if on_pointer else str(layout)
+        call = f"bank_conflicts({tiled}, {smem}, {d.args['operand']})"
+        instructions, wavefronts, ideal = model.literal(cuteref.eval(call))
+        v.status = "reported"
+        v.dsl = f"{d.args['operand']} of the tiled copy on SMEM {smem}"
+        v.model = f"{call} = ({instructions},{wavefronts},{ideal})"
+        v.detail = f"{wavefronts} wavefronts over {instructions} shared-memory instructions, ideal {ideal}" + \
+            (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
+
+
+def _top_level(text: str) -> List[str]:
+    """The top-level elements of a printed tuple `(a, b:c, (d,e))`."""
+    body = text.strip()
+    if not (body.startswith("(") and body.endswith(")")):
+        return [body]
+    out, depth, start = [], 0, 1
+    for i, ch in enumerate(body[1:-1], start=1):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out.append(body[start:i].strip())
+            start = i + 1
+    out.append(body[start:-1].strip())
+    return [part for part in out if part]  # `(1024:1,)`: a one-element tuple
+
+
+def _show(a) -> str:
+    if isinstance(a, str) and "\n" in a:  # a DSL object's multi-line printout, on one line
+        return " | ".join(" ".join(line.split()) for line in a.splitlines() if line.strip())
+    if isinstance(a, dict) and "dtype" in a and "tensor_layout" not in a:
+        return f"{a['dtype']}"
+    if isinstance(a, dict) and "tensor_layout" in a:
+        return f"tensor {a['dtype']} {a['tensor_layout']}"
+    if isinstance(a, list):
+        return model.tup(a) if all(isinstance(x, int) or isinstance(x, list) for x in a) else str(a)
+    return str(a)
+
+
+def audit(trace: Trace) -> List[Verdict]:
+    return _Auditor(trace).run()

@@ -1,0 +1,241 @@
+"""cuteref.dsl, the auditor of CuTe DSL kernels: its trace format, its model side, the audit of
+traces recorded from real compiles (here with the DSL when .vendor/dsl has it; on an H200 for
+flash-attn-4 and quack, checked in under gpu/flash/traces), and negative controls that must be
+caught. Expected verdicts come from the DSL's own output set against the model (and, for the
+controls, from a layout the tracer perturbed), never from the audit's output.
+"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cuteref
+from conftest import REPORT, SOURCE_DIR
+from cuteref import dsl
+from cuteref.dsl import model
+
+DSL = os.environ.get("CUTEREF_DSL_PATH", "")
+HERE = os.path.dirname(__file__)
+TRACES = os.path.join(HERE, "dsl_traces")
+H200 = os.path.join(SOURCE_DIR, "gpu", "flash", "traces")
+needs_dsl = pytest.mark.skipif(not DSL or not os.path.isdir(DSL), reason="the CuTe DSL is not installed (.vendor/dsl)")
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return dsl.Trace.from_json(f.read())
+
+
+def by_section(verdicts):
+    out = {}
+    for v in verdicts:
+        out.setdefault(v.section, []).append(v)
+    return out
+
+
+# ---- the model side, against CuTe's conventions written out by hand --------------------------
+
+def test_atom_kind_is_cutlass_smem_selector():
+    # CUTLASS's SM90 selector: SW128 when the contiguous extent is a multiple of 1024 bits, SW64
+    # of 512, SW32 of 256, else INTER; 16-bit: 64, 32, 16 elements; 8-bit: 128, 64, 32.
+    cases = {("K", 64, 16): "K_SW128", ("K", 192, 16): "K_SW128", ("K", 96, 16): "K_SW64",
+             ("K", 32, 16): "K_SW64", ("K", 16, 16): "K_SW32", ("K", 8, 16): "K_INTER",
+             ("MN", 128, 8): "MN_SW128", ("MN", 64, 8): "MN_SW64", ("MN", 176, 16): "MN_SW32",
+             ("K", 80, 16): "K_SW32"}
+    for (major, size, bits), kind in cases.items():
+        assert model.atom_kind(major, size, bits) == kind, (major, size, bits)
+    REPORT.append(f"cuteref.dsl model side: {len(cases)} SMEM atom choices as CUTLASS's selector")
+
+
+def test_dsl_printouts_and_gmem_fill():
+    assert model.parse_int_tuple("((?,4),?{i64 div=8},1)") == [[None, 4], None, 1]
+    with pytest.raises(cuteref.Error, match="cannot read"):
+        model.parse_int_tuple("(4,x)")
+    # FA's K tensor: (seqlen, hdim, heads, batch), hdim contiguous, the rest run-time. Filled
+    # extents are distinct multiples of the tiler; strides compact, 16-byte aligned, injective.
+    layout, extents = model.concrete_gmem("(?,128,?,?):(?{i64 div=8},1,?,?)", [128, 128], 16)
+    assert layout == "(256,128,4,5):(128,1,32768,131072)" and extents == [256, 128, 4, 5]
+    assert str(cuteref.eval(f"size({layout})")) == str(cuteref.eval(f"cosize({layout})"))
+    assert model.tma_dims("tensor<(0,0,0,0) o (?,128,?,?):(1@1,1@0,1@2,1@3)>") == [1, 0, 2, 3]
+    assert model.tma_dims("tensor<(0,0,0) o ((?,?),?):((1@1,1@2),1@0)>") == [1, 2, 0]
+
+
+def test_trace_format_errors():
+    with pytest.raises(ValueError, match="not JSON"):
+        dsl.Trace.from_json("{")
+    with pytest.raises(ValueError, match="format"):
+        dsl.Trace.from_json('{"decisions": []}')
+    with pytest.raises(ValueError, match="decision 0: needs"):
+        dsl.Trace.from_json('{"format": "cuteref.dsl trace 1", "decisions": [{"kind": "x"}]}')
+    with pytest.raises(ValueError, match="unknown fields"):
+        dsl.Trace.from_json('{"format": "cuteref.dsl trace 1", "decisions": [{"index": 0, "kind": "x", "api": "f", '
+                            '"args": {}, "result": {}, "bogus": 1}]}')
+
+
+def test_nothing_is_skipped_silently():
+    # A call the audit has no model for, one the DSL refused, one whose arguments could not be
+    # recorded: each has a verdict that says so.
+    t = dsl.Trace(decisions=[
+        dsl.Decision(0, "tiled_copy", "cutlass.cute.make_tiled_copy_tv", {"atom": "x"}, {"tv": "(32,4):(4,1)"}),
+        dsl.Decision(1, "smem_layout_atom", "warpgroup.make_smem_layout_atom", {"kind": "K_SW128"}, {},
+                     error="TypeError: element_type must be a Numeric"),
+        dsl.Decision(2, "tile_to_shape", "cutlass.cute.tile_to_shape", {"unrecorded": "TypeError: no signature"}, {}),
+        dsl.Decision(3, "something_new", "cutlass.cute.new_api", {}, {"layout": "4:1"}),
+        dsl.Decision(4, "smem_layout_atom", "warpgroup.make_smem_layout_atom", {"kind": "K_SW128"},
+                     {"layout": "S<3,4,3> o 0 o (8,64):(64,1)"}),
+    ])
+    verdicts = dsl.audit(t)
+    assert [v.status for v in verdicts] == ["unmapped", "failed", "unmapped", "unmapped", "unmapped"]
+    assert "has no width in cuteref.dsl" in verdicts[0].detail and "the DSL raised" in verdicts[1].detail
+    assert "could not be recorded" in verdicts[2].detail and "no model counterpart" in verdicts[3].detail
+    assert "element_type" in verdicts[4].detail  # the record lacks the width: said, not guessed
+    text = dsl.render(verdicts, "synthetic")
+    assert text.count("verdict:") == 5 and "5 decisions: 0 agree, 0 disagree, 4 unmapped, 1 failed" in text
+
+
+# ---- traces recorded from real compiles, audited without the DSL ---------------------------
+
+def test_recorded_dsl_kernels():
+    """gpu/dsl's kernels and the FA3-style decisions, recorded from nvidia-cutlass-dsl 4.8.1."""
+    counts = {}
+    for name in ("dsl_kernels.json", "attention_decisions.json"):
+        verdicts = dsl.audit(load(os.path.join(TRACES, name)))
+        c = dsl.counts(verdicts)
+        assert c["disagree"] == 0 and c["failed"] == 0 and c["unmapped"] == 0, dsl.render(verdicts)
+        kinds = {v.title.split("(")[0].rsplit(".", 1)[-1] for v in verdicts}
+        counts[name] = len(verdicts)
+        if name == "dsl_kernels.json":
+            assert {"make_smem_layout_a", "make_smem_layout_b", "get_smem_layout_atom", "make_smem_layout_atom",
+                    "tile_to_shape", "make_trivial_tiled_mma", "register handoff: C of decision 11 -> A of decision 12, "
+                    "value i to value i"} <= kinds
+        else:
+            assert "make_tiled_tma_atom" in kinds and "make_tiled_copy_C" in kinds
+            # O's stmatrix store into the 128-byte-swizzled tile: the model's count (checked
+            # against Nsight Compute's counters by `cuteref-gpu banks`) is the ideal.
+            reported = [v for v in verdicts if v.status == "reported"]
+            assert len(reported) == 1 and "256 wavefronts over 64 shared-memory instructions, ideal 256" in reported[0].detail
+    REPORT.append(f"cuteref.dsl recorded traces (DSL kernels): {sum(counts.values())} verdicts, 0 disagree ({counts})")
+
+
+@pytest.mark.skipif(not os.path.isdir(H200), reason="gpu/flash/traces is missing")
+def test_recorded_flash_attention_and_quack():
+    """FlashAttention's SM90 forward and backward and quack's GEMM and RMSNorm, recorded on an
+    H200 (gpu/RESULTS.md): every decision the audit maps agrees with the model."""
+    total = {}
+    for name in ("flash_trace.json.gz", "flash_trace_quick.json.gz", "quack_trace.json.gz"):
+        trace = load(os.path.join(H200, name))
+        verdicts = dsl.audit(trace)
+        c = dsl.counts(verdicts)
+        assert c["disagree"] == 0 and c["failed"] == 0, \
+            "\n".join(f"[{v.index}] {v.title}: {v.detail}" for v in verdicts if v.status == "disagree")
+        # What it cannot map says why (tiled copies, composed layouts made directly, TMA over
+        # GMEM layouts the model's tma_params refuses): never silently.
+        assert all(v.detail for v in verdicts if v.status == "unmapped")
+        total[name] = (c["agree"], c["unmapped"], c["reported"])
+        if name == "flash_trace_quick.json.gz":
+            # Recorded with the SMEM partitions: each tiled copy's wavefronts on its SMEM tensor.
+            reported = [v for v in verdicts if v.status == "reported"]
+            assert len(reported) >= 80 and all("wavefronts over" in v.detail for v in reported)
+        if name == "flash_trace.json.gz":
+            sections = by_section(verdicts)
+            assert len(sections) >= 38  # 19 compiled configurations (the exact run reuses one), forward and backward
+            agree = lambda key: sum(1 for v in verdicts if key in v.title and v.status == "agree")  # noqa: E731
+            assert agree("register handoff") >= 20 and agree("make_tiled_tma_atom") >= 100
+            assert agree("make_tiled_copy_tv") >= 150 and agree("make_tiled_copy_C") >= 100
+            assert agree("make_trivial_tiled_mma") >= 100 and agree("quack.sm90_utils.make_smem_layout") >= 150
+    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, 0 disagree")
+
+
+@pytest.mark.skipif(not os.path.isdir(H200), reason="gpu/flash/traces is missing")
+def test_recorded_controls_are_caught():
+    """Each negative control, recorded on the H200 with one layout perturbed through the
+    tracer's hooks: the audit names the first differing element."""
+    expected = {
+        "control narrow_swizzle: forward": "SMEM layout: false: at index 1: left gives 72, right gives 32",
+        "control other_major: forward": "SMEM layout: false: at index 1: left gives 72, right gives 1",
+        "control box_minus_atom: forward": "elements per box: model 8192 (boxDim (64,128,1,1)), DSL atom 7680",
+        "control narrow_swizzle_a: gemm bf16 B K-major": "atom: false: sizes differ: 512 vs 256",
+    }
+    found = {}
+    for name in ("flash_controls_trace.json.gz", "quack_control_trace.json.gz"):
+        for section, verdicts in by_section(dsl.audit(load(os.path.join(H200, name)))).items():
+            first = next((v for v in verdicts if v.status == "disagree"), None)
+            if first is not None:
+                found[section] = first.detail
+    for section, detail in expected.items():
+        assert section in found, f"control {section!r} not caught; caught: {sorted(found)}"
+        assert detail in found[section], (section, found[section])
+    REPORT.append(f"cuteref.dsl H200 controls: {len(expected)} of {len(expected)} caught by the audit")
+
+
+def test_cli_exit_codes(tmp_path):
+    env = dict(os.environ)
+    run = lambda *a: subprocess.run([sys.executable, "-m", "cuteref.dsl", *a], capture_output=True, text=True, env=env)  # noqa: E731
+    ok = run("audit", os.path.join(TRACES, "dsl_kernels.json"))
+    assert ok.returncode == 0 and "29 decisions: 29 agree" in ok.stdout
+    if os.path.isdir(H200):
+        caught = run("audit", os.path.join(H200, "quack_control_trace.json.gz"))
+        assert caught.returncode == 1 and "DISAGREE" in caught.stdout
+    assert run().returncode == 64 and run("frobnicate", "x").returncode == 64
+    one = run("audit", "--section", "attention decisions bf16 hdim 128 tile 128x128 stages 2",
+              os.path.join(TRACES, "attention_decisions.json"))
+    assert one.returncode == 0 and "23 decisions: 22 agree, 0 disagree, 0 unmapped, 0 failed, 1 reported" in one.stdout
+    nosuch = run("audit", "--section", "no such kernel", os.path.join(TRACES, "attention_decisions.json"))
+    assert nosuch.returncode == 64 and "no section 'no such kernel'" in nosuch.stderr
+    assert run("audit", "--section").returncode == 64
+    missing = run("audit", str(tmp_path / "none.json"))
+    assert missing.returncode == 74 and "none.json" in missing.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "other"}))
+    assert run("audit", str(bad)).returncode == 74
+
+
+# ---- live compiles with the DSL (no GPU) ---------------------------------------------------
+
+def dsl_env():
+    """The test's environment (PYTHONPATH names the built cuteref package)."""
+    return dict(os.environ)
+
+
+@needs_dsl
+def test_live_dsl_kernels(tmp_path):
+    """gpu/dsl/dsl_kernels.py compiled for sm_90a under the tracer: every decision agrees."""
+    out = tmp_path / "trace.json"
+    env = dict(dsl_env(), CUTE_DSL_KEEP="cubin,ptx", CUTE_DSL_DUMP_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "cuteref.dsl", "record", "--dsl", DSL, str(out),
+                        os.path.join(SOURCE_DIR, "gpu", "dsl", "dsl_kernels.py"), DSL, str(tmp_path)],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    verdicts = dsl.audit(load(str(out)))
+    c = dsl.counts(verdicts)
+    assert c["disagree"] == 0 and c["agree"] >= 25 and c["failed"] == 0, dsl.render(verdicts)
+    REPORT.append(f"cuteref.dsl live (gpu/dsl kernels): {dsl.summary(verdicts)}")
+
+
+@needs_dsl
+def test_live_controls(tmp_path):
+    """gpu/dsl/attention_decisions.py: the unperturbed compile agrees; each control is caught
+    at the decision it perturbed, with the first differing element."""
+    script = os.path.join(SOURCE_DIR, "gpu", "dsl", "attention_decisions.py")
+    expected = {None: None,
+                "narrow_swizzle": "atom: false: sizes differ: 512 vs 256",
+                "other_major": "SMEM layout: false: at index 1: left gives 1, right gives 72",
+                "box_minus_atom": "elements per box: model 8192 (boxDim (64,128,1,1)), DSL atom 7680"}
+    for control, detail in expected.items():
+        out = tmp_path / f"{control}.json"
+        r = subprocess.run([sys.executable, script, DSL, "--trace", str(out)] + (["--control", control] if control else []),
+                           capture_output=True, text=True, env=dsl_env(), timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+        verdicts = dsl.audit(load(str(out)))
+        bad = [v for v in verdicts if v.status == "disagree"]
+        if control is None:
+            assert not bad and dsl.counts(verdicts)["agree"] >= 19, dsl.render(verdicts)
+        else:
+            assert bad and detail in bad[0].detail, (control, [v.detail for v in bad])
+    r = subprocess.run([sys.executable, script, DSL, "--hdim", "100"], capture_output=True, text=True, env=dsl_env())
+    assert r.returncode == 64 and "multiple of 64" in r.stderr
+    REPORT.append("cuteref.dsl live controls (attention decisions): 3 of 3 caught, the unperturbed compile agrees")
