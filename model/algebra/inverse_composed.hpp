@@ -15,7 +15,7 @@
 // its domain: for Sw<1,1,1> o _0 o _6:_1 (values 0 1 2 3 6 7) it answers Sw<1,1,1> o _0 o _6:_1,
 // whose value at 4 is 6, outside C's domain [0,6). The model refuses there, naming the point.
 //
-// Not defined (refused with a diagnostic), with what the vendors do (vendor/probes/dsl_copy_probe.cpp):
+// Not defined (refused with a diagnostic), with what the vendors do (oracles/probes/dsl_copy_probe.cpp):
 // a non-zero offset -- CuTe answers R o -O o Sw, a ComposedLayout whose inner function is the
 // swizzle, which has no size (using it does not compile); a run-time offset -- CuTe does not
 // compile (it finds no right_inverse(int)); the model decides by the offset's value, so a

@@ -399,7 +399,7 @@ TEST(Inverse, MustHoldAndVendor) {
 }
 
 // CuTe's right_inverse follows static strides only; each answer printed by CuTe 4.2 (g++ on the
-// headers: vendor/cute_unit_inputs.py, vendor/probes/corpus_vendor_probe.cpp), each derived here.
+// headers: oracles/cute_unit_inputs.py, oracles/probes/corpus_vendor_probe.cpp), each derived here.
 TEST(InverseTyped, FollowsStaticStridesOnly) {
   // The chain starts at _1 (mode 4:_1) and must go on with the stride 4*1 = 4, a run-time 4 here.
   EXPECT_EQ(right_inverse(L("(4,2):(_1,4)")).to_string(), "4:_1");

@@ -45,7 +45,7 @@ TEST(CompositionSwizzle, RefusesWhereCuteConstructionIsWrong) {
 
 TEST(CompositionSwizzle, SwizzleOnTheLeft) {
   // CuTe's unit-test input: composition(Sw<3,0,3>, (_8,_8):(_8,_1)) is Sw<3,0,3> o _0 o L as it is
-  // (CuTe 4.2 prints the same, vendor/probes/corpus_vendor_probe.cpp). At 9 = (1,1): L = 8 + 1 = 9
+  // (CuTe 4.2 prints the same, oracles/probes/corpus_vendor_probe.cpp). At 9 = (1,1): L = 8 + 1 = 9
   // = 0b001001, whose bits 3..5 (001) XOR into bits 0..2 (001): 8.
   const ComposedLayout r = composition(Swizzle(3, 0, 3), L("(_8,_8):(_8,_1)"));
   EXPECT_EQ(r.to_string(), "Sw<3,0,3> o _0 o (_8,_8):(_8,_1)");

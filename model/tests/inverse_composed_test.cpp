@@ -3,7 +3,7 @@
 // enumeration with a swizzle and layout evaluation written here (not the model's): a right
 // inverse R has C(R(y)) == y with R(y) in C's domain for every y < size(R); a left inverse has
 // R(C(i)) == i for every i when L is injective. CuTe 4.2's answers quoted below were printed by
-// vendor/probes/dsl_copy_probe.cpp.
+// oracles/probes/dsl_copy_probe.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>

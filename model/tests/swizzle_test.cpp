@@ -102,7 +102,7 @@ TEST(Swizzle, IllegalParametersAreRejected) {
 
 // Negative offsets: CuTe's Swizzle XORs the two's-complement pattern of a signed integer.
 TEST(Swizzle, NegativeOffsets) {
-  // CuTe 4.2 prints Swizzle<1,0,1>{}(-1) as -2 (vendor/probes/corpus_vendor_probe.cpp).
+  // CuTe 4.2 prints Swizzle<1,0,1>{}(-1) as -2 (oracles/probes/corpus_vendor_probe.cpp).
   EXPECT_EQ(Swizzle(1, 0, 1)(-1), -2);
   // -1 has every bit set: bits [7,10) (all 1) flip bits [4,7): -1 ^ 0b1110000 = -113.
   EXPECT_EQ(Swizzle(3, 4, 3)(-1), -113);

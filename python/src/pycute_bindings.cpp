@@ -6,7 +6,7 @@
 // call costs one crossing of the language boundary (bench/pycute_python.py measures it).
 //
 // Where the model (CuTe C++) and pycute differ, the model's answer is given: results are
-// equal as functions except for pycute's known defects (vendor/known_defects.py), e.g.
+// equal as functions except for pycute's known defects (oracles/known_defects.py), e.g.
 // pycute's logical_product(A, n) divides instead of multiplying.
 #include <cstdint>
 #include <string>

@@ -95,7 +95,7 @@ def expected_labels(expr, extra, kind):
     labels = {}
     if kind == "mma":
         # C (16 x 8), A (16 x 8), B (8 x 8) of the 16x8x8 atom, every cell covered once; its
-        # T/V labels are checked against CuTe's print_svg by vendor/draw.
+        # T/V labels are checked against CuTe's print_svg by oracles/draw.
         for panel, (rows, cols) in enumerate([(16, 8), (16, 8), (8, 8)]):
             for r in range(rows):
                 for c in range(cols):

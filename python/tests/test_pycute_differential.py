@@ -1,8 +1,8 @@
 """cuteref.pycute against pycute itself (the nvidia-cutlass 4.2.0.0 wheel), on the vendor
-suite's own pycute cases (vendor/pycute_cases.py): each case is drawn twice from the same
+suite's own pycute cases (oracles/pycute_cases.py): each case is drawn twice from the same
 seed, once with each API, so the same calls run on both. Results are compared as functions
 (size and the values at every index, by each side's own evaluation); a disagreement must be
-one of the recognised pycute defects (vendor/known_defects.py, which checks the operation's
+one of the recognised pycute defects (oracles/known_defects.py, which checks the operation's
 defining property by enumeration with pycute's own crd2idx) or the model refusing an input
 pycute answers (as CuTe C++ does; counted apart, as the vendor suite does). Every answer of
 cuteref.pycute is also checked against the EXPR language (cuteref.eval of the same call):
@@ -19,7 +19,7 @@ import cuteref
 from cuteref import pycute as mine
 from conftest import REPORT
 
-sys.path.insert(0, os.path.join(os.environ.get("CUTEREF_SOURCE_DIR", ""), "vendor"))
+sys.path.insert(0, os.path.join(os.environ.get("CUTEREF_SOURCE_DIR", ""), "oracles"))
 import known_defects  # noqa: E402
 import pycute_cases  # noqa: E402
 

@@ -1,7 +1,7 @@
 // Partitions and slices of swizzled (composed) layouts keep the swizzle and carry the offset
 // inside the layout (composed_advance.hpp, tiled_mma.hpp); functions that cannot keep the
 // swizzle refuse with a reason. Expected values: hand derivations in the comments, and CuTe's
-// physical element offsets printed by vendor/atoms/dump_tiled_mma (the swizzled_partition
+// physical element offsets printed by oracles/atoms/dump_tiled_mma (the swizzled_partition
 // lines), quoted where used.
 #include <gtest/gtest.h>
 

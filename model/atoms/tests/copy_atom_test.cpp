@@ -1,6 +1,6 @@
 // ldmatrix copy atoms. Expected values come from
 //  (a) the vendor oracle: CuTe 4.2's Copy_Traits<SM75_*_LDSM_*> and Copy_Atom<..., uint16_t>
-//      printed by vendor/atoms_probe/copy_ldsm_probe.cpp (compiled with g++ against the wheel);
+//      printed by oracles/atoms_probe/copy_ldsm_probe.cpp (compiled with g++ against the wheel);
 //  (b) the PTX ISA's ldmatrix description, written below as a table from (lane, register,
 //      half) to (matrix, row, column) of the stored matrices, not as CuTe's strides:
 //      lanes 8j..8j+7 address the rows 0..7 of matrix j; lane l receives in register j the

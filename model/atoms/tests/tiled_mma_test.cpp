@@ -88,7 +88,7 @@ TEST(TiledMma, PartitionProfileFollowsCoalescedComposition) {
 }
 
 // Permutations reorder the operand before the atoms tile it (CuTe's logical_divide by
-// (PermM, PermN) in thrfrg_C). Vendor values (vendor/atoms dump): thread 69 of SM80 16x8x16 on
+// (PermM, PermN) in thrfrg_C). Vendor values (oracles/atoms dump): thread 69 of SM80 16x8x16 on
 // 2 x 2 warps, N permuted by (8,2,2):(1,16,8); thread 1 of SM80 16x8x8 with M permuted by
 // (2,16):(16,1); and the rank-2 atom layout padded with _1:_0 as CuTe pads it.
 TEST(TiledMma, Permutations) {

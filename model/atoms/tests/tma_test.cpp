@@ -75,7 +75,7 @@ TEST(Tma, WhatTheHardwareForbids) {
 }
 
 // As CuTe's make_tma_copy: the box follows the SMEM storage order (by hand, see
-// corpus/atoms/tma_params.txt for the derivations; CuTe agrees in vendor/atoms).
+// corpus/atoms/tma_params.txt for the derivations; CuTe agrees in oracles/atoms).
 TEST(Tma, BoxFollowsTheSmemStorageOrder) {
   // K-major f16 over a row-major (256,512) GMEM tensor: K first.
   const TmaParams k = make_tma_params(L("(256,512):(512,1)"), Value(gmma_smem_atom(GmmaMajor::K, GmmaSwizzle::SW128, 16)), 16);

@@ -1,6 +1,6 @@
 // tcgen05.ld/st copy atoms. Expected values: hand derivations from the instruction shapes
 // (tmem_copy_atom.hpp), written out per case; all 148 atoms against CuTe 4.2's Copy_Traits are
-// vendor/atoms/dump_sm100. The bijection test enumerates every atom exhaustively.
+// oracles/atoms/dump_sm100. The bijection test enumerates every atom exhaustively.
 #include <gtest/gtest.h>
 
 #include <cstdio>

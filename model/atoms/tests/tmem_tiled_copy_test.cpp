@@ -1,7 +1,7 @@
 // make_tmem_copy over SM100 accumulators and tmem_warp_lanes. Expected values: hand derivations
 // from the instruction shapes (tmem_copy_atom.hpp) and the subpartition rule (warp w reaches lanes
 // [32 (w % 4), 32 (w % 4) + 32)), written out per case; every thread's partitions against CuTe
-// 4.2's make_tmem_copy are vendor/atoms/dump_sm100.
+// 4.2's make_tmem_copy are oracles/atoms/dump_sm100.
 #include <gtest/gtest.h>
 
 #include <cstdio>

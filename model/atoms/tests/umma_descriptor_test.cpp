@@ -1,7 +1,7 @@
 // UMMA SMEM descriptors. Expected fields: hand derivations in 16-byte units from the canonical
 // forms (smem_operand_form.hpp) and the bit positions of CuTe's UMMA::SmemDescriptor
 // (mma_sm100_desc.hpp), written out in each case; the full set against CuTe 4.2's
-// make_umma_desc is vendor/atoms/dump_sm100. The encode/decode round trip is checked for every
+// make_umma_desc is oracles/atoms/dump_sm100. The encode/decode round trip is checked for every
 // value of every field (exhaustive per field; the fields' bit ranges are disjoint, checked too,
 // so a descriptor's word is the OR of its fields' words).
 #include <gtest/gtest.h>

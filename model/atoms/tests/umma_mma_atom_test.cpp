@@ -1,6 +1,6 @@
 // SM100 tcgen05.mma atoms. Expected values: hand derivations from CuTe's MMA_Traits shapes
 // (umma_mma_atom.hpp) and the instruction descriptor's bit positions (umma_instr_desc.hpp),
-// each written out; the atoms against CuTe 4.2 are vendor/atoms/dump_sm100. The bijection test
+// each written out; the atoms against CuTe 4.2 are oracles/atoms/dump_sm100. The bijection test
 // enumerates every (CTA count, M, N, K) the model accepts, exhaustively.
 #include <gtest/gtest.h>
 

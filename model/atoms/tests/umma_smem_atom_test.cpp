@@ -1,7 +1,7 @@
 // UMMA SMEM layout atoms. Expected values: hand derivations from the atoms' definition in bits
 // (umma_smem_atom.hpp: CuTe's UMMA namespace takes GMMA's eight atoms over, and adds
 // Sw<2,5,2> o (1024,4):(1,1024) bits), with the byte-address swizzle worked out by hand; the
-// full set against CuTe 4.2 is vendor/atoms/dump_sm100.
+// full set against CuTe 4.2 is oracles/atoms/dump_sm100.
 #include <gtest/gtest.h>
 
 #include "atoms/umma_smem_atom.hpp"

@@ -171,7 +171,7 @@ TEST(F2Layout, CosizePyCuTeExamples) {
   expect_error([] { eval("cosize(2:F4611686018427387904)"); }, "overflows 64 bits");
 }
 
-// Every GMMA shared-memory atom of the model (vendor-checked against CuTe: vendor/atoms): its F2
+// Every GMMA shared-memory atom of the model (vendor-checked against CuTe: oracles/atoms): its F2
 // layout, turned back with from_f2(F, bits), is the atom's swizzle behind an smem_ptr of the same
 // element width, with the same function at every index (the INTERLEAVE atoms, Sw<0,4,3>, have no
 // swizzle: the integer layout).

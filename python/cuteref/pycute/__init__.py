@@ -12,7 +12,7 @@ common_coarsening and coalesce_z, under PyCuTe's names and argument order.
 
 The layouts and every layout function are the C++ model's (CuTe C++'s semantics). Results
 equal pycute's as functions (size and value at every index), with the model's answer where
-pycute is wrong (vendor/known_defects.py: pycute's smaller or invalid inverses, its
+pycute is wrong (oracles/known_defects.py: pycute's smaller or invalid inverses, its
 complement of shape 0, its logical_product(A, n), which divides) and CuTe's profile where
 pycute drops unit modes. A precondition failure raises cuteref.pycute.PycuteError, an
 AssertionError (as pycute asserts) and a cuteref.Error carrying the model's diagnostic.

@@ -2,7 +2,7 @@
 // evidence there. Build and run on the host:
 //   I=.vendor/cuda/nvidia/cu13/include
 //   g++ -std=c++17 -w -I.vendor/wheel/cutlass_library/source/include -I$I/cccl -I$I \
-//       vendor/probes/corpus_vendor_probe.cpp -o /tmp/probe && /tmp/probe
+//       oracles/probes/corpus_vendor_probe.cpp -o /tmp/probe && /tmp/probe
 #include <cute/layout.hpp>
 #include <cute/swizzle.hpp>
 #include <cute/swizzle_layout.hpp>

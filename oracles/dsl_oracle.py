@@ -1,6 +1,6 @@
 """Driving the CuTe DSL oracle: worker processes, their crashes, and reading the printouts.
 
-The DSL runs in its own processes (vendor/dsl_worker.py, under the DSL's Python path), two
+The DSL runs in its own processes (oracles/dsl_worker.py, under the DSL's Python path), two
 at a time, each on a share of the cases. A worker that crashes (the DSL segfaults on some
 inputs) has answered every case before the one it crashed on: that case is recorded as a
 crash and a new worker takes the rest.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Inverses of swizzled composed layouts: the model against CuTe C++ 4.2 and the CuTe DSL.
 
-    composed_inverse.py --cuteref build/cli/cuteref --diff build/vendor/vendor_diff \
-        --cache build/vendor/cute-cache --dsl .vendor/dsl --cpp-arg=-I... [--seed 1] [--cases 300]
+    composed_inverse.py --cuteref build/cli/cuteref --diff build/oracles/vendor_diff \
+        --cache build/oracles/cute-cache --dsl .vendor/dsl --cpp-arg=-I... [--seed 1] [--cases 300]
 
 Draws distinct static composed layouts C = Sw<B,M,S> o _0 o L (L injective: compact, permuted or
 gapped strides, nested up to depth 2; a swizzle with B <= 3, M <= 5, B <= |S| <= 6 that moves some

@@ -11,7 +11,7 @@ layouts tv_layout_A/B/C, and the ldmatrix copy atoms (LdMatrix8x8x16bOp) their t
 source/destination layouts; for six tiled MMAs, every thread's partition_A/B/C of a tensor. Each is compared with the model's atom of CuTe C++'s Operation name
 (mma_shape, mma_thrid, mma_layout; copy_thrid, copy_layout recast to 16-bit): layouts by printout, and as functions (`==`) where the
 printouts differ; the shape by value. The model's atoms are themselves checked against CuTe
-C++'s MMA_Traits (vendor/atoms). An Op that both the DSL and the model refuse (integer wgmma
+C++'s MMA_Traits (oracles/atoms). An Op that both the DSL and the model refuse (integer wgmma
 with N = 40, which PTX does not have) counts as agreeing; one only the DSL refuses fails. DSL
 atoms the model has no Operation for are listed and counted apart, never as passed.
 Exit 0 when every compared atom agrees, 1 otherwise, 77 (skip) without the DSL.
@@ -72,7 +72,7 @@ def ops(cutlass, warp, warpgroup, major):
     return out
 
 
-# Tiled MMAs (a subset of vendor/atoms/dump_tiled_mma.cpp's, without permutations): the model's
+# Tiled MMAs (a subset of oracles/atoms/dump_tiled_mma.cpp's, without permutations): the model's
 # Operation name, the DSL's Op, the atom layout (MNK) and the tensors partitioned, (M,K), (N,K),
 # (M,N) with padded strides; every thread's partition_A/B/C layout is compared (the thread's
 # offset is not: the DSL's pointer offsets are run-time values, `?`).

@@ -59,7 +59,7 @@ def main():
         add("identity layout", cute.make_identity_layout((4, 8)), "make_identity_layout((4,8))")
         add("identity layout, 3 modes", cute.make_identity_layout((2, 3, 4)), "make_identity_layout((2,3,4))")
         # the GMMA SMEM layout atoms: the model's gmma_atom(MN|K, SWIZZLE, BITS) is CuTe C++'s
-        # (checked against it in vendor/atoms); here the DSL's must be the same functions
+        # (checked against it in oracles/atoms); here the DSL's must be the same functions
         kinds = {"MN_INTER": ("MN", "INTER"), "MN_SW32": ("MN", "SW32"), "MN_SW64": ("MN", "SW64"),
                  "MN_SW128": ("MN", "SW128"), "K_INTER": ("K", "INTER"), "K_SW32": ("K", "SW32"),
                  "K_SW64": ("K", "SW64"), "K_SW128": ("K", "SW128")}

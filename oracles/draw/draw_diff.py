@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-import layouts as L  # noqa: E402  (vendor/layouts.py: the differential's random layouts)
+import layouts as L  # noqa: E402  (oracles/layouts.py: the differential's random layouts)
 
 SWIZZLES = [(1, 0, 1), (2, 0, 2), (2, 1, 2), (3, 0, 3), (1, 1, 1), (2, 2, 3), (3, 1, 3), (1, 0, 2)]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CuTe C++'s last unit-test inputs (issue 28): the model against CuTe 4.2 compiled on the host.
 
-    cute_unit_inputs.py --cuteref build/cli/cuteref --cache build/vendor/cute-cache --cpp-arg=-I...
+    cute_unit_inputs.py --cuteref build/cli/cuteref --cache build/oracles/cute-cache --cpp-arg=-I...
 
 Each case of corpus/vendor/cute_unit_inputs.txt is written here a second time as a CuTe C++
 expression. One generated program prints, per case, CuTe's print() of the result and its value

@@ -1,7 +1,7 @@
 // Vendor oracle probe for model/atoms (not built by meson): prints CuTe 4.2's values that the
 // atoms unit tests and corpus/atoms quote as expected values. Build and run on the host:
 //   g++ -std=c++17 -I.vendor/wheel/cutlass_library/source/include -I/usr/local/cuda/include/cccl \
-//       -I/usr/local/cuda/include vendor/atoms_probe/tiled_mma_probe.cpp -o /tmp/probe && /tmp/probe
+//       -I/usr/local/cuda/include oracles/atoms_probe/tiled_mma_probe.cpp -o /tmp/probe && /tmp/probe
 // (make_gmma_desc's start address needs a device; on the host CuTe prints an error and uses 0.)
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_atom.hpp>

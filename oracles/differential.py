@@ -2,7 +2,7 @@
 """The vendor differential: the model against CuTe C++ (g++ on the wheel's headers) and
 pycute (the wheel's Python reference), on seeded random cases, compared as functions.
 
-    differential.py --cuteref build/cli/cuteref --diff build/vendor/vendor_diff [--seed S] [--scale K]
+    differential.py --cuteref build/cli/cuteref --diff build/oracles/vendor_diff [--seed S] [--scale K]
 
 Prints, per operation, how many cases each oracle checked, how many the model refused
 (not counted as checked), how many were known vendor defects, and every disagreement.

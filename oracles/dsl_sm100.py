@@ -12,7 +12,7 @@ to the largest repeat, packed or not) of 32-bit elements: thr_id, layout_src_tv,
 Each is compared with the model's value of CuTe C++'s name (umma_atom, mma_*, copy_layout recast
 to 32-bit elements): by printout (static marks, `smem_ptr[..](unset)` and the DSL's `0` offset
 aside), and as functions (`==` in the model) where the printouts differ. The model's values are
-themselves checked against CuTe C++ (vendor/atoms/dump_sm100). A difference fails unless
+themselves checked against CuTe C++ (oracles/atoms/dump_sm100). A difference fails unless
 corpus/vendor/dsl_disagreements.txt records it (the case is listed there); exit 0 when every
 value agrees or is recorded, 1 otherwise, 77 (skip) without the DSL.
 """

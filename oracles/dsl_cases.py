@@ -1,4 +1,4 @@
-"""Cases for the CuTe DSL oracle (nvidia-cutlass-dsl, vendor/dsl_worker.py).
+"""Cases for the CuTe DSL oracle (nvidia-cutlass-dsl, oracles/dsl_worker.py).
 
 The DSL computes layouts on Python ints, which are static integers to it, so every case
 here is fully static: the model is asked the same question with static leaves (`_4`),

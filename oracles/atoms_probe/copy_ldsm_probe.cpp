@@ -3,7 +3,7 @@
 // the 16-bit value layouts of Copy_Atom<Traits, uint16_t>, which corpus/atoms/copy_ldsm.txt
 // quotes as expected values. Build and run on the host:
 //   g++ -std=c++17 -I.vendor/wheel/cutlass_library/source/include -I/usr/local/cuda/include/cccl \
-//       -I/usr/local/cuda/include vendor/atoms_probe/copy_ldsm_probe.cpp -o /tmp/probe && /tmp/probe
+//       -I/usr/local/cuda/include oracles/atoms_probe/copy_ldsm_probe.cpp -o /tmp/probe && /tmp/probe
 #include <cute/tensor.hpp>
 #include <cute/atom/copy_traits_sm75.hpp>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // swizzled composed layout. Build and run on the host:
 //   I=.vendor/cuda/nvidia/cu13/include
 //   g++ -std=c++17 -w -I.vendor/wheel/cutlass_library/source/include -I$I/cccl -I$I \
-//       vendor/probes/dsl_copy_probe.cpp -o /tmp/probe && /tmp/probe
+//       oracles/probes/dsl_copy_probe.cpp -o /tmp/probe && /tmp/probe
 // Each -D below selects one construction that does not compile; the comment after it is the
 // first error g++ prints:
 //   -DPROBE_LDSM_T_32     Copy_Atom<SM75_U16x2_LDSM_T, float>
