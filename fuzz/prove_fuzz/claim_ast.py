@@ -365,8 +365,10 @@ def to_text(node: Node, minimal_parentheses: bool = False) -> str:
     if isinstance(node, Apply):
         return f"{to_text(node.fn, minimal_parentheses)}({to_text(node.arg, minimal_parentheses)})"
     if isinstance(node, Composed):
-        offset = "" if node.offset is None else to_text(node.offset, minimal_parentheses) + " o "
-        return f"{to_text(node.swizzle)} o {offset}{to_text(node.layout, minimal_parentheses)}"
+        # the offset and the layout fully parenthesized: `Sw o O o S:D * a` would multiply the
+        # composed layout, not the stride
+        offset = "" if node.offset is None else to_text(node.offset) + " o "
+        return f"{to_text(node.swizzle)} o {offset}{to_text(node.layout)}"
     raise TypeError(node)
 
 

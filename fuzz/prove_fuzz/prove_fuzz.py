@@ -12,7 +12,7 @@ evaluates at some point of the box, or output not in the documented form. `unkno
 
   prove_fuzz.py --cuteref build/cli/cuteref [--seed N] [--claims N] [--seconds S]
                 [--timeout T] [--regressions FILE] [--save-findings FILE]
-                [--families arith,layout_law,generalized,swizzle,tuple,random] [-v]
+                [--families arith,layout_law,generalized,swizzle,tuple,random,tiling,assume,composed] [-v]
 
 Exit 0: no finding; 1: findings (each printed with its claim and the command that
 reproduces it); 2: the fuzzer itself could not run.
@@ -224,8 +224,8 @@ def main() -> int:
         gen = ClaimGenerator(args.seed, families)
         generated = 0
         while generated < args.claims and time.monotonic() - start < args.seconds:
-            text, where, family = gen.claim(fuzz.evaluate_at)
-            fuzz.check(f"seed {args.seed} claim {generated}", Request(text, where, args.timeout), family)
+            text, where, family, assume = gen.claim(fuzz.evaluate_at)
+            fuzz.check(f"seed {args.seed} claim {generated}", Request(text, where, args.timeout, assume), family)
             generated += 1
     except (OSError, RuntimeError, ValueError, AssertionError) as e:
         print(f"prove_fuzz: error: {e}", file=sys.stderr)
