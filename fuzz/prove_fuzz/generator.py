@@ -373,8 +373,18 @@ class ClaimGenerator:
 
     def mutate_layout(self, n: Node) -> Node:
         if isinstance(n, LayoutLit):
+            if any(isinstance(l, Symbol) for l in self.tree_leaves(n.stride)):
+                return LayoutLit(self.mutate_tree(n.shape), n.stride)  # F2 strides: mutate the shape
             return LayoutLit(n.shape, self.mutate_tree(n.stride))
+        if isinstance(n, Composed):
+            if self.rng.random() < 0.5:
+                return Composed(n.swizzle, n.offset, self.mutate_layout(n.layout))
+            return Composed(n.swizzle, self.mutate(n.offset if n.offset is not None else Int(0)), n.layout)
         return self.mutate(n)
+
+    @staticmethod
+    def tree_leaves(t: Node) -> List[Node]:
+        return [l for e in t.elements for l in ClaimGenerator.tree_leaves(e)] if isinstance(t, Tuple) else [t]
 
     def mutate_tree(self, t: Node) -> Node:
         if isinstance(t, Tuple) and t.elements:
@@ -585,7 +595,7 @@ class ClaimGenerator:
     def family_composed(self, evaluate_at) -> Optional[Claim]:
         r = self.rng
         k = r.random()
-        if k < 0.6:
+        if k < 0.7:
             c = self.composed()
             kk = r.random()
             if kk < 0.35:
