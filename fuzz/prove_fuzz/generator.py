@@ -437,14 +437,17 @@ class ClaimGenerator:
     PRODUCTS = ("logical_product", "blocked_product", "raked_product", "zipped_product", "tiled_product", "flat_product")
 
     def target(self) -> Node:
-        """A target shape of tile_to_shape: all static (`(_6,_2)`, `_8`), dynamic or symbolic."""
+        """A target shape of tile_to_shape: all static (`(_6,_2)`, `_8`: the model checks that
+        the block divides it), dynamic, symbolic or mixed (`(_6,a)`)."""
         r = self.rng
-        static = r.random() < 0.5
+        k = r.random()
+        static = k < 0.45
+        mixed = k > 0.8
 
         def leaf() -> Node:
             if not static and r.random() < 0.35:
                 return self.var() if r.random() < 0.7 else BinOp("*", self.var(), Int(2))
-            return Int(r.choice([2, 3, 4, 6, 8, 12, 16]), static=static)
+            return Int(r.choice([2, 3, 4, 6, 8, 12, 16]), static=static or (mixed and r.random() < 0.5))
 
         if r.random() < 0.35:
             return leaf()
