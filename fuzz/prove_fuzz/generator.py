@@ -18,7 +18,8 @@ small ways (a constant off by one, an operator changed):
                products by an integer, a layout, a tuple and a tuple of layouts: the model's
                value at one point generalized, size laws, tile_to_shape's size as the product
                of each mode's block times the rounded-up number of copies
-  assume       a claim of another family, or one true only under its hypothesis, with
+  assume       a claim of another family, or one true only under its hypothesis (divides,
+               comparisons, defined(tile_to_shape(..)), admissible(A, B), injective(L)), with
                --assume hypotheses: comparisons, divides(A, B) (A a positive literal, a
                variable, or a literal <= 0, which makes the request malformed), defined(E),
                admissible(A, B), injective(L); sometimes unsatisfiable within the box (a bound
@@ -699,9 +700,25 @@ class ClaimGenerator:
             return Claim(BinOp("%", x, t), x), [Hypothesis("compare", [x, t], "<")]
         if k < 0.7:
             return Claim(BinOp("/", x, t), Int(0)), [Hypothesis("compare", [x, t], "<")]
-        if k < 0.8:
+        if k < 0.7:
             return (Claim(BinOp("|", x, t), BinOp("+", x, t)),
                     [Hypothesis("compare", [BinOp("&", x, t), Int(0)], "==")])
+        if k < 0.77:
+            # true where the model accepts tile_to_shape: defined(...) restricts to those points
+            target = self.target()
+            block = self.block_for(target)
+            tiled = Call("tile_to_shape", [block, target])
+            return Claim(Call("size", [tiled]), self.tile_size(block, target)), [Hypothesis("defined", [tiled])]
+        if k < 0.84:
+            # composition keeps B's shape where the model composes A and B
+            a, b = self.layout_literal(0), self.layout_literal(0)
+            return (Claim(Call("size", [Call("composition", [a, b])]), Call("size", [b])),
+                    [Hypothesis("admissible", [a, b])])
+        if k < 0.9:
+            # a left inverse of an injective layout composed with it is the identity
+            layout = LayoutLit(Tuple([x, Int(2)]), Tuple([Int(1), t]))
+            return (Claim(Call("composition", [Call("left_inverse", [layout]), layout]), LayoutLit(BinOp("*", Int(2), x), Int(1))),
+                    [Hypothesis("injective", [layout])])
         n = Int(r.choice([4, 6, 8]), static=True)
         return (Claim(Call("size", [Call("tile_to_shape", [LayoutLit(x, Int(1)), n])]), n),
                 [Hypothesis("divides", [x, Int(n.value)])])
