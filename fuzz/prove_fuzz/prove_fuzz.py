@@ -28,10 +28,10 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from claim_ast import ClaimSyntaxError, parse_claim, parse_hypothesis  # noqa: E402
+from claim_ast import ClaimSyntaxError, Int, children, parse_claim, parse_hypothesis  # noqa: E402
 from generator import ClaimGenerator  # noqa: E402
 from oracle_self_test import run_self_test  # noqa: E402
-from oracle import (Batch, NeedModel, PointError, PointEvaluator, Undecided, claim_variables, evaluate_points,  # noqa: E402
+from oracle import (INT_MAX, INT_MIN, Batch, NeedModel, PointError, PointEvaluator, Undecided, claim_variables, evaluate_points,  # noqa: E402
                     literal_divisor)
 from verdict_check import TIMEOUT_SLACK_S, Request, check_run, run_prove  # noqa: E402
 
@@ -94,6 +94,16 @@ def parse_entry(line: str, default_timeout: float, label: str) -> Request:
     return Request(claim, where, timeout, assume)
 
 
+def nodes_of(roots):
+    """Every node of the trees `roots`."""
+    out, stack = [], list(roots)
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children(n))
+    return out
+
+
 def box_points(where):
     names = sorted(where)
     ranges = [range(where[n][0], where[n][1] + 1) for n in names]
@@ -150,6 +160,10 @@ class Fuzzer:
             raise ValueError(f"{label}: the --where box must give every variable of the claim a range "
                              f"({names} vs {sorted(request.where)})")
         malformed = ""
+        too_large = [n.value for n in nodes_of([claim.lhs, claim.rhs] + [a for h in hypotheses for a in h.args])
+                     if isinstance(n, Int) and not INT_MIN <= n.value <= INT_MAX]
+        if too_large:
+            malformed = f"the literal {too_large[0]} does not fit in int64"
         for text, h in zip(request.assume, hypotheses):
             d = literal_divisor(h)
             if d is not None and d < 1:
