@@ -17,7 +17,8 @@ small ways (a constant off by one, an operator changed):
                (`(_6,_2)`, `_8`), dynamic and symbolic targets; the four divides and six
                products by an integer, a layout, a tuple and a tuple of layouts: the model's
                value at one point generalized, size laws, tile_to_shape's size as the product
-               of each mode's block times the rounded-up number of copies
+               of each mode's block times the rounded-up number of copies; upcast and
+               downcast by a factor, a stride often the static `_1`
   assume       a claim of another family, or one true only under its hypothesis (divides,
                comparisons, defined(tile_to_shape(..)), admissible(A, B), injective(L)), with
                --assume hypotheses: comparisons, divides(A, B) (A a positive literal, a
@@ -383,6 +384,21 @@ class ClaimGenerator:
             return Composed(n.swizzle, self.mutate(n.offset if n.offset is not None else Int(0)), n.layout)
         return self.mutate(n)
 
+    def replace_leaf(self, t: Node, leaf: Node) -> Node:
+        """t with one of its leaves, at random, replaced by `leaf`."""
+        n = len(self.tree_leaves(t))
+        target = self.rng.randrange(n)
+        count = 0
+
+        def walk(u: Node) -> Node:
+            nonlocal count
+            if isinstance(u, Tuple):
+                return Tuple([walk(e) for e in u.elements])
+            count += 1
+            return leaf if count - 1 == target else u
+
+        return walk(t)
+
     @staticmethod
     def tree_leaves(t: Node) -> List[Node]:
         return [l for e in t.elements for l in ClaimGenerator.tree_leaves(e)] if isinstance(t, Tuple) else [t]
@@ -532,7 +548,15 @@ class ClaimGenerator:
                 if r.random() < 0.2:
                     rhs = self.mutate(rhs)
                 return Claim(Call("size", [lhs]), rhs)
-        elif k < 0.65:
+        elif k < 0.45:
+            # upcast and downcast by a factor: the model reads the static `_1` stride
+            layout = self.layout_literal(0)
+            if r.random() < 0.7:
+                layout = LayoutLit(layout.shape, self.replace_leaf(layout.stride, Int(1, static=True)))
+            lhs = Call(r.choice(["upcast", "downcast"]), [layout, Int(r.choice([2, 2, 4, 3]))])
+            if r.random() < 0.3:
+                return Claim(Call("size", [lhs]), Call("size", [layout]))
+        elif k < 0.7:
             lhs = Call(r.choice(self.DIVIDES), [self.layout_literal(1), self.tiler()])
             if r.random() < 0.3:
                 return Claim(Call("size", [lhs]), Call("size", [lhs.args[0]]))
