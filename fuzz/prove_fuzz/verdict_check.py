@@ -8,7 +8,7 @@ counts the domain's points; `vacuous` (exit 3) that the domain is empty; `refute
 of the domain where the sides differ or the model rejects the claim (a refutation found by
 prove's own concrete replay of a proof is counted apart: it should not happen); `unknown`
 promises nothing; exit 64 means the request is malformed (a divides(A, B) whose A is a literal
-< 1 must be) or the claim is rejected by the model, which the oracle accepts only when the
+< 1 must be, and so must a literal outside int64) or the claim is rejected by the model, which the oracle accepts only when the
 model rejects it at every point of the domain (of the box, when the domain is empty).
 """
 
