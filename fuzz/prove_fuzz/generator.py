@@ -14,22 +14,21 @@ small ways (a constant off by one, an operator changed):
   tuple        integer tuples rewritten or mutated leaf by leaf; size((...)) == the product
   random       two random expressions of one kind
   tiling       the operations with a target or a tiler: tile_to_shape(L, TARGET) with static
-               (`(_6,_2)`, `_8`), dynamic and symbolic targets; the four divides and six
-               products by an integer, a layout, a tuple and a tuple of layouts: the model's
-               value at one point generalized, size laws, tile_to_shape's size as the product
-               of each mode's block times the rounded-up number of copies; upcast and
-               downcast by a factor, a stride often the static `_1`
+               (`(_6,_2)`, `_8`), dynamic, symbolic and mixed (`(_6,a)`) targets; the four
+               divides and six products by an integer, a layout, a tuple and a tuple of
+               layouts: the model's value at one point generalized, size laws, tile_to_shape's
+               size as the product of each mode's block times the rounded-up number of copies;
+               upcast and downcast by a factor, a stride often the static `_1`
   assume       a claim of another family, or one true only under its hypothesis (divides,
                comparisons, defined(tile_to_shape(..)), admissible(A, B), injective(L)), with
                --assume hypotheses: comparisons, divides(A, B) (A a positive literal, a
-               variable, or a literal <= 0, which makes the request malformed), defined(E),
-               admissible(A, B), injective(L); sometimes unsatisfiable within the box (a bound
-               past the range, two bounds that exclude each other, divides(A, B) with no
-               multiple in the range)
-  composed     Sw<B,M,S> o [O o] L: application against Sw(O + L(x)), size, composition with a
-               layout against Sw o O o composition(L, B), the model's value generalized; F2
-               layouts `(8,8):(F1,F9)`: application against the XOR of carry-less products,
-               to_f2 / from_f2 at one point generalized, == of an F2 layout and its swizzle
+               variable, 2*B, or a literal <= 0, which makes the request malformed),
+               defined(E), admissible(A, B), injective(L); sometimes unsatisfiable within the
+               box (a bound past the range, `v + 1 <= v`, a divisor past the range)
+  composed     Sw<B,M,S> o [O o] L: application against Sw(O + L's crd2idx sum), size against
+               size(L), composition with a layout and the composed layout itself at one point
+               generalized; F2 layouts `(8,8):(F1,F9)`: application against the XOR of the
+               carry-less products, from_f2, to_f2 and composition at one point generalized
 Layout leaves are sometimes CuTe's static integers (`_4`). Every variable gets a small --where
 range (at most MAX_POINTS points in the box), mostly near 0, sometimes near 2^31, 2^62 or 2^63
 for overflow.
