@@ -4,7 +4,10 @@ from the documented grammar, and printing back to claim text.
 Grammar (C++ precedence, as proofs/claim.cpp documents it):
   claim        ::= side '==' side
   side         ::= layout_level
-  layout_level ::= expr [':' expr ('(' args ')')*]
+  layout_level ::= composed | expr [':' expr ('(' args ')')*]
+  composed     ::= 'Sw<' expr ',' expr ',' expr '>' 'o' [expr 'o'] expr ':' expr ('(' args ')')*
+                   (CuTe's ComposedLayout: the swizzle, an offset, a layout; the applications
+                   apply the whole composed layout, as in EXPR)
   expr         ::= or;  or ::= xor ('|' xor)*;  xor ::= and ('^' and)*;  and ::= shift ('&' shift)*
   shift        ::= add (('<<' | '>>') add)*;  add ::= mul (('+' | '-') mul)*
   mul          ::= unary (('*' | '/' | '%') unary)*
@@ -14,7 +17,12 @@ Grammar (C++ precedence, as proofs/claim.cpp documents it):
   primary      ::= '(' args ')' | integer | '_' integer | 'Sw<' expr ',' expr ',' expr '>'
                  | name '(' args ')' | variable | Symbol
 `(E)` with E an arithmetic result (not a bare variable, literal or application) is a grouping;
-any other parenthesized list is a tuple, `(x)` a 1-tuple as in CuTe.
+any other parenthesized list is a tuple, `(x)` a 1-tuple as in CuTe. A name with a capital
+letter is a symbol passed to the model as written (`F9`, an F2 stride: `(8,8):(F1,F9)`).
+
+Hypotheses (--assume, proofs/README.md): `EXPR OP EXPR` (OP one of == != <= >= < >, found at
+the top level outside `Sw<...>` and `<<`/`>>`), `divides(A, B)`, `admissible(A, B)`,
+`defined(EXPR)`, `injective(L)`.
 """
 
 from dataclasses import dataclass, field
@@ -79,7 +87,15 @@ class Symbol:
     name: str
 
 
-Node = Union[Int, Var, BinOp, Neg, Tuple, LayoutLit, Swizzle, Call, Apply, Symbol]
+@dataclass
+class Composed:
+    """Sw<B,M,S> o [offset o] layout."""
+    swizzle: "Swizzle"
+    offset: Optional["Node"]
+    layout: "LayoutLit"
+
+
+Node = Union[Int, Var, BinOp, Neg, Tuple, LayoutLit, Swizzle, Call, Apply, Symbol, Composed]
 
 
 @dataclass
@@ -132,11 +148,40 @@ class _Parser:
             self.fail(f"unexpected {self.text[self.pos]!r}")
         return node
 
-    def layout_level(self):
-        shape = self.expr()
+    def composed(self):
+        """`Sw<B,M,S> o [O o] S:D` when the text here has that form, else None (no input read)."""
+        start = self.pos
+        self.skip()
+        if not self.text.startswith("Sw<", self.pos):
+            self.pos = start
+            return None
+        sw = self.primary()
+        if not self.accept_word("o"):
+            self.pos = start
+            return None
+        offset = None
+        first = self.expr()
+        if self.accept_word("o"):
+            offset, first = first, self.expr()
         if not self.accept(":"):
-            return shape
-        node = LayoutLit(shape, self.expr())
+            self.fail("expected ':' in the layout of a composed layout")
+        return Composed(sw, offset, LayoutLit(first, self.expr()))
+
+    def accept_word(self, word):
+        self.skip()
+        end = self.pos + len(word)
+        if self.text.startswith(word, self.pos) and not (end < len(self.text) and (self.text[end].isalnum() or self.text[end] == "_")):
+            self.pos = end
+            return True
+        return False
+
+    def layout_level(self):
+        node = self.composed()
+        if node is None:
+            shape = self.expr()
+            if not self.accept(":"):
+                return shape
+            node = LayoutLit(shape, self.expr())
         while self.peek() == "(":
             self.pos += 1
             args = self.arguments()
@@ -281,6 +326,8 @@ def children(node: Node):
         return node.args
     if isinstance(node, Apply):
         return [node.fn, node.arg]
+    if isinstance(node, Composed):
+        return [node.swizzle] + ([node.offset] if node.offset is not None else []) + [node.layout]
     return []
 
 
@@ -317,8 +364,77 @@ def to_text(node: Node, minimal_parentheses: bool = False) -> str:
         return node.name + "(" + ", ".join(to_text(a, minimal_parentheses) for a in node.args) + ")"
     if isinstance(node, Apply):
         return f"{to_text(node.fn, minimal_parentheses)}({to_text(node.arg, minimal_parentheses)})"
+    if isinstance(node, Composed):
+        # the offset and the layout fully parenthesized: `Sw o O o S:D * a` would multiply the
+        # composed layout, not the stride
+        offset = "" if node.offset is None else to_text(node.offset) + " o "
+        return f"{to_text(node.swizzle)} o {offset}{to_text(node.layout)}"
     raise TypeError(node)
 
 
 def claim_text(claim: Claim, minimal_parentheses: bool = False) -> str:
     return f"{to_text(claim.lhs, minimal_parentheses)} == {to_text(claim.rhs, minimal_parentheses)}"
+
+
+# ---- hypotheses (--assume) ------------------------------------------------------------------
+
+@dataclass
+class Hypothesis:
+    kind: str                   # 'compare', 'divides', 'admissible', 'defined', 'injective'
+    args: List[Node]
+    op: str = ""                # compare only: == != <= >= < >
+
+
+COMPARISONS = ["==", "!=", "<=", ">=", "<", ">"]
+
+
+def split_comparison(text: str):
+    """(lhs, op, rhs) at the first comparison at depth 0 outside `Sw<...>`, `<<` and `>>`."""
+    depth, k = 0, 0
+    while k < len(text):
+        c = text[k]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif depth == 0 and text.startswith("Sw<", k):
+            close = text.find(">", k)
+            if close < 0:
+                return None
+            k = close + 1
+            continue
+        elif depth == 0 and text[k:k + 2] in ("<<", ">>"):
+            k += 2
+            continue
+        elif depth == 0:
+            for op in COMPARISONS:
+                if text.startswith(op, k):
+                    return text[:k], op, text[k + len(op):]
+        k += 1
+    return None
+
+
+def parse_hypothesis(text: str, functions: set) -> Hypothesis:
+    parts = split_comparison(text)
+    if parts:
+        lhs, op, rhs = parts
+        return Hypothesis("compare", [_Parser(lhs, functions).side(), _Parser(rhs, functions).side()], op)
+    stripped = text.strip()
+    for kind, arity in (("divides", 2), ("admissible", 2), ("defined", 1), ("injective", 1)):
+        if stripped.startswith(kind) and stripped[len(kind):].lstrip().startswith("("):
+            p = _Parser(stripped[len(kind):], functions)
+            p.accept("(")
+            args = p.arguments()
+            p.skip()
+            if p.pos != len(p.text):
+                p.fail("unexpected text after the hypothesis")
+            if len(args) != arity:
+                raise ClaimSyntaxError(f"{kind} takes {arity} argument(s)")
+            return Hypothesis(kind, args)
+    raise ClaimSyntaxError(f"not a hypothesis: {text!r}")
+
+
+def hypothesis_text(h: Hypothesis, minimal_parentheses: bool = False) -> str:
+    if h.kind == "compare":
+        return f"{to_text(h.args[0], minimal_parentheses)} {h.op} {to_text(h.args[1], minimal_parentheses)}"
+    return h.kind + "(" + ", ".join(to_text(a, minimal_parentheses) for a in h.args) + ")"

@@ -8,7 +8,16 @@ value is an error, shift counts outside [0, 63] are errors). Everything else (la
 functions, application, swizzles) is substituted into EXPR text and evaluated by
 `cuteref batch`, one process per round for every point of the box. `==` is then decided
 here: integers by value, integer tuples leaf by leaf, layouts as functions (equal size,
-equal value at every index, enumerated here from the printed layouts).
+equal value at every index, enumerated here from the printed layouts: integer layouts, F2
+layouts (strides `Fd`: the carry-less product of each coordinate with d, the modes combined by
+XOR) and composed layouts `Sw<B,M,S> o [O o] L` (Sw(O + L(i)))). A leaf written `_N` keeps its
+`_` in the substituted text (the model checks some operations only on static values).
+
+Hypotheses (--assume) are decided at each point the same way: a comparison or divides(A, B)
+(A >= 1 and A divides B) holds where both sides evaluate to integers and the relation holds;
+defined(E) where the model evaluates E; admissible(A, B) where it evaluates composition(A, B);
+injective(L) where L's values at its indices are distinct. A point where one does not hold lies
+outside the claim's domain.
 """
 
 import re
@@ -16,8 +25,8 @@ import subprocess
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple as Tup
 
-from claim_ast import (Apply, BinOp, Call, Claim, Int, LayoutLit, Neg, Node, Swizzle, Symbol, Tuple, Var,
-                       variables)
+from claim_ast import (Apply, BinOp, Call, Claim, Composed, Hypothesis, Int, LayoutLit, Neg, Node, Swizzle, Symbol,
+                       Tuple, Var, hypothesis_text, variables)
 
 INT_MIN, INT_MAX = -2**63, 2**63 - 1
 # Layouts larger than this are compared by the model's own `==` (which compares mode by mode
@@ -144,23 +153,93 @@ def parse_printed(text: str):
     return text
 
 
+@dataclass
+class PF2Layout:
+    """An F2 layout: stride leaves are the F2 values d of `Fd`."""
+    shape: object
+    stride: object
+
+
+@dataclass
+class PComposed:
+    """Sw<b,m,s> o offset o layout (an integer layout)."""
+    b: int
+    m: int
+    s: int
+    offset: int
+    layout: PLayout
+
+
+F2_PRINTED = re.compile(r"F(\d+)")
+COMPOSED_PRINTED = re.compile(r"Sw<(-?\d+),(-?\d+),(-?\d+)> o (?:(_?-?\d+) o )?(.*)")
+
+
+def parse_printed_function(text: str):
+    """A printed F2 layout or composed layout (PF2Layout, PComposed), else None."""
+    m = COMPOSED_PRINTED.fullmatch(text)
+    if m:
+        inner = parse_printed(m.group(5))
+        if not isinstance(inner, PLayout):
+            return None
+        offset = int(m.group(4).lstrip("_")) if m.group(4) else 0
+        return PComposed(int(m.group(1)), int(m.group(2)), int(m.group(3)), offset, inner)
+    if ":" in text and "F" in text:
+        shape_text, stride_text = text.split(":", 1)
+        shape = parse_printed(shape_text)
+        converted = F2_PRINTED.sub(lambda g: g.group(1), stride_text)
+        if F2_PRINTED.sub("", stride_text).strip("(),_0123456789") != "":
+            return None
+        stride = parse_printed(converted)
+        if isinstance(shape, (int, tuple)) and isinstance(stride, (int, tuple)) and congruent(shape, stride):
+            return PF2Layout(shape, stride)
+    return None
+
+
+def carryless(a: int, b: int) -> int:
+    out = 0
+    while b:
+        if b & 1:
+            out ^= a
+        a <<= 1
+        b >>= 1
+    return out
+
+
+def swizzle_value(b: int, m: int, s: int, x: int) -> int:
+    """CuTe's Swizzle<B,M,S>: the B bits at M + max(S, 0) XOR-ed into those at M - min(S, 0)."""
+    yyy = ((1 << b) - 1) << (m + max(s, 0))
+    moved = x & yyy
+    return x ^ (moved >> s if s >= 0 else moved << -s)
+
+
 def flatten(t) -> List[int]:
     if isinstance(t, tuple):
         return [x for e in t for x in flatten(e)]
     return [t]
 
 
-def layout_size(layout: PLayout) -> int:
+def layout_size(layout) -> int:
     """size(L); PointError where it does not fit in int64 (the model's checked product)."""
+    if isinstance(layout, PComposed):
+        layout = layout.layout
     n = 1
     for s in flatten(layout.shape):
         n = checked(n * s)
     return n
 
 
-def layout_value(layout: PLayout, index: int) -> int:
+def layout_value(layout, index: int) -> int:
     """L(index) for 0 <= index < size(L): colexicographic coordinates, dotted with the strides,
-    every product and partial sum checked as the model's int64."""
+    every product and partial sum checked as the model's int64; an F2 layout XORs the
+    carry-less products; a composed layout is Sw(O + L(index))."""
+    if isinstance(layout, PComposed):
+        return swizzle_value(layout.b, layout.m, layout.s, checked(layout.offset + layout_value(layout.layout, index)))
+    if isinstance(layout, PF2Layout):
+        value = 0
+        for s, d in zip(flatten(layout.shape), flatten(layout.stride)):
+            value ^= carryless(index % s, d)
+            index //= s
+        return value
     value = 0
     for s, d in zip(flatten(layout.shape), flatten(layout.stride)):
         value = checked(value + checked((index % s) * d))
@@ -177,6 +256,9 @@ def congruent(a, b) -> bool:
 
 
 # ---- evaluation at one point ----------------------------------------------------------
+
+STATIC_INT = re.compile(r"_-?\d+")
+
 
 class PointEvaluator:
     """Evaluates a claim's side at one point. Values: int, or ('expr', TEXT) for a model
@@ -199,6 +281,8 @@ class PointEvaluator:
     def as_int(self, v) -> int:
         if isinstance(v, int):
             return v
+        if STATIC_INT.fullmatch(v[1]):
+            return int(v[1][1:])
         value = self.model_value(v[1])
         if not isinstance(value, int):
             raise PointError(f"expected an integer, got {v[1]}")
@@ -210,7 +294,7 @@ class PointEvaluator:
 
     def eval(self, node: Node):
         if isinstance(node, Int):
-            return node.value
+            return ("expr", f"_{node.value}") if node.static else node.value
         if isinstance(node, Var):
             return self.point[node.name]
         if isinstance(node, BinOp):
@@ -230,6 +314,10 @@ class PointEvaluator:
             return ("expr", f"Sw<{b},{m},{s}>")
         if isinstance(node, Call):
             return ("expr", node.name + "(" + ", ".join(self.text(self.eval(a)) for a in node.args) + ")")
+        if isinstance(node, Composed):
+            sw = self.text(self.eval(node.swizzle))
+            offset = "" if node.offset is None else self.text(self.eval(node.offset)) + " o "
+            return ("expr", f"{sw} o {offset}{self.text(self.eval(node.layout))}")
         if isinstance(node, Apply):
             fn = self.eval(node.fn)
             if isinstance(fn, int):
@@ -240,12 +328,61 @@ class PointEvaluator:
     def side(self, node: Node):
         """The side's printed value, parsed (int, tuple, PLayout or text)."""
         v = self.eval(node)
-        return v if isinstance(v, int) else self.model_value(v[1])
+        if isinstance(v, int):
+            return v
+        if STATIC_INT.fullmatch(v[1]):
+            return int(v[1][1:])
+        return self.model_value(v[1])
+
+
+def hypothesis_holds(ev: "PointEvaluator", h: Hypothesis) -> bool:
+    """Whether h holds at ev's point (NeedModel: a model value is needed first; Undecided: a
+    resource bound)."""
+    try:
+        if h.kind == "compare":
+            a, b = ev.side(h.args[0]), ev.side(h.args[1])
+            if not isinstance(a, int) or not isinstance(b, int):
+                raise Undecided(f"a comparison of non-integers in --assume: {a!r}, {b!r}")
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[h.op]
+        if h.kind == "divides":
+            d, n = ev.side(h.args[0]), ev.side(h.args[1])
+            if not isinstance(d, int) or not isinstance(n, int):
+                raise Undecided(f"divides of non-integers in --assume: {d!r}, {n!r}")
+            return d >= 1 and n % d == 0
+        if h.kind == "defined":
+            ev.side(h.args[0])
+            return True
+        if h.kind == "admissible":
+            ev.side(Call("composition", h.args))
+            return True
+        if h.kind == "injective":
+            f = as_function(ev.side(h.args[0]))
+            if not isinstance(f, FUNCTIONS):
+                raise Undecided(f"injective of a value that is not a layout: {f!r}")
+            n = layout_size(f)
+            if n > MAX_ENUMERATED_SIZE:
+                raise Undecided(f"injective of {n} elements")
+            return len({layout_value(f, i) for i in range(n)}) == n
+    except PointError:
+        return False
+    raise ValueError(h.kind)
+
+
+def literal_divisor(h: Hypothesis) -> Optional[int]:
+    """divides(A, B) with A free of variables: A's value (None for any other hypothesis, or an
+    A the documented arithmetic cannot evaluate alone)."""
+    if h.kind != "divides" or variables(h.args[0]):
+        return None
+    try:
+        v = PointEvaluator({}, {}).side(h.args[0])
+    except (PointError, NeedModel, Undecided):
+        return None
+    return v if isinstance(v, int) else None
 
 
 @dataclass
 class PointResult:
-    status: str                 # 'equal', 'differ', 'error', 'undecided'
+    status: str                 # 'equal', 'differ', 'error', 'undecided', 'outside' (a hypothesis fails)
     why: str = ""
     lhs: object = None
     rhs: object = None
@@ -277,10 +414,22 @@ def compare_layouts(a: PLayout, b: PLayout) -> Tup[str, str]:
     return "equal", ""
 
 
+FUNCTIONS = (PLayout, PF2Layout, PComposed)
+
+
+def as_function(v):
+    """A printed value as a function of an index (PLayout, PF2Layout, PComposed), or v."""
+    if isinstance(v, str):
+        f = parse_printed_function(v)
+        return v if f is None else f
+    return v
+
+
 def compare(a, b, comparisons: Dict[str, str], a_text: str, b_text: str) -> Tup[str, str]:
     """('equal' | 'differ' | 'differ+error' | 'undecided' | 'need', why) for the claim's `==`;
     PointError where the model rejects the comparison."""
-    if isinstance(a, PLayout) and isinstance(b, PLayout):
+    a, b = as_function(a), as_function(b)
+    if isinstance(a, FUNCTIONS) and isinstance(b, FUNCTIONS):
         if layout_size(a) <= MAX_ENUMERATED_SIZE and layout_size(b) <= MAX_ENUMERATED_SIZE:
             return compare_layouts(a, b)
         key = f"{a_text} == {b_text}"
@@ -328,8 +477,10 @@ class Batch:
         return dict(zip(texts, answers))
 
 
-def evaluate_points(claim: Claim, points: List[Dict[str, int]], batch: Batch) -> List[PointResult]:
-    """Each point's verdict on the concrete model, in rounds of one `cuteref batch` each."""
+def evaluate_points(claim: Claim, points: List[Dict[str, int]], batch: Batch,
+                    hypotheses: Optional[List[Hypothesis]] = None) -> List[PointResult]:
+    """Each point's verdict on the concrete model, in rounds of one `cuteref batch` each:
+    'outside' where a hypothesis does not hold, else the claim's comparison."""
     results: Dict[str, str] = {}
     comparisons: Dict[str, str] = {}
     out: List[Optional[PointResult]] = [None] * len(points)
@@ -340,6 +491,14 @@ def evaluate_points(claim: Claim, points: List[Dict[str, int]], batch: Batch) ->
                 continue
             ev = PointEvaluator(point, results)
             try:
+                try:
+                    failed = next((h for h in hypotheses or [] if not hypothesis_holds(ev, h)), None)
+                except Undecided as e:
+                    out[k] = PointResult("undecided", f"a hypothesis is undecided: {e}")
+                    continue
+                if failed is not None:
+                    out[k] = PointResult("outside", f"{hypothesis_text(failed)} does not hold")
+                    continue
                 a, b = ev.side(claim.lhs), ev.side(claim.rhs)
                 a_text = ev.eval(claim.lhs)
                 b_text = ev.eval(claim.rhs)

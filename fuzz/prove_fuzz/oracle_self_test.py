@@ -2,8 +2,12 @@
 layout evaluation, its reading of printed values and of claim texts. A wrong oracle would
 report defects that are not there or miss ones that are."""
 
-from claim_ast import Apply, BinOp, Int, LayoutLit, Tuple, Var, claim_text, parse_claim
-from oracle import PLayout, PointError, arithmetic, compare_layouts, layout_size, layout_value, parse_printed
+from claim_ast import (Apply, BinOp, Composed, Hypothesis, Int, LayoutLit, Swizzle, Tuple, Var, claim_text, parse_claim,
+                       parse_hypothesis)
+from oracle import (PComposed, PF2Layout, PLayout, PointError, PointEvaluator, PointResult, arithmetic, carryless,
+                    compare_layouts, hypothesis_holds, layout_size, layout_value, literal_divisor, parse_printed,
+                    parse_printed_function, swizzle_value)
+from verdict_check import Request, Run, check_run
 
 INT_MAX = 2**63 - 1
 
@@ -62,6 +66,49 @@ def run_self_test(functions) -> int:
         (parse_claim("a | b ^ c & d << 1 + 2 * 3 == 0", functions).lhs,
          BinOp("|", Var("a"), BinOp("^", Var("b"), BinOp("&", Var("c"), BinOp(
              "<<", Var("d"), BinOp("+", Int(1), BinOp("*", Int(2), Int(3)))))))),
+        # the carry-less product: 3 x 3 = 5 (0b11 x 0b11 = 0b101), 6 x 3 = 10
+        (carryless(3, 3), 5), (carryless(6, 3), 10),
+        # Sw<3,4,3>: bits 7-9 XOR-ed into bits 4-6: 560 = 0b1000110000 -> 624 (proofs/README.md)
+        (swizzle_value(3, 4, 3, 560), 624),
+        # Sw<2,0,-2>: bits 0-1 XOR-ed into bits 2-3: 5 = 0b0101 -> 0b0001
+        (swizzle_value(2, 0, -2, 5), 1),
+        # (8,8):(F1,F9) is Sw<3,0,3> o (8,8):(1,8): index 9 = (1,1) -> 1 ^ 9 = 8
+        (layout_value(parse_printed_function("(8,8):(F1,F9)"), 9), 8),
+        (parse_printed_function("(8,8):(F1,F9)"), PF2Layout((8, 8), (1, 9))),
+        # Sw<3,4,3> o 5 o (8,8):(8,1) at 3: L(3) = 24, 5 + 24 = 29, bits 7-9 of 29 are 0
+        (layout_value(parse_printed_function("Sw<3,4,3> o _5 o (8,_8):(8,_1)"), 3), 29),
+        (parse_printed_function("Sw<3,4,3> o (8,8):(8,1)"), PComposed(3, 4, 3, 0, PLayout((8, 8), (8, 1)))),
+        (parse_printed_function("(8,8):(8,1)"), None),
+        # static leaves keep their `_` in the text given to the model
+        (PointEvaluator({"a": 3}, {}).eval(parse_claim("(a,2):(1,a) == (_6,_2)", functions).rhs), ("expr", "(_6,_2)")),
+        (parse_claim("Sw<3,4,3> o a o (8,8):(8,1)(x) == 1", functions).lhs,
+         Apply(Composed(Swizzle(Int(3), Int(4), Int(3)), Var("a"), LayoutLit(Tuple([Int(8), Int(8)]), Tuple([Int(8), Int(1)]))),
+               Var("x"))),
+        # hypotheses
+        (parse_hypothesis("a << 2 >= b", functions), Hypothesis("compare", [BinOp("<<", Var("a"), Int(2)), Var("b")], ">=")),
+        (literal_divisor(parse_hypothesis("divides(-2, a)", functions)), -2),
+        (literal_divisor(parse_hypothesis("divides(b, a)", functions)), None),
+        (hypothesis_holds(PointEvaluator({"a": 6, "b": 4}, {}), parse_hypothesis("divides(3, a)", functions)), True),
+        (hypothesis_holds(PointEvaluator({"a": 6, "b": 4}, {}), parse_hypothesis("divides(b, a)", functions)), False),
+        (hypothesis_holds(PointEvaluator({"a": 0, "b": 0}, {}), parse_hypothesis("divides(b, a)", functions)), False),
+        (hypothesis_holds(PointEvaluator({"a": 6, "b": 0}, {}), parse_hypothesis("a / b > 1", functions)), False),
+        (hypothesis_holds(PointEvaluator({"a": 6, "b": 4}, {}), parse_hypothesis("a != b", functions)), True),
+    ]
+    # the verdict rules: a `proved` with no point where the hypotheses hold, or one point where
+    # they hold and the model refuses, is false; `vacuous` with such a point is false
+    proved = Run(0, "proved (1 ms)\n  for: every a in [1, 2]\n  replayed: the model agrees at 1 point(s) where the "
+                    "hypotheses hold, of 2 (the whole box)\n  assuming: a > 1\n", "", 0.1)
+    request = Request("a == a", {"a": (1, 2)}, 2.0, ["a > 1"])
+    box = [{"a": 1}, {"a": 2}]
+    checks += [
+        (check_run(request, proved, box, [PointResult("outside"), PointResult("equal")]), []),
+        (len(check_run(request, proved, box, [PointResult("outside"), PointResult("outside")])) > 0, True),
+        (len(check_run(request, proved, box, [PointResult("outside"), PointResult("error", "refused")])) > 0, True),
+        (len(check_run(request, Run(3, "vacuous: none\n  assuming: a > 1\n", "", 0.1), box,
+                       [PointResult("outside"), PointResult("equal")])) > 0, True),
+        (check_run(request, Run(3, "vacuous: none\n  assuming: a > 1\n", "", 0.1), box,
+                   [PointResult("outside"), PointResult("outside")]), []),
+        (len(check_run(request, Run(3, "vacuous: none\n", "", 0.1), box, [], "a literal divisor < 1")) > 0, True),
     ]
     for k, (got, want) in enumerate(checks):
         assert got == want, f"oracle self-test {k}: got {got!r}, expected {want!r}"

@@ -12,7 +12,7 @@ evaluates at some point of the box, or output not in the documented form. `unkno
 
   prove_fuzz.py --cuteref build/cli/cuteref [--seed N] [--claims N] [--seconds S]
                 [--timeout T] [--regressions FILE] [--save-findings FILE]
-                [--families arith,layout_law,generalized,swizzle,tuple,random] [-v]
+                [--families arith,layout_law,generalized,swizzle,tuple,random,tiling,assume,composed] [-v]
 
 Exit 0: no finding; 1: findings (each printed with its claim and the command that
 reproduces it); 2: the fuzzer itself could not run.
@@ -28,10 +28,11 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from claim_ast import ClaimSyntaxError, parse_claim  # noqa: E402
+from claim_ast import ClaimSyntaxError, Int, children, parse_claim, parse_hypothesis  # noqa: E402
 from generator import ClaimGenerator  # noqa: E402
 from oracle_self_test import run_self_test  # noqa: E402
-from oracle import Batch, NeedModel, PointError, PointEvaluator, Undecided, claim_variables, evaluate_points  # noqa: E402
+from oracle import (INT_MAX, INT_MIN, Batch, NeedModel, PointError, PointEvaluator, Undecided, claim_variables, evaluate_points,  # noqa: E402
+                    literal_divisor)
 from verdict_check import TIMEOUT_SLACK_S, Request, check_run, run_prove  # noqa: E402
 
 
@@ -54,34 +55,53 @@ def function_names(cuteref: str) -> set:
 
 
 def read_regressions(path: str, default_timeout: float):
-    """Entries `[--timeout T] --where 'v in [lo,hi]'... -- 'CLAIM'`, one per line; `#` comments."""
+    """Entries `[--timeout T] [--where 'v in [lo,hi]']... [--assume 'PRED']... -- 'CLAIM'`, one
+    per line; `#` comments."""
     entries = []
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            words = shlex.split(line)
-            timeout, where, claim = default_timeout, {}, None
-            k = 0
-            while k < len(words):
-                if words[k] == "--timeout":
-                    timeout = float(words[k + 1])
-                    k += 2
-                elif words[k] == "--where":
-                    name, rest = words[k + 1].split(" in ")
-                    lo, hi = rest.strip().strip("[]").split(",")
-                    where[name.strip()] = (int(lo), int(hi))
-                    k += 2
-                elif words[k] == "--":
-                    claim = " ".join(words[k + 1:])
-                    break
-                else:
-                    raise ValueError(f"{path}:{number}: unexpected {words[k]!r}")
-            if claim is None:
-                raise ValueError(f"{path}:{number}: no `-- 'CLAIM'`")
-            entries.append((f"{path}:{number}", Request(claim, where, timeout)))
+            entries.append((f"{path}:{number}", parse_entry(line, default_timeout, f"{path}:{number}")))
     return entries
+
+
+def parse_entry(line: str, default_timeout: float, label: str) -> Request:
+    """One entry `[--timeout T] [--where 'v in [lo,hi]']... [--assume 'PRED']... -- 'CLAIM'`."""
+    words = shlex.split(line)
+    timeout, where, assume, claim = default_timeout, {}, [], None
+    k = 0
+    while k < len(words):
+        if words[k] == "--timeout":
+            timeout = float(words[k + 1])
+            k += 2
+        elif words[k] == "--where":
+            name, rest = words[k + 1].split(" in ")
+            lo, hi = rest.strip().strip("[]").split(",")
+            where[name.strip()] = (int(lo), int(hi))
+            k += 2
+        elif words[k] == "--assume":
+            assume.append(words[k + 1])
+            k += 2
+        elif words[k] == "--":
+            claim = " ".join(words[k + 1:])
+            break
+        else:
+            raise ValueError(f"{label}: unexpected {words[k]!r}")
+    if claim is None:
+        raise ValueError(f"{label}: no `-- 'CLAIM'`")
+    return Request(claim, where, timeout, assume)
+
+
+def nodes_of(roots):
+    """Every node of the trees `roots`."""
+    out, stack = [], list(roots)
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children(n))
+    return out
 
 
 def box_points(where):
@@ -104,6 +124,7 @@ class Fuzzer:
         self.failures = []      # exit 70: (label, request, stderr)
         self.max_overshoot = 0.0
         self.retried = 0        # runs over the limit once, within it when run again
+        self.replay_refutations = []  # refuted by prove's concrete replay of a proof: (label, request, stdout)
 
     def evaluate_at(self, node, point):
         """The model's printed value of a claim side at one point, or None if rejected."""
@@ -125,18 +146,33 @@ class Fuzzer:
                 return None
         return None
 
-    def check(self, label: str, request: Request, family: str = "regression") -> bool:
+    def oracle(self, label: str, request: Request):
+        """What the oracle alone says of a request: (points of the box, each point's result,
+        why the request is malformed or '', why the grammar refuses it or '')."""
+        points = box_points(request.where)
         try:
             claim = parse_claim(request.claim, self.functions)
+            hypotheses = [parse_hypothesis(a, self.functions) for a in request.assume]
         except ClaimSyntaxError as e:
-            claim = None
-            syntax = str(e)
-        names = claim_variables(claim) if claim else sorted(request.where)
-        if claim and set(names) != set(request.where):
+            return points, [], "", str(e)
+        names = claim_variables(claim)
+        if set(names) != set(request.where):
             raise ValueError(f"{label}: the --where box must give every variable of the claim a range "
                              f"({names} vs {sorted(request.where)})")
-        points = box_points(request.where)
-        results = evaluate_points(claim, points, self.batch) if claim else []
+        malformed = ""
+        too_large = [n.value for n in nodes_of([claim.lhs, claim.rhs] + [a for h in hypotheses for a in h.args])
+                     if isinstance(n, Int) and not INT_MIN <= n.value <= INT_MAX]
+        if too_large:
+            malformed = f"the literal {too_large[0]} does not fit in int64"
+        for text, h in zip(request.assume, hypotheses):
+            d = literal_divisor(h)
+            if d is not None and d < 1:
+                malformed = f"--assume '{text}': the literal divisor {d} is not >= 1"
+        results = evaluate_points(claim, points, self.batch, hypotheses) if not malformed else []
+        return points, results, malformed, ""
+
+    def check(self, label: str, request: Request, family: str = "regression") -> bool:
+        points, results, malformed, syntax = self.oracle(label, request)
         run = run_prove(request, self.cuteref)
         if run.exit is not None and run.exit >= 0 and run.wall_s > request.timeout_s + TIMEOUT_SLACK_S:
             # once more: a machine busy with other work can delay a process that honours its
@@ -150,13 +186,15 @@ class Fuzzer:
         self.checked_points += len(points)
         self.undecided_points += sum(1 for r in results if r.status == "undecided")
         self.max_overshoot = max(self.max_overshoot, run.wall_s - request.timeout_s)
-        if claim is None:
+        if syntax:
             # the oracle's parser refuses the claim: prove must refuse it too
             findings = [] if run.exit == 64 else [f"{run.verdict} for a claim the documented grammar refuses ({syntax})"]
         else:
-            findings = check_run(request, run, points, results)
+            findings = check_run(request, run, points, results, malformed)
         if run.exit == 70:
             self.failures.append((label, request, run.stderr.strip()))
+        if run.verdict == "refuted by the replay":
+            self.replay_refutations.append((label, request, run.stdout.strip()))
         if self.verbose:
             print(f"{label} [{family}] {run.verdict} {run.wall_s:.2f}s: {request.command('cuteref')}", flush=True)
         if findings:
@@ -200,8 +238,8 @@ def main() -> int:
         gen = ClaimGenerator(args.seed, families)
         generated = 0
         while generated < args.claims and time.monotonic() - start < args.seconds:
-            text, where, family = gen.claim(fuzz.evaluate_at)
-            fuzz.check(f"seed {args.seed} claim {generated}", Request(text, where, args.timeout), family)
+            text, where, family, assume = gen.claim(fuzz.evaluate_at)
+            fuzz.check(f"seed {args.seed} claim {generated}", Request(text, where, args.timeout, assume), family)
             generated += 1
     except (OSError, RuntimeError, ValueError, AssertionError) as e:
         print(f"prove_fuzz: error: {e}", file=sys.stderr)
@@ -220,6 +258,9 @@ def main() -> int:
     print(f"  families: {families}")
     print(f"  largest wall time past --timeout: {fuzz.max_overshoot:+.2f} s ({fuzz.retried} run(s) over "
           f"--timeout + {TIMEOUT_SLACK_S:g} s once and within it when run again)")
+    print(f"  refutations found by prove's concrete replay of a proof (should be none): {len(fuzz.replay_refutations)}")
+    for label, request, stdout in fuzz.replay_refutations:
+        print(f"    {label}: {stdout[:300]}\n    {request.command(args.cuteref)}")
     for label, request, stderr in fuzz.failures:
         print(f"  exit 70 (prover failure) {label}: {stderr[:200]}\n    {request.command(args.cuteref)}")
     if args.save_findings and fuzz.findings:
