@@ -28,6 +28,7 @@
 #include "atoms/swizzle_synthesis.hpp"
 #include "atoms/smem_banks.hpp"
 #include "atoms/tiled_copy.hpp"
+#include "bounded_command.hpp"
 #include "command_arguments.hpp"
 #include "corpus_runner.hpp"
 #include "draw.hpp"
@@ -443,7 +444,6 @@ int synth_work(const std::vector<std::string>& args, bool proof, std::chrono::st
 
 // How long past its limit a proof may take to stop and report it before the command ends
 // without it.
-constexpr std::chrono::milliseconds kSynthGrace{500};
 
 int synth_command(const std::vector<std::string>& all) {
   if (all.size() == 2 && (all[1] == "--help" || all[1] == "-h")) {
@@ -489,47 +489,24 @@ int synth_command(const std::vector<std::string>& all) {
     std::cerr << "error: " << kSynthUsage;
     return kExitUsage;
   }
-  // --timeout bounds the whole command: the work runs on a thread of its own, and when it has
-  // not ended by the limit (the proof has what the operands and the enumeration left, and a
-  // moment to report), the command ends with `unknown: timeout`, exit 2, as `cuteref prove`.
+  // --timeout bounds the whole command: the proof has what the operands and the enumeration
+  // left, and when the work has not ended by the limit the command ends with `unknown:
+  // timeout`, exit 2, as `cuteref prove`.
   const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(timeout_s * 1000)));
   const auto deadline = started + limit;
-  struct Outcome {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    int rc = 0;
-    std::string out, err;
-    std::atomic<SynthStage> stage{SynthStage::Operands};
-  };
-  const auto outcome = std::make_shared<Outcome>();
-  std::thread worker([outcome, args, proof, deadline] {
-    std::ostringstream out, err;
-    const int rc = synth_work(args, proof, deadline, outcome->stage, out, err);
-    const std::lock_guard<std::mutex> lock(outcome->m);
-    outcome->rc = rc;
-    outcome->out = out.str();
-    outcome->err = err.str();
-    outcome->done = true;
-    outcome->cv.notify_all();
-  });
-  std::unique_lock<std::mutex> lock(outcome->m);
-  if (!outcome->cv.wait_until(lock, deadline + kSynthGrace, [&] { return outcome->done; })) {
-    const SynthStage stage = outcome->stage;
-    std::cout << "unknown: timeout: the time limit of " << limit.count() << " ms was reached "
-              << (stage == SynthStage::Operands      ? "while evaluating the operands"
-                  : stage == SynthStage::Enumeration ? "in the enumeration"
-                                                     : "in the proof")
-              << "\n";
-    // The work cannot be interrupted where it is (the model's enumeration); the process ends
-    // without it.
-    std::_Exit(finish_output(2));
-  }
-  lock.unlock();
-  worker.join();
-  std::cout << outcome->out;
-  std::cerr << outcome->err;
-  return outcome->rc;
+  const auto stage = std::make_shared<std::atomic<SynthStage>>(SynthStage::Operands);
+  return run_within_deadline(
+      deadline,
+      [args, proof, deadline, stage](std::ostream& out, std::ostream& err) {
+        return synth_work(args, proof, deadline, *stage, out, err);
+      },
+      [limit, stage] {
+        const SynthStage at = *stage;
+        return "unknown: timeout: the time limit of " + std::to_string(limit.count()) + " ms was reached " +
+               (at == SynthStage::Operands      ? "while evaluating the operands"
+                : at == SynthStage::Enumeration ? "in the enumeration"
+                                                : "in the proof");
+      });
 }
 
 // `cuteref gpu ...` hands over to the GPU harness, built next to this binary as
@@ -774,13 +751,33 @@ int run_command(int argc, char** argv) {
       std::cerr << usage;
       return kExitUsage;
     }
-    if (draw_path.empty()) return pf::prove_command(req, std::cout, std::cerr);
-    std::ostringstream text;
-    const int rc = pf::prove_command(req, text, std::cerr);
-    std::cout << text.str();
+    // --timeout bounds the whole run: the prover checks its deadline in every symbolic
+    // operation and interrupts Z3 at it, and where a Z3 call does not stop (some of its
+    // preprocessing ignores the interrupt) the command ends without it.
+    const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(req.timeout_s * 1000)));
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    auto timeout_line = [limit] {
+      return "unknown: timeout: the time limit of " + std::to_string(limit.count()) +
+             " ms was reached in the solver, which did not stop at its interrupt";
+    };
+    if (draw_path.empty())
+      return run_within_deadline(
+          deadline, [req](std::ostream& out, std::ostream& err) { return pf::prove_command(req, out, err); },
+          timeout_line);
+    std::string text;
+    const int rc = run_within_deadline(
+        deadline,
+        [req, &text](std::ostream& out, std::ostream& err) {
+          std::ostringstream held;
+          const int r = pf::prove_command(req, held, err);
+          text = held.str();
+          out << text;
+          return r;
+        },
+        timeout_line);
     if (rc != pf::kProveRefuted) return rc;
     try {
-      draw_refutation(req.claim, text.str(), draw_path);
+      draw_refutation(req.claim, text, draw_path);
     } catch (const IoError& e) {
       std::cout.flush();
       std::cerr << "prove --draw: " << e.what() << "\n";

@@ -325,6 +325,9 @@ class Evaluator {
     auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
       if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
       if (v.kind == K::Tuple) return v.t;
+      if (v.kind == K::Model && mentions_f2_stride(*v.model))
+        throw Unsupported("an F2 layout (XOR strides Fk) in a claim with variables: the claim language evaluates "
+                          "integer strides only; an F2 layout is evaluated where its side has no variable");
       fail("a layout's shape and stride must be integers or tuples");
     };
     V l;
@@ -351,6 +354,18 @@ class Evaluator {
       l = apply(l, *args[0].i);
     }
     return l;
+  }
+  // Whether a value read as a stride is, or holds, an F2 stride `Fk` (PyCuTe's XOR strides,
+  // which the model's EXPR reads and this language does not).
+  static bool mentions_f2_stride(const Value& v) {
+    if (v.is_symbol()) {
+      const std::string& n = std::get<Symbol>(v.data).name;
+      return n.size() >= 2 && n[0] == 'F' && n.find_first_not_of("0123456789", 1) == std::string::npos;
+    }
+    if (v.is_mixed_tuple())
+      for (const auto& e : std::get<MixedTuple>(v.data).elements)
+        if (mentions_f2_stride(e)) return true;
+    return false;
   }
   // The static flags of an Int or Tuple used as a shape or stride (absent where not tracked).
   static std::optional<StaticFlags> flags_of_val(const V& v) {
@@ -454,7 +469,8 @@ class Evaluator {
     V v = primary();
     // `S:D(x)` applies the layout: a tuple or an integer (a stride) leaves its '(' to
     // layout_level; an integer cannot be applied.
-    while (peek() == '(' && v.kind != K::Tuple && v.kind != K::Int) {
+    while (peek() == '(' && v.kind != K::Tuple && v.kind != K::Int &&
+           !(v.kind == K::Model && mentions_f2_stride(*v.model))) {
       ++pos_;
       std::vector<V> args = arguments();
       if (args.size() != 1 || args[0].kind != K::Int)
