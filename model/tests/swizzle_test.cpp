@@ -100,6 +100,24 @@ TEST(Swizzle, IllegalParametersAreRejected) {
   EXPECT_THROW(parse_and_evaluate("Sw<3,4,2>", nullptr), ParseError);
 }
 
+// The 63-bit limit is inclusive: both bit fields must end at or below bit 63, so the highest
+// usable bit is 62 (int64's sign bit is not an offset bit). Sw<1,61,1> moves bit 62 onto bit 61:
+// 2^62 -> 2^62 + 2^61, 2^61 (bit 62 clear) -> itself. Sw<1,61,-1> moves bit 61 onto bit 62:
+// 2^61 -> 2^61 + 2^62. Sw<2,59,2> moves bits 61-62 onto 59-60. One bit higher is refused
+// (Sw<1,62,1>: source bit 63; Sw<1,62,-1>: destination bit 63; Sw<2,60,2>: source bits 62-63).
+TEST(Swizzle, FieldsMayEndAtBit63) {
+  const std::int64_t bit61 = std::int64_t{1} << 61, bit62 = std::int64_t{1} << 62;
+  EXPECT_EQ(Swizzle(1, 61, 1)(bit62), bit62 + bit61);
+  EXPECT_EQ(Swizzle(1, 61, 1)(bit61), bit61);
+  EXPECT_EQ(Swizzle(1, 61, -1)(bit61), bit61 + bit62);
+  EXPECT_EQ(Swizzle(1, 61, -1)(bit62), bit62);
+  EXPECT_THROW(Swizzle(1, 62, 1), Error);
+  EXPECT_THROW(Swizzle(1, 62, -1), Error);
+  EXPECT_EQ(Swizzle(2, 59, 2)(bit62 + bit61), bit62 + bit61 + (bit62 >> 2) + (bit61 >> 2));
+  EXPECT_THROW(Swizzle(2, 60, 2), Error);
+  std::cout << "[ swizzle ] 8 cases at the 63-bit limit checked\n";
+}
+
 // Negative offsets: CuTe's Swizzle XORs the two's-complement pattern of a signed integer.
 TEST(Swizzle, NegativeOffsets) {
   // CuTe 4.2 prints Swizzle<1,0,1>{}(-1) as -2 (vendor/probes/corpus_vendor_probe.cpp).
