@@ -10,6 +10,7 @@
 #include "evaluate.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
+#include "seed_swizzle_hypothesis.hpp"
 #include "swizzle.hpp"
 #include "test_support.hpp"
 
@@ -116,6 +117,19 @@ TEST(Swizzle, FieldsMayEndAtBit63) {
   EXPECT_EQ(Swizzle(2, 59, 2)(bit62 + bit61), bit62 + bit61 + (bit62 >> 2) + (bit61 >> 2));
   EXPECT_THROW(Swizzle(2, 60, 2), Error);
   std::cout << "[ swizzle ] 8 cases at the 63-bit limit checked\n";
+}
+
+// Seed 000's formula (kept for the proofs and the GPU to refute, seed_swizzle_hypothesis.hpp), as
+// the seed's own worked examples of swizzle<3,4,3> give it: the 3-bit field at bit S = 3 is XOR-ed
+// into bits [4, 7). 0x40 has only bit 6 set, outside the field [3, 6): unchanged. 0x18: field 0b011
+// gives 0x18 ^ 0x30 = 0x28. The rows 0x00, 0x08, ..., 0x38 give 0x00, 0x18, 0x30, 0x28, 0x60, 0x78,
+// 0x50, 0x48.
+TEST(Swizzle, Seed000FormulaAsTheSeedWorksIt) {
+  EXPECT_EQ(seed000_swizzle(3, 4, 3, 0x40), 0x40);
+  EXPECT_EQ(seed000_swizzle(3, 4, 3, 0x18), 0x28);
+  const std::int64_t rows[8] = {0x00, 0x18, 0x30, 0x28, 0x60, 0x78, 0x50, 0x48};
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(seed000_swizzle(3, 4, 3, 8 * r), rows[r]) << "row " << r;
+  std::cout << "[ swizzle ] 10 cases of seed 000's formula checked\n";
 }
 
 // Negative offsets: CuTe's Swizzle XORs the two's-complement pattern of a signed integer.
