@@ -326,6 +326,12 @@ TEST(Complement, PreconditionDiagnostics) {
   EXPECT_NE(e.find(">= 0"), std::string::npos) << e;
   e = error_of([] { complement(L("4:1"), parse_int_tuple("0")); });
   EXPECT_NE(e.find("cotarget"), std::string::npos) << e;
+  // A cotarget is a shape: a leaf that is not an integer (a scaled basis, `_`) is refused, not
+  // skipped (complement(4:1, 8) would be 2:4).
+  for (const IntTuple& leaf : {IntTuple::basis(1, {0}), IntTuple::underscore()}) {
+    e = error_of([&] { complement(L("4:1"), IntTuple::tuple({IntTuple::integer(8), leaf})); });
+    EXPECT_NE(e.find("must be a shape of integers >= 1"), std::string::npos) << e;
+  }
 }
 
 // Brute force: R increasing, (A, R) injective, and, when A's modes tile (each stride a

@@ -252,6 +252,16 @@ TEST(BlockedRaked, RankPaddingAndRankOne) {
   EXPECT_TRUE(same_function(r2, L("((2,(2,2))):((2,(1,4)))")));
 }
 
+// CuTe's append<R>(layout) (tuple_algorithms.hpp, applied to shape and stride): a layout of rank R
+// is returned as it is (a non-tuple with R = 1 stays a non-tuple); a lower rank gets _1:_0 modes.
+TEST(BlockedRaked, AppendToRank) {
+  EXPECT_EQ(append_to_rank(L("4:1"), 1).to_string(), "4:1");
+  EXPECT_EQ(append_to_rank(L("(4,2):(1,4)"), 2).to_string(), "(4,2):(1,4)");
+  EXPECT_EQ(append_to_rank(L("4:1"), 2).to_string(), "(4,_1):(1,_0)");
+  EXPECT_EQ(append_to_rank(L("(4,2):(1,4)"), 3).to_string(), "(4,2,_1):(1,4,_0)");
+  std::cout << "[ product ] 4 append_to_rank cases checked\n";
+}
+
 // ---------------------------------------------------------------------------------------
 // tile_to_shape
 

@@ -93,4 +93,11 @@ TEST(PointerSwizzle, OnlyTheByteAddressMustFit) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
   }
+  // One element further of 16 bits: element 2^62 is at byte 2^63, past int64.
+  try {
+    parse_and_evaluate("Sw<3,4,3> o smem_ptr[16b](unset) o 2:4611686018427387904(1)", &standard_functions());
+    ADD_FAILURE() << "the byte address 2^63 overflows";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
+  }
 }

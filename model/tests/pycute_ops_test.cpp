@@ -101,6 +101,9 @@ TEST(CommonShape, HandDerived) {
   expect_error([] { common_refinement(C("(6,5)"), C("(2,15)")); }, "at mode 0, the integers 6 and 2 differ");
   expect_error([] { common_refinement(C("(2,(3,5))"), C("((3,2),5)")); }, "the integer 2 is not the size of `(3,2)`");
   expect_error([] { common_refinement(C("(2,3)"), C("(2,3,1)")); }, "rank 2");
+  // A shape's leaves are integers: `_` is refused by name in either operand.
+  expect_error([] { common_refinement(C("(4,_)"), C("(4,2)")); }, "a shape has integer leaves only, got `_`");
+  expect_error([] { common_coarsening(C("(4,2)"), C("(_,2)")); }, "a shape has integer leaves only, got `_`");
   EXPECT_EQ(common_coarsening(C("(2,15)"), C("(2,(3,5))")).to_string(), "(2,15)");
   EXPECT_EQ(common_coarsening(C("(4,(3,5))"), C("((2,2),15)")).to_string(), "(4,15)");
   EXPECT_EQ(common_coarsening(C("30"), C("(2,15)")).to_string(), "30");

@@ -31,6 +31,8 @@ TEST(RecastComposed, UpcastMergesElements) {
   const ComposedLayout c = CL("Sw<3,5,3> o 64 o (_8,_128):(_128,_1)");
   const ComposedLayout r = upcast(c, 2);
   EXPECT_EQ(r.to_string(), "Sw<3,4,3> o 32 o (_8,_64):(_64,_1)");
+  // Part for part the composed layout that text reads as: an integer offset, no pointer token.
+  EXPECT_TRUE(r == CL("Sw<3,4,3> o 32 o (_8,_64):(_64,_1)"));
   // element (m, k) of the upcast starts at byte (m, 2k) (bytes 2k and 2k + 1 are adjacent;
   // the swizzle keeps bit 0): r(m + 8k) == c(m + 8 (2k)) / 2, by 1-D indices
   for (std::int64_t m = 0; m < 8; ++m)

@@ -10,6 +10,7 @@
 #include "evaluate.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
+#include "seed_swizzle_hypothesis.hpp"
 #include "swizzle.hpp"
 #include "test_support.hpp"
 
@@ -98,6 +99,37 @@ TEST(Swizzle, IllegalParametersAreRejected) {
   EXPECT_THROW(Swizzle(3, 60, 3), Error);      // source field beyond bit 62
   EXPECT_THROW(Swizzle(1, 0, -2147483647 - 1), Error);  // no overflow in |S|
   EXPECT_THROW(parse_and_evaluate("Sw<3,4,2>", nullptr), ParseError);
+}
+
+// The 63-bit limit is inclusive: both bit fields must end at or below bit 63, so the highest
+// usable bit is 62 (int64's sign bit is not an offset bit). Sw<1,61,1> moves bit 62 onto bit 61:
+// 2^62 -> 2^62 + 2^61, 2^61 (bit 62 clear) -> itself. Sw<1,61,-1> moves bit 61 onto bit 62:
+// 2^61 -> 2^61 + 2^62. Sw<2,59,2> moves bits 61-62 onto 59-60. One bit higher is refused
+// (Sw<1,62,1>: source bit 63; Sw<1,62,-1>: destination bit 63; Sw<2,60,2>: source bits 62-63).
+TEST(Swizzle, FieldsMayEndAtBit63) {
+  const std::int64_t bit61 = std::int64_t{1} << 61, bit62 = std::int64_t{1} << 62;
+  EXPECT_EQ(Swizzle(1, 61, 1)(bit62), bit62 + bit61);
+  EXPECT_EQ(Swizzle(1, 61, 1)(bit61), bit61);
+  EXPECT_EQ(Swizzle(1, 61, -1)(bit61), bit61 + bit62);
+  EXPECT_EQ(Swizzle(1, 61, -1)(bit62), bit62);
+  EXPECT_THROW(Swizzle(1, 62, 1), Error);
+  EXPECT_THROW(Swizzle(1, 62, -1), Error);
+  EXPECT_EQ(Swizzle(2, 59, 2)(bit62 + bit61), bit62 + bit61 + (bit62 >> 2) + (bit61 >> 2));
+  EXPECT_THROW(Swizzle(2, 60, 2), Error);
+  std::cout << "[ swizzle ] 8 cases at the 63-bit limit checked\n";
+}
+
+// Seed 000's formula (kept for the proofs and the GPU to refute, seed_swizzle_hypothesis.hpp), as
+// the seed's own worked examples of swizzle<3,4,3> give it: the 3-bit field at bit S = 3 is XOR-ed
+// into bits [4, 7). 0x40 has only bit 6 set, outside the field [3, 6): unchanged. 0x18: field 0b011
+// gives 0x18 ^ 0x30 = 0x28. The rows 0x00, 0x08, ..., 0x38 give 0x00, 0x18, 0x30, 0x28, 0x60, 0x78,
+// 0x50, 0x48.
+TEST(Swizzle, Seed000FormulaAsTheSeedWorksIt) {
+  EXPECT_EQ(seed000_swizzle(3, 4, 3, 0x40), 0x40);
+  EXPECT_EQ(seed000_swizzle(3, 4, 3, 0x18), 0x28);
+  const std::int64_t rows[8] = {0x00, 0x18, 0x30, 0x28, 0x60, 0x78, 0x50, 0x48};
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(seed000_swizzle(3, 4, 3, 8 * r), rows[r]) << "row " << r;
+  std::cout << "[ swizzle ] 10 cases of seed 000's formula checked\n";
 }
 
 // Negative offsets: CuTe's Swizzle XORs the two's-complement pattern of a signed integer.

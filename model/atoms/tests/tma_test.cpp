@@ -5,6 +5,8 @@
 // swizzled), at most 5 dimensions; and the copy rules seen on an H100 (gpu/RESULTS.md).
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "atoms/gmma_smem_atom.hpp"
 #include "atoms/tma.hpp"
 #include "equality.hpp"
@@ -106,6 +108,26 @@ TEST(Tma, BoxFollowsTheSmemStorageOrder) {
   expect_error([&] { tma_predicted_image(k, L("(256,512):(512,1)"), {0, 0, 0, 0, 0}); }, "GMEM mode i");
 }
 
+// The merge bound is inclusive. CuTe's coalesce_256 (copy_traits_sm90_tma.hpp) joins a statically
+// contiguous mode to the box dimension before it while the product of their extents is <= 256:
+// 16 * 16 = 256 elements join into one dimension of 256 (f16: 512 bytes, GMEM 256 elements with
+// no stride of its own); 16 * 17 = 272 stay two, (16,17) with dimension 1 at 16 * 2 = 32 bytes.
+TEST(Tma, StaticBoxMergeBoundIsInclusive) {
+  const TmaParams at = make_tma_params(L("(_16,_16):(_1,_16)"), Value(L("(_16,_16):(_1,_16)")), 16);
+  EXPECT_EQ(at.rank, 1);
+  EXPECT_EQ(at.global_dim[0], 256u);
+  EXPECT_EQ(at.box_dim[0], 256u);
+  EXPECT_EQ(at.tma_modes, (std::vector<std::vector<int>>{{0, 1}}));
+  const TmaParams past = make_tma_params(L("(_16,_17):(_1,_16)"), Value(L("(_16,_17):(_1,_16)")), 16);
+  EXPECT_EQ(past.rank, 2);
+  EXPECT_EQ(past.global_dim[0], 16u);
+  EXPECT_EQ(past.global_dim[1], 17u);
+  EXPECT_EQ(past.global_stride_bytes[1], 32u);
+  EXPECT_EQ(past.box_dim[0], 16u);
+  EXPECT_EQ(past.box_dim[1], 17u);
+  std::cout << "[ tma ] 2 merge-bound cases checked\n";
+}
+
 // The copies of a whole tile, by hand. MN-major SW128 f16 (128,64): (64,8) boxes; box (i,j)
 // starts at M = 64 i, K = 8 j, at SMEM element 512 i + 1024 j. K-major SW32 f16 (128,64): boxes
 // of 16 K by all 128 rows, 4 along K, 2048 elements apart. A one-box tile: _1:_0.
@@ -140,4 +162,8 @@ TEST(Tma, CopyRules) {
     check_tma_copy(q, {88, 0, 0, 0, 0}, TmaDirection::Store);
   }, "granules");
   EXPECT_NO_THROW(check_tma_copy(p, {88, 0, 0, 0, 0}, TmaDirection::Load));
+  // 104 halfs = 208 bytes = 13 granules: a store over that end writes only inside the tensor's
+  // granules, so it is allowed (box 96..111 over an extent of 104).
+  const TmaParams whole = make_tma_params(L("(104,64):(1,104)"), Value(L("(16,8):(1,16)")), 16);
+  EXPECT_NO_THROW(check_tma_copy(whole, {96, 0, 0, 0, 0}, TmaDirection::Store));
 }
