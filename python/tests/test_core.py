@@ -120,6 +120,12 @@ def test_prove():
     assert r.status == "proved"
     with pytest.raises(cuteref.Error):
         cuteref.prove("coalesce(4:1)")  # not a claim EXPR == EXPR
+    # No a in [1, 4] exceeds 5: the hypothesis cannot hold, nothing is proved.
+    r = cuteref.prove("a == 100", where={"a": (1, 4)}, assume=["a > 5"])
+    assert not r and r.status == "vacuous" and r.text.startswith("vacuous: ")
+    # A literal divisor below 1 is a malformed request.
+    with pytest.raises(cuteref.Error, match="divisor A >= 1"):
+        cuteref.prove("a == 100", where={"a": (2, 2)}, assume=["divides(-2, a)"])
 
 
 def _corpus_cases():
