@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <set>
@@ -1482,12 +1483,18 @@ Replay replay_proved(const Side& lhs, const Side& rhs, const std::vector<std::st
   return out;
 }
 
-// Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context).
+// Owns the solver's scope; leaves it allocated when asked (ProveRequest::leak_solver_context),
+// kept reachable from a static list so that a leak checker does not report what is left on
+// purpose (the proof may run on a thread that has ended by the time the process exits).
 struct ScopeHolder {
   std::unique_ptr<SymbolicScope> scope;
   bool leak;
   ~ScopeHolder() {
-    if (leak) (void)scope.release();
+    if (!leak) return;
+    static std::mutex kept_mutex;
+    static auto* kept = new std::vector<std::unique_ptr<SymbolicScope>>;  // never destroyed
+    const std::lock_guard<std::mutex> lock(kept_mutex);
+    kept->push_back(std::move(scope));
   }
 };
 
