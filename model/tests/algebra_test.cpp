@@ -448,6 +448,11 @@ TEST(Inverse, PreconditionDiagnostics) {
   EXPECT_NE(e.find(">= 0"), std::string::npos) << e;
   e = error_of([] { right_inverse(L("4:1@0")); });
   EXPECT_NE(e.find("integers"), std::string::npos) << e;
+  // Scaled-basis strides are refused by both inverses, as their precondition.
+  e = error_of([] { right_inverse(L("(4,2):(1@0,1@1)")); });
+  EXPECT_NE(e.find("right_inverse: precondition violated: the strides must be integers"), std::string::npos) << e;
+  e = error_of([] { left_inverse(L("(4,2):(1@0,1@1)")); });
+  EXPECT_NE(e.find("left_inverse: precondition violated: the strides must be integers"), std::string::npos) << e;
 }
 
 // Brute force: L(R(i)) == i on R's domain for any L; for permutations (compact layouts with
