@@ -205,14 +205,14 @@ def main_part(args, torch, fa, tools, ref_mod):
     rng = np.random.default_rng(2026)
     results, passed, failed = [], 0, 0
     t_all = time.time()
-    todo = configs(args.quick)
+    selected = configs(args.quick)
     if args.one:
-        if args.one not in todo:
-            print(f"flash_check: unknown configuration {args.one!r}; known: {', '.join(todo)}", file=sys.stderr)
+        if args.one not in selected:
+            print(f"flash_check: unknown configuration {args.one!r}; known: {', '.join(selected)}", file=sys.stderr)
             return 64
-        todo = {args.one: todo[args.one]}
+        selected = {args.one: selected[args.one]}
     with tools.Tracer() as tracer:
-        for name, cfg in todo.items():
+        for name, cfg in selected.items():
             for exact in ((False, True) if name == "bf16-d128" else (False,)):
                 try:
                     rec = run_config(torch, fa, name, cfg, tracer, ref_mod, rng, exact=exact)
