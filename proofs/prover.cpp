@@ -73,6 +73,19 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
                                 const std::vector<ProofVariable>& variables, const std::function<z3::expr()>& claim,
                                 const ProofOptions& options, ProofOutcome& out, Phase& phase);
 
+// The variables' values in a model of Z3 (a counterexample, a witness).
+std::map<std::string, std::int64_t> values_in(const z3::model& m, const std::vector<ProofVariable>& variables) {
+  std::map<std::string, std::int64_t> out;
+  for (const auto& v : variables) {
+    std::int64_t x = 0;
+    const z3::expr val = m.eval(v.value, true);
+    if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
+    else val.is_numeral_i64(x);
+    out[v.name] = x;
+  }
+  return out;
+}
+
 // After a case is proved: is it reachable, i.e. does some value of the domain on its path
 // (the solver holds the domain, the path condition and the definitions) satisfy the
 // hypotheses? A case that is not is proved only vacuously. Counts the answer in `out` and
@@ -92,14 +105,7 @@ void count_reachability(z3::solver solver, const z3::expr& hypotheses, const std
   }
   ++out.reachable_paths;
   if (!out.witness.empty() || variables.empty()) return;
-  const z3::model m = solver.get_model();
-  for (const auto& v : variables) {
-    std::int64_t x = 0;
-    const z3::expr val = m.eval(v.value, true);
-    if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
-    else val.is_numeral_i64(x);
-    out.witness[v.name] = x;
-  }
+  out.witness = values_in(solver.get_model(), variables);
 }
 }  // namespace
 
@@ -220,13 +226,7 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
     }
     if (r == z3::sat) {
       const z3::model m = solver.get_model();
-      for (const auto& v : variables) {
-        std::int64_t x = 0;
-        const z3::expr val = m.eval(v.value, true);
-        if (val.is_bv()) x = static_cast<std::int64_t>(val.get_numeral_uint64());
-        else val.is_numeral_i64(x);
-        out.values[v.name] = x;
-      }
+      out.values = values_in(m, variables);
       for (const auto& o : scope.obligations())
         if (m.eval(o.guard && !o.condition, true).is_true()) {
           out.failed_side_condition = o.what;
