@@ -40,6 +40,7 @@
 #include "line_reader.hpp"
 #include "notation.hpp"
 #include "claim.hpp"
+#include "symbolic_functions.hpp"
 #include "swizzle_minimality.hpp"
 #include "laws.hpp"
 #include "line_commands.hpp"
@@ -132,10 +133,17 @@ void print_help(std::ostream& out) {
          "  application L(5), L((1,2)); slicing L(_,2) (drops the offset, as CuTe; slice_and_offset keeps it);\n"
          "  swizzle application Sw<3,4,3>(896); A == B compares functions (true, or false naming the first index);\n"
          "  descriptor literals descriptor(16@0, 1@1) (the stride tree; make_layout((4,8), descriptor(1@0, 1@1)));\n"
-         "  F2 layouts (8,8):(F1,F9) (PyCuTe's F2 strides: carry-less products combined by XOR; model/f2/README.md).\n\n"
+         "  F2 layouts (8,8):(F1,F9) (PyCuTe's F2 strides: carry-less products combined by XOR; model/f2/README.md);\n"
+         "  integer arithmetic + - * / % & | ^ << >> (C++'s precedence; 64-bit, checked; / and % truncate), (a*b) a\n"
+         "  grouping. One parser (lang/parser.hpp) reads EXPR and prove's CLAIM and --assume texts.\n\n"
          "Functions:\n";
   for (const auto& [name, spec] : standard_functions().all())
     if (name.rfind("__", 0) != 0) out << "  " << spec.signature << "\n";
+  out << "\nSymbolic in `cuteref prove` (the model's generic code with Z3 scalars, its checks as side conditions;\n"
+         "any other function is evaluated by the model where its arguments are concrete, and is `unknown`\n"
+         "where they are symbolic):\n";
+  for (const auto& [name, f] : cuteref::proofs::symbolic_functions())
+    if (f.forms.rfind("none", 0) != 0) out << "  " << f.forms << "\n";
 }
 
 int eval_command(const std::string& expr) {

@@ -68,7 +68,8 @@ TEST(CliHardening, ProveUsageErrorsExit64) {
       {"prove 'x == x' --timeout 4294968", "--timeout '4294968': out of range"},
       {"prove 'x == x' --timeout 1abc", "--timeout '1abc': not a decimal number"},
       {"prove 'x == x' --where 'x in [0,1]' --where 'x in [0,2]'", "--where names 'x' twice"},
-      {"prove 'x +'", "the claim must have the form EXPR == EXPR"},
+      {"prove 'x +'", "column 3: expected an operand after '+'"},
+      {"prove 'x + 1'", "the claim must have the form EXPR == EXPR"},
       // A concrete side the model rejects (this one divided by zero: SIGFPE).
       {"prove 'idx2crd(5, (0,4)) == 1'", "idx2crd: shape (0,4) has the leaf 0, which is not positive"},
   };

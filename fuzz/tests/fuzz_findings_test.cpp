@@ -74,12 +74,12 @@ TEST(FuzzFindings, ClaimCallArityIsChecked) {
   EXPECT_THROW(proofs::evaluate_claim_concretely("size(upcast((2,1):(1,2))) + x == x", {}, false), Error);
 }
 
-// The parser's internal `__apply__` is no function of the claim language, as in EXPR
-// (there `__apply__(8:1, 3)` is "unknown function"); the claim called it (and proved this).
+// The parser's internal `__apply__` is no function of the claim language, as in EXPR (one
+// parser reads both: "unknown function"); the claim called it (and proved this).
 TEST(FuzzFindings, ClaimRefusesInternalFunctions) {
   const ProveRun r = prove("__apply__(8:1, 3) + x == 3 + x");
   EXPECT_EQ(r.rc, proofs::kProveUsage);
-  EXPECT_NE(r.err.find("column 1: unknown name '__apply__'"), std::string::npos) << r.err << r.out;
+  EXPECT_NE(r.err.find("column 1: unknown function '__apply__'"), std::string::npos) << r.err << r.out;
 }
 
 }  // namespace

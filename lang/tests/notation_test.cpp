@@ -178,8 +178,15 @@ TEST(Notation, BadStrides) {
   expect_parse_error("4:1/2@0", 3, "does not normalize");
   // "4:2/0@0": the zero denominator at column 5.
   expect_parse_error("4:2/0@0", 5, "zero denominator");
-  // "4:4/2": a fraction without '@' (column 6).
-  expect_parse_error("4:4/2", 6, "expected '@'");
+  // "4:4/2" without '@' is not a scaled basis: in EXPR it divides (4 / 2 = 2, by hand); a
+  // literal has no arithmetic (the '/' at column 4).
+  EXPECT_EQ(parse_and_evaluate("4:4/2", &standard_functions()).to_string(), "4:2");
+  try {
+    (void)parse_layout("4:4/2");
+    ADD_FAILURE() << "parse_layout accepted arithmetic";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.column(), 4u) << e.what();
+  }
   // "1@0" outside a stride: the '@' at column 2.
   expect_parse_error("1@0", 2, "only allowed as a stride");
   // "4:x": column 3.

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "claim.hpp"
+#include "function_table.hpp"
+#include "symbolic_functions.hpp"
 #include "error.hpp"
 #include "prove_run.hpp"
 
@@ -175,4 +178,17 @@ TEST(Prove, ConcreteSides) {
 TEST(Prove, CountsCases) {
   std::cout << "[ prove ] " << g_cases << " claims checked\n";
   EXPECT_GT(g_cases, 0u);
+}
+
+// Each symbolic form is registered under the name of a function of the model's table (one
+// registration per function: lang/function_table.hpp holds its concrete implementation).
+TEST(ProveCommand, SymbolicFormsNameTheModelsFunctions) {
+  std::size_t checked = 0;
+  for (const auto& [name, f] : cuteref::proofs::symbolic_functions()) {
+    EXPECT_NE(cuteref::standard_functions().find(name), nullptr) << name;
+    EXPECT_FALSE(f.forms.empty()) << name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20u);
+  std::printf("symbolic forms checked: %zu\n", checked);
 }

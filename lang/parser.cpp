@@ -1,0 +1,661 @@
+#include "parser.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include "descriptor.hpp"
+#include "error.hpp"
+#include "input_limits.hpp"
+
+namespace cuteref {
+
+namespace {
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+class Parser {
+ public:
+  Parser(std::string_view text, ParseMode mode, const FunctionTable* functions)
+      : text_(text), mode_(mode), functions_(mode == ParseMode::Literal ? nullptr : functions) {}
+
+  Node parse_complete() {
+    skip_ws();
+    if (at_end()) fail("empty input: expected an expression");
+    Node n = relation();
+    skip_ws();
+    if (!at_end()) fail(std::string("unexpected trailing text starting with '") + peek() + "'");
+    return n;
+  }
+
+ private:
+  std::string_view text_;
+  ParseMode mode_;
+  const FunctionTable* functions_;
+  std::size_t pos_ = 0;
+  std::size_t nesting_ = 0;
+  // Inside the stride of a layout (scaled bases and F2 values are leaves there), and where its
+  // first F2 leaf and first non-zero integer leaf are (they cannot be mixed).
+  bool in_stride_ = false;
+  std::optional<std::size_t> first_f2_, first_integer_;
+
+  // Counts one level of nesting at `open` while alive, so that no text exhausts the stack
+  // (here or in the recursive evaluation that follows).
+  struct NestingGuard {
+    Parser& p;
+    NestingGuard(Parser& parser, std::size_t open) : p(parser) {
+      if (++p.nesting_ > kMaxExpressionNesting)
+        p.fail_at(open, "expression nested deeper than " + std::to_string(kMaxExpressionNesting) + " levels");
+    }
+    ~NestingGuard() { --p.nesting_; }
+    NestingGuard(const NestingGuard&) = delete;
+    NestingGuard& operator=(const NestingGuard&) = delete;
+  };
+
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(pos_ + 1, what); }
+  [[noreturn]] void fail_at(std::size_t pos, const std::string& what) const { throw ParseError(pos + 1, what); }
+  void skip_ws() {
+    while (!at_end() && (peek() == ' ' || peek() == '\t')) ++pos_;
+  }
+  std::string describe_next() const { return at_end() ? "end of input" : std::string("'") + peek() + "'"; }
+  void expect(char c, const std::string& context) {
+    skip_ws();
+    if (peek() != c) fail(std::string("expected '") + c + "' " + context + ", found " + describe_next());
+    ++pos_;
+  }
+  bool composition_o_next() const { return peek() == 'o' && !is_ident_char(peek(1)); }
+
+  static Node make(Node::Kind kind, std::size_t offset) {
+    Node n;
+    n.kind = kind;
+    n.offset = offset;
+    return n;
+  }
+  static Node binary(Node::Kind kind, std::string op, Node lhs, Node rhs) {
+    Node n = make(kind, lhs.offset);
+    n.op = std::move(op);
+    n.children.push_back(std::move(lhs));
+    n.children.push_back(std::move(rhs));
+    return n;
+  }
+
+  // ---- relations and arithmetic (C++'s precedence) ----------------------------------
+
+  Node relation() {
+    Node lhs = expr();
+    skip_ws();
+    static constexpr const char* kOps[] = {"==", "!=", "<=", ">=", "<", ">"};
+    for (const char* op : kOps) {
+      const std::string_view o(op);
+      if (text_.substr(pos_, o.size()) != o) continue;
+      if (o == "<" && peek(1) == '<') break;
+      if (o == ">" && peek(1) == '>') break;
+      if (mode_ == ParseMode::Literal) fail("a comparison is not allowed in a literal");
+      if (o != "==" && mode_ != ParseMode::Hypothesis)
+        fail("'" + std::string(o) + "' compares only in a hypothesis (--assume); an expression compares with '=='");
+      pos_ += o.size();
+      skip_ws();
+      if (at_end()) fail("expected an expression after '" + std::string(o) + "'");
+      return binary(Node::Kind::Compare, std::string(o), std::move(lhs), expr());
+    }
+    return lhs;
+  }
+
+  // bitor [":" stride] {"(" args ")"}
+  Node expr() {
+    Node shape = bit_or();
+    skip_ws();
+    if (peek() != ':') return shape;
+    Node layout = make(Node::Kind::Layout, shape.offset);
+    layout.colon = pos_;
+    ++pos_;
+    layout.children.push_back(std::move(shape));
+    layout.children.push_back(stride());
+    return applications(std::move(layout));
+  }
+
+  // The stride of a layout: an expression whose leaves may be scaled bases and F2 values.
+  Node stride() {
+    const bool outer = !in_stride_;
+    if (outer) first_f2_.reset(), first_integer_.reset();
+    in_stride_ = true;
+    skip_ws();
+    Node s = bit_or();
+    if (outer) in_stride_ = false;
+    return s;
+  }
+
+  Node applications(Node target) {
+    for (;;) {
+      skip_ws();
+      if (peek() != '(') return target;
+      if (mode_ == ParseMode::Literal) fail("application is not allowed in a literal");
+      const std::size_t start = target.offset;
+      Node apply = make(Node::Kind::Apply, start);
+      apply.children.push_back(std::move(target));
+      for (Node& a : arguments("of an application")) apply.children.push_back(std::move(a));
+      target = std::move(apply);
+    }
+  }
+
+  template <class Next>
+  Node left_assoc(Next next, std::initializer_list<std::string_view> ops) {
+    Node lhs = (this->*next)();
+    const Node* chain_owner = nullptr;  // set once lhs is the chain this level builds
+    for (;;) {
+      skip_ws();
+      std::string_view matched;
+      for (std::string_view op : ops)
+        if (text_.substr(pos_, op.size()) == op) matched = op;
+      // `|` `^` `&` `+` `-` `*` `/` `%` one character, `<<` `>>` two; `<` alone is not a shift
+      if (matched.empty()) return lhs;
+      if (matched.size() == 1 && (matched == "<" || matched == ">")) return lhs;
+      if (mode_ == ParseMode::Literal) fail("arithmetic is not allowed in a literal");
+      const std::size_t at = pos_;
+      pos_ += matched.size();
+      skip_ws();
+      if (at_end()) fail_at(at, "expected an operand after '" + std::string(matched) + "'");
+      if (lhs.kind != Node::Kind::Binary || chain_owner != &lhs) {
+        Node chain = make(Node::Kind::Binary, lhs.offset);
+        chain.children.push_back(std::move(lhs));
+        lhs = std::move(chain);
+        chain_owner = &lhs;
+      }
+      lhs.ops.emplace_back(matched);
+      lhs.children.push_back((this->*next)());
+    }
+  }
+  Node bit_or() { return left_assoc(&Parser::bit_xor, {"|"}); }
+  Node bit_xor() { return left_assoc(&Parser::bit_and, {"^"}); }
+  Node bit_and() { return left_assoc(&Parser::shift, {"&"}); }
+  Node shift() { return left_assoc(&Parser::additive, {"<<", ">>"}); }
+  Node additive() { return left_assoc(&Parser::term, {"+", "-"}); }
+  Node term() { return left_assoc(&Parser::unary, {"*", "/", "%"}); }
+
+  Node unary() {
+    skip_ws();
+    if (peek() == '-' && !is_digit(peek(1))) {
+      if (mode_ == ParseMode::Literal) fail("arithmetic is not allowed in a literal");
+      const std::size_t at = pos_;
+      NestingGuard guard(*this, at);
+      ++pos_;
+      Node n = make(Node::Kind::Negate, at);
+      n.children.push_back(unary());
+      return n;
+    }
+    return postfix();
+  }
+
+  // primary {"(" args ")"}: a literal tuple or integer is not applied (the ':' of a layout may
+  // follow it, and then the layout is).
+  Node postfix() {
+    Node n = primary();
+    if (n.kind == Node::Kind::Tuple || n.kind == Node::Kind::Integer || n.kind == Node::Kind::Group ||
+        n.kind == Node::Kind::Basis || n.kind == Node::Kind::F2Stride || (n.kind == Node::Kind::Word && n.is_variable_word()))
+      return n;
+    return applications(std::move(n));
+  }
+
+  // "(" [relation {"," relation}] ")" with the '(' next.
+  std::vector<Node> arguments(const std::string& context) {
+    skip_ws();
+    const std::size_t open = pos_;
+    expect('(', context);
+    NestingGuard guard(*this, open);
+    const bool stride_outside = in_stride_;
+    in_stride_ = false;  // a call's or application's arguments are expressions of their own
+    std::vector<Node> args;
+    skip_ws();
+    if (peek() == ')') {
+      ++pos_;
+      in_stride_ = stride_outside;
+      return args;
+    }
+    for (;;) {
+      skip_ws();
+      if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
+      args.push_back(mode_ == ParseMode::Literal ? expr() : relation_in_argument());
+      skip_ws();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ')') {
+        ++pos_;
+        in_stride_ = stride_outside;
+        return args;
+      }
+      if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
+      fail("expected ',' or ')' " + context + ", found " + describe_next());
+    }
+  }
+  // An argument may compare with `==` (EXPR's `f(A == B)`), never with the hypothesis operators.
+  Node relation_in_argument() {
+    const ParseMode saved = mode_;
+    if (mode_ == ParseMode::Hypothesis) mode_ = ParseMode::Expression;
+    Node n = relation();
+    mode_ = saved;
+    return n;
+  }
+
+  // A tuple's elements inside a stride stay stride leaves.
+  std::vector<Node> tuple_elements(std::size_t open) {
+    NestingGuard guard(*this, open);
+    ++pos_;
+    std::vector<Node> elements;
+    skip_ws();
+    if (peek() == ')') {
+      ++pos_;
+      return elements;
+    }
+    for (;;) {
+      skip_ws();
+      if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
+      elements.push_back(mode_ == ParseMode::Literal || in_stride_ ? expr() : relation_in_argument());
+      skip_ws();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ')') {
+        ++pos_;
+        return elements;
+      }
+      if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
+      fail(std::string("expected ',' or ')' ") + (in_stride_ ? "in a stride tuple" : "in a tuple") + ", found " +
+           describe_next());
+    }
+  }
+
+  // ---- primaries -----------------------------------------------------------------------
+
+  Node primary() {
+    skip_ws();
+    if (at_end()) fail("expected an expression, found end of input");
+    const char c = peek();
+    const std::size_t start = pos_;
+    if (c == '(') {
+      std::vector<Node> elements = tuple_elements(start);
+      if (elements.size() == 1 && (elements[0].kind == Node::Kind::Binary || elements[0].kind == Node::Kind::Negate ||
+                                   elements[0].kind == Node::Kind::Group)) {
+        Node g = make(Node::Kind::Group, start);
+        g.children = std::move(elements);
+        return g;
+      }
+      Node t = make(Node::Kind::Tuple, start);
+      t.children = std::move(elements);
+      return t;
+    }
+    if (is_ident_start(c) || (c == '_' && (is_ident_start(peek(1)) || peek(1) == '_'))) return identifier_form();
+    if (c == '_' || c == '-' || is_digit(c)) return in_stride_ ? stride_leaf() : integer_literal(true);
+    if (c == ')') fail("unbalanced ')': no matching '('");
+    refuse_dynamic_placeholder();
+    fail(std::string("expected an integer, '_', '(' or a name, found '") + c + "'");
+  }
+
+  std::int64_t digits(bool negative) {
+    const std::size_t start = pos_;
+    if (!is_digit(peek())) fail("expected a digit, found " + describe_next());
+    std::int64_t v = 0;  // accumulated as a negative number to reach INT64_MIN
+    while (is_digit(peek())) {
+      const int d = peek() - '0';
+      if (v < (std::numeric_limits<std::int64_t>::min() + d) / 10) fail_at(start, "integer literal too large for 64 bits");
+      v = v * 10 - d;
+      ++pos_;
+    }
+    if (!negative) {
+      if (v == std::numeric_limits<std::int64_t>::min()) fail_at(start, "integer literal too large for 64 bits");
+      v = -v;
+    }
+    return v;
+  }
+
+  // ["_"] ["-"] digits | "_". `refuse_basis`: outside a stride, a following '@' is an error.
+  Node integer_literal(bool refuse_basis) {
+    const std::size_t start = pos_;
+    bool is_static = false;
+    if (peek() == '_') {
+      ++pos_;
+      is_static = true;
+      if (peek() != '-' && !is_digit(peek())) return make(Node::Kind::Underscore, start);
+    }
+    bool negative = false;
+    if (peek() == '-') {
+      negative = true;
+      ++pos_;
+    }
+    Node n = make(Node::Kind::Integer, start);
+    n.integer = digits(negative);
+    n.is_static = is_static;
+    if (refuse_basis) {
+      skip_ws();
+      if (peek() == '@') fail("a scaled basis is only allowed as a stride");
+    }
+    return n;
+  }
+
+  // An integer leaf of a stride, which may be a scaled basis: count ["/" den] "@" dim {"@" dim}.
+  Node stride_leaf() {
+    const std::size_t start = pos_;
+    Node leaf = integer_literal(false);
+    if (leaf.kind == Node::Kind::Underscore) fail_at(start, "'_' is not a stride");
+    std::int64_t value = leaf.integer;
+    skip_ws();
+    if (peek() == '/') {
+      // `1/2@0` is a scaled basis; `16/2` an integer division
+      std::size_t k = pos_ + 1;
+      while (k < text_.size() && (text_[k] == ' ' || text_[k] == '\t')) ++k;
+      std::size_t d = k;
+      while (d < text_.size() && is_digit(text_[d])) ++d;
+      while (d < text_.size() && (text_[d] == ' ' || text_[d] == '\t')) ++d;
+      if (d == k || d >= text_.size() || text_[d] != '@') {
+        note_integer_leaf(value, false, start);
+        return leaf;
+      }
+      ++pos_;
+      skip_ws();
+      const std::size_t den_pos = pos_;
+      const std::int64_t den = digits(false);
+      if (den == 0) fail_at(den_pos, "zero denominator in a scaled-basis count");
+      if (value % den != 0)
+        fail_at(start, "rational stride " + std::to_string(value) + "/" + std::to_string(den) +
+                           " does not normalize to an integer");
+      value /= den;
+      skip_ws();
+    }
+    if (peek() != '@') {
+      note_integer_leaf(value, false, start);
+      return leaf;
+    }
+    std::vector<int> path;
+    while (peek() == '@') {
+      if (path.size() == kMaxBasisIndices)
+        fail("a scaled basis with more than " + std::to_string(kMaxBasisIndices) + " indices ('@')");
+      ++pos_;
+      skip_ws();
+      const std::size_t dim_pos = pos_;
+      const std::int64_t d = digits(false);
+      if (d > 1024) fail_at(dim_pos, "basis dimension " + std::to_string(d) + " is too large (at most 1024)");
+      path.push_back(static_cast<int>(d));
+      skip_ws();
+    }
+    note_integer_leaf(value, true, start);
+    Node b = make(Node::Kind::Basis, start);
+    b.basis = IntTuple::basis(value, std::move(path), leaf.is_static);
+    return b;
+  }
+
+  // A zero integer stride is F0 among F2 strides (PyCuTe adds an F2 to the integer 0); any
+  // other integer or scaled basis is not.
+  void note_integer_leaf(std::int64_t value, bool is_basis, std::size_t at) {
+    if (value == 0 && !is_basis) return;
+    if (first_f2_) fail_mixed_strides(at);
+    if (!first_integer_) first_integer_ = at;
+  }
+
+  // PyCuTe's F2 stride `F9`: the layout it belongs to is an F2 layout, its other strides F2
+  // values or 0.
+  Node f2_stride_leaf(std::size_t start) {
+    if (first_integer_) fail_mixed_strides(*first_integer_);
+    if (!first_f2_) first_f2_ = start;
+    ++pos_;
+    if (!is_digit(peek())) fail("expected the digits of an F2 stride (e.g. F9), found " + describe_next());
+    Node n = make(Node::Kind::F2Stride, start);
+    n.integer = digits(false);
+    skip_ws();
+    if (peek() == '@') fail("an F2 stride cannot be a scaled basis");
+    return n;
+  }
+
+  [[noreturn]] void fail_mixed_strides(std::size_t at) {
+    fail_at(at, "a layout's strides are all F2 values (`F9`, or 0) or all integers: F2 and non-zero integer "
+                "strides cannot be mixed (an F2 value and a non-zero integer have no sum)");
+  }
+
+  // The CuTe DSL prints an integer known only at run time as '?': there is no value to compute
+  // with, so it is refused with what to write instead.
+  void refuse_dynamic_placeholder() {
+    if (peek() == '?')
+      fail("'?' is how the CuTe DSL prints an integer known only at run time; it has no value here: "
+           "write the run-time value (e.g. 8 for a dynamic 8)");
+  }
+
+  std::string identifier() {
+    const std::size_t start = pos_;
+    while (is_ident_char(peek())) ++pos_;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  Node identifier_form() {
+    const std::size_t start = pos_;
+    if (in_stride_ && peek() == 'F' && (is_digit(peek(1)) || !is_ident_char(peek(1)))) {
+      std::size_t k = pos_ + 1;
+      while (k < text_.size() && is_digit(text_[k])) ++k;
+      if (k >= text_.size() || !is_ident_char(text_[k])) return f2_stride_leaf(start);
+    }
+    const std::string name = identifier();
+    const std::size_t after_name = pos_;
+    skip_ws();
+    // Sw<B,M,S> is CuTe C++'s print of a swizzle, S<B,M,S> the CuTe DSL's.
+    if ((name == "Sw" || name == "S") && peek() == '<') return swizzle_form(start, name == "S");
+    if (name == "descriptor") return descriptor_form(start);
+    if (name == "smem_ptr") fail_at(start, "an smem_ptr token is only allowed as the offset of a composed layout");
+    if (name == "LayoutLeft" || name == "LayoutRight") {
+      Node n = make(Node::Kind::MajorTag, start);
+      n.integer = name == "LayoutRight";
+      return n;
+    }
+    if (mode_ == ParseMode::Literal) fail_at(start, "expected a literal, found the name '" + name + "'");
+    const FunctionSpec* spec = name.rfind("__", 0) == 0 ? nullptr : functions_->find(name);
+    // `8:a(x)`: in a stride, a word that names no function is a value, and the '(' applies the
+    // layout.
+    const bool stride_word = in_stride_ && !spec && std::islower(static_cast<unsigned char>(name[0]));
+    if (peek() == '(' && !stride_word) {
+      if (!spec) fail_at(start, "unknown function '" + name + "'");
+      Node call = make(Node::Kind::Call, start);
+      call.name = name;
+      call.children = arguments("in the arguments of " + name);
+      if (call.children.size() < spec->min_args || call.children.size() > spec->max_args)
+        fail_at(start, name + ": wrong number of arguments: got " + std::to_string(call.children.size()) +
+                           ", expected " + spec->signature);
+      return call;
+    }
+    if (spec) fail("expected '(' after the function name '" + name + "'");
+    // A bare word: CuTe's template arguments `<K,MN>` and a PTX spelling's ".part"s stay part
+    // of it, without blanks.
+    pos_ = after_name;
+    Node w = make(Node::Kind::Word, start);
+    w.name = name + dotted_suffix();
+    const std::size_t before_template = pos_;
+    skip_ws();
+    if (peek() == '<' && peek(1) != '<' && template_arguments_apply(w.name)) w.name += template_arguments();
+    else pos_ = before_template;
+    return w;
+  }
+
+  // Whether a '<' after a word opens its template arguments: always in EXPR; in a hypothesis,
+  // where `a < b` compares, only when a '>' closes a list of words first.
+  bool template_arguments_apply(const std::string& word) const {
+    if (mode_ != ParseMode::Hypothesis || std::isupper(static_cast<unsigned char>(word[0]))) return true;
+    for (std::size_t k = pos_ + 1; k < text_.size(); ++k) {
+      const char c = text_[k];
+      if (c == '>') return true;
+      if (!is_ident_char(c) && c != ',' && c != ':' && c != ' ' && c != '\t') return false;
+    }
+    return false;
+  }
+
+  // A PTX instruction spelling continues a word with ".word" parts (ld.shared.v4.b32).
+  std::string dotted_suffix() {
+    std::string out;
+    while (peek() == '.' && pos_ + 1 < text_.size() && is_ident_char(text_[pos_ + 1])) {
+      out += '.';
+      ++pos_;
+      out += identifier();
+    }
+    return out;
+  }
+
+  // "<" words separated by "," ">", returned verbatim without blanks.
+  std::string template_arguments() {
+    const std::size_t open = pos_;
+    std::string out = "<";
+    ++pos_;
+    while (!at_end() && peek() != '>') {
+      const char c = peek();
+      if (!(is_ident_char(c) || c == ',' || c == ':' || c == ' ' || c == '\t'))
+        fail(std::string("unexpected '") + c + "' in template arguments");
+      if (c != ' ' && c != '\t') out += c;
+      ++pos_;
+    }
+    if (at_end()) fail_at(open, "unbalanced '<': no matching '>' before end of input");
+    ++pos_;
+    return out + ">";
+  }
+
+  // descriptor GROUP: a layout descriptor in its own grammar (descriptor.hpp), whose value is
+  // its normalized stride tree; its diagnostics keep their columns in the whole line.
+  Node descriptor_form(std::size_t start) {
+    skip_ws();
+    if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
+    Node n = make(Node::Kind::Descriptor, start);
+    n.basis = to_stride(parse_descriptor_group(text_, pos_));
+    return n;
+  }
+
+  // "<" B "," M "," S ">" ["o" [OFFSET "o"] LAYOUT]
+  Node swizzle_form(std::size_t start, bool dsl_spelling) {
+    ++pos_;  // '<'
+    Node sw = make(Node::Kind::Swizzle, start);
+    sw.dsl_spelling = dsl_spelling;
+    const bool stride_outside = in_stride_;
+    in_stride_ = false;
+    for (int k = 0; k < 3; ++k) {
+      if (k) expect(',', "between swizzle parameters");
+      skip_ws();
+      sw.children.push_back(shift());  // not `>`: it closes the list
+    }
+    in_stride_ = stride_outside;
+    skip_ws();
+    if (peek() != '>' && dsl_spelling && sw.children[2].kind == Node::Kind::Integer && sw.children[2].integer < 0)
+      fail("expected '>' closing the swizzle parameters (the CuTe DSL 4.8.1 prints a swizzle with a negative "
+           "shift without it: write S<" + std::to_string(sw.children[0].integer) + "," +
+           std::to_string(sw.children[1].integer) + "," + std::to_string(sw.children[2].integer) + ">)");
+    expect('>', "closing the swizzle parameters");
+    const std::size_t before_o = pos_;
+    skip_ws();
+    if (!composition_o_next()) {
+      pos_ = before_o;
+      return sw;
+    }
+    ++pos_;
+    skip_ws();
+    NestingGuard guard(*this, pos_);  // `Sw o Sw o ...` recurses without parentheses
+    Node composed = make(Node::Kind::Composed, start);
+    composed.children.push_back(std::move(sw));
+    if (text_.substr(pos_, 8) == "smem_ptr") {
+      composed.pointer = smem_pointer();
+      expect_composition_o();
+    }
+    Node term = composed_term();
+    skip_ws();
+    if (!composed.pointer && term.kind != Node::Kind::Layout && composition_o_next()) {
+      composed.children.push_back(std::move(term));  // the offset
+      expect_composition_o();
+      term = composed_term();
+    }
+    composed.children.push_back(std::move(term));
+    return composed;
+  }
+
+  // PRIMARY [":" STRIDE]: a layout, or an offset.
+  Node composed_term() {
+    skip_ws();
+    Node shape = primary();
+    skip_ws();
+    if (peek() != ':') return shape;
+    Node layout = make(Node::Kind::Layout, shape.offset);
+    layout.colon = pos_;
+    ++pos_;
+    layout.children.push_back(std::move(shape));
+    const bool outer = !in_stride_;
+    if (outer) first_f2_.reset(), first_integer_.reset();
+    in_stride_ = true;
+    skip_ws();
+    layout.children.push_back(primary());
+    if (outer) in_stride_ = false;
+    return layout;
+  }
+
+  void expect_composition_o() {
+    skip_ws();
+    if (!composition_o_next())
+      fail("expected 'o' (composition) after the offset of a composed layout, found " + describe_next());
+    ++pos_;
+    skip_ws();
+  }
+
+  // smem_ptr[16b](unset): CuTe's print of its unset pointer flag (smem_ptr_flag_bits); nothing
+  // else stands in a composed layout's offset.
+  ComposedOffset smem_pointer() {
+    const std::size_t start = pos_;
+    pos_ += 8;
+    if (peek() != '[') fail("expected '[' after smem_ptr");
+    ++pos_;
+    const std::size_t bits_pos = pos_;
+    const std::int64_t bits = digits(false);
+    if (peek() != 'b') fail("expected 'b' after the element width of smem_ptr");
+    ++pos_;
+    if (peek() != ']') fail("expected ']' after the element width of smem_ptr");
+    ++pos_;
+    if (bits < 1 || bits > 1024) fail_at(bits_pos, "smem_ptr element width must be in [1, 1024] bits");
+    if (peek() != '(') fail("expected '(' after smem_ptr[...]");
+    const std::size_t open = pos_;
+    ++pos_;
+    static constexpr std::string_view unset = "unset)";
+    for (std::size_t k = 0; k < unset.size(); ++k, ++pos_) {
+      if (at_end()) fail_at(open, "unbalanced '(' in smem_ptr token (CuTe prints smem_ptr[Nb](unset))");
+      if (peek() != unset[k])
+        fail(std::string("expected '") + unset[k] + "' of smem_ptr[" + std::to_string(bits) +
+             "b](unset) (the only pointer CuTe prints as a composed layout's offset), found " + describe_next());
+    }
+    return ComposedOffset{std::nullopt, std::string(text_.substr(start, pos_ - start)), static_cast<int>(bits)};
+  }
+};
+
+}  // namespace
+
+bool Node::is_variable_word() const {
+  return kind == Kind::Word && !name.empty() && std::islower(static_cast<unsigned char>(name[0])) &&
+         name.find_first_of(".<") == std::string::npos;
+}
+
+void collect_variable_words(const Node& node, std::vector<std::string>& names) {
+  if (node.is_variable_word()) {
+    for (const auto& n : names)
+      if (n == node.name) return;
+    names.push_back(node.name);
+    return;
+  }
+  for (const Node& c : node.children) collect_variable_words(c, names);
+}
+
+bool mentions_variable(const Node& node) {
+  if (node.is_variable_word()) return true;
+  for (const Node& c : node.children)
+    if (mentions_variable(c)) return true;
+  return false;
+}
+
+Node parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions) {
+  if (text.size() > kMaxExpressionBytes)
+    throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
+                                                  " bytes, longer than the limit of " +
+                                                  std::to_string(kMaxExpressionBytes) + " bytes");
+  return Parser(text, mode, functions).parse_complete();
+}
+
+}  // namespace cuteref

@@ -1,0 +1,43 @@
+// `--assume TEXT`: a hypothesis of a claim, read by the one parser (lang/parser.hpp,
+// ParseMode::Hypothesis), stated to Z3 (symbolically) and checked on the concrete model (at a
+// counterexample and at each replayed point) from the same tree.
+//
+// Forms: `EXPR OP EXPR` with OP one of == != < <= > >= on integers; `divides(A, B)` (A >= 1 and
+// B % A == 0); `admissible(A, B)` (the model composes A and B: every precondition and check of
+// composition(A, B) holds); `defined(EXPR)` (the model evaluates EXPR); `injective(L)` (distinct
+// coordinates of L have distinct offsets; integer strides only).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "divisibility_substitution.hpp"
+#include "evaluator.hpp"
+#include "symbolic_scalar.hpp"
+#include "syntax.hpp"
+
+namespace cuteref::proofs {
+
+struct Hypothesis {
+  std::string text;
+  Node tree;  // a Compare, or a Call of one of the four predicates
+};
+
+// Parses one --assume text. Throws Error ("--assume 'TEXT': ...") where it is not one of the
+// forms, names a predicate inside an expression, or is divides(A, B) with a literal A <= 0 (a
+// malformed request: the diagnostic says what to write instead).
+Hypothesis parse_hypothesis(const std::string& text);
+
+// The divides(X, v) facts, for write_dividends_as_multiples (X an integer literal or a variable).
+std::vector<DivisibilityFact> divisibility_facts(const std::vector<Hypothesis>& hypotheses);
+
+// States `h` as a hypothesis of the current proof: its comparison, and every side condition its
+// evaluation records (the model accepts the expressions it names). Throws Unsupported where it
+// cannot be stated (injective in the bit-vector encoding, a comparison of non-integers).
+void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& variables, SymbolicScope& scope);
+
+// Whether `h` holds on the concrete model at `values`. Throws Error where the model rejects an
+// expression it compares, or injective(L) is too large to enumerate.
+bool hypothesis_holds(const Hypothesis& h, const VariableValues& values);
+
+}  // namespace cuteref::proofs
