@@ -84,8 +84,8 @@ def build(cfg, tensor, one_thread=False):
     import quack.copy_utils as quack_copy
     import quack.sm90_utils as quack_sm90
     from cutlass.cute.nvgpu import cpasync
-    from cutlass.utils import LayoutEnum
-    from cutlass.utils import SmemAllocator
+    from cutlass.memory import SmemAllocator
+    from cutlass.tensor_utils import LayoutEnum
     dt, D, _, _, _ = cfg
     tile, stages, blocks = tensor_plan(cfg, tensor)
     dtype = cutlass.BFloat16 if dt == "bf16" else cutlass.Float16
@@ -278,7 +278,7 @@ def main(argv):
                 ok = all(v == 1 for v in one["completed"])
                 failed += not ok
                 print(f"placement {name} {tensor}: loads completed {one['completed']}, "
-                      f"dumped {len(one['dump_u16_le_b64']) * 3 // 8} bytes ({one['wall_s']} s)", flush=True)
+                      f"dumped {len(base64.b64decode(one['dump_u16_le_b64']))} bytes ({one['wall_s']} s)", flush=True)
             except Exception as e:  # noqa: BLE001
                 failed += 1
                 import traceback
