@@ -250,6 +250,11 @@ def main(argv):
               file=sys.stderr)
         return 64
     if args.compile_only:
+        try:
+            import quack.sm90_utils  # noqa: F401
+            import cutlass.cute  # noqa: F401
+        except ImportError as e:
+            skip(f"the CuTe DSL or quack is not importable ({e})")
         for name in args.configs:
             for tensor in args.tensors:
                 _, shared, _ = compile_one(CONFIGS[name], tensor, one_thread=args.one_thread_issue)
