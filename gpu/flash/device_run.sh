@@ -7,10 +7,11 @@
 #                                         (/tmp, for the next step on the same machine)
 #   device_run.sh install WHEEL_DIR       join the parts (checked against WHEEL_DIR/SHA256SUMS),
 #                                         install every wheel into $SITE
-#   device_run.sh flash|controls|memcheck|quack|placement OUT [flash_check.py options]
+#   device_run.sh flash|controls|memcheck|quack|placement OUT [options]
 #                                         run flash_check.py --part main|controls|memcheck,
 #                                         quack_check.py or placement.py with PYTHONPATH set,
-#                                         output into OUT
+#                                         output into OUT (options: flash_check.py's or
+#                                         placement.py's)
 #   device_run.sh one CONFIG OUT          flash_check.py --one CONFIG
 # Exit: the step's status; 64 for a bad command line.
 set -uo pipefail
@@ -48,13 +49,14 @@ case "${1:-}" in
     env_path
     python3 "$HERE/quack_check.py" --out "$2" ;;
   placement)
-    [ $# -eq 2 ] || { echo "usage: device_run.sh placement OUT" >&2; exit 64; }
+    [ $# -ge 2 ] || { echo "usage: device_run.sh placement OUT [placement.py options]" >&2; exit 64; }
     env_path
-    mkdir -p "$2" && python3 "$HERE/placement.py" --out "$2/placement.json.gz" ;;
+    out=$2; shift 2
+    mkdir -p "$out" && python3 "$HERE/placement.py" --out "$out/placement.json.gz" "$@" ;;
   one)
     [ $# -eq 3 ] || { echo "usage: device_run.sh one CONFIG OUT" >&2; exit 64; }
     env_path
     python3 "$HERE/flash_check.py" --out "$3" --one "$2" ;;
   *)
-    grep '^#' "$0" | sed -n '2,17p' >&2; exit 64 ;;
+    grep '^#' "$0" | sed -n '2,16p' >&2; exit 64 ;;
 esac

@@ -1,18 +1,30 @@
 #!/usr/bin/env python3
-"""Where FlashAttention's K tile lands in shared memory, read back from the hardware.
+"""Where FlashAttention's Q, K and V tiles land in shared memory, read back from the hardware.
 
-    placement.py --out FILE.json.gz [--configs NAME...]
+    placement.py --out FILE.json.gz [--configs NAME...] [--tensors Q K V]
 
-FlashAttention's SM90 forward builds K's SMEM layout with quack's make_smem_layout(dtype,
-ROW_MAJOR, (tile_n, hdim), stages) and K's TMA atom with cpasync.make_tiled_tma_atom over the
-(seqlen, hdim, heads, batch) GMEM tensor (hdim contiguous, the rest run-time), one stage as the
-box. This program makes the same two calls with the parameters FA chose for each configuration
-(recorded in gpu/flash/traces), loads the first `stages` K tiles of head 1, batch 0 into the
-stages with that TMA atom in a one-CTA kernel of its own, and copies the raw shared memory out
-(no swizzle applied on the way out). GMEM holds element ids (the 16-bit pattern
-((row * hdim + col) mod 65521)), so the dump says which GMEM element each SMEM slot received.
+FlashAttention's SM90 forward builds each operand's SMEM layout with quack's
+make_smem_layout(dtype, ROW_MAJOR, (tile, hdim), stages) (Q: one tile, no stage mode; K and V:
+`stages` tiles) and its TMA atom with cpasync.make_tiled_tma_atom over the (seqlen, hdim,
+heads, batch) GMEM tensor (hdim contiguous): Q's over its whole SMEM layout, K's and V's over
+one stage. Its producer warp issues each load through quack's tma_get_copy_fn. This program
+makes the same calls with the parameters FA chose for each configuration (recorded in
+gpu/flash/traces/flash_trace.json.gz, forward), in a one-CTA kernel of its own per tensor: one
+warp loads Q's tile of block Q_BLOCK, or K's (V's) tiles of blocks KV_BLOCKS into the stages, of
+head HEAD, batch BATCH_INDEX; then every thread copies the raw shared memory out (no swizzle on
+the way out). GMEM holds element ids in that (head, batch) slice, the 16-bit pattern
+((row * hdim + col) mod 65521), and OTHER_SLICE elsewhere; shared memory is filled with
+SMEM_POISON before the loads. So the dump says which GMEM element each SMEM slot received.
+
+The loads are waited for with a bounded poll (MAX_POLLS mbarrier tests per load): a load that
+never completes is reported in `completed`, never a hang. The TMA copy is issued by a whole warp:
+the DSL's TMA copy elects its issuing lane with elect.sync over the full warp, so issuing it from
+one thread (`if tidx == 0`) deadlocks that warp.
+
 placement_check.py compares each slot with the model's layout; this program only runs the
-hardware and writes FILE (JSON, gzip): per configuration the calls' parameters and the dump.
+hardware and writes FILE (JSON, gzip): per configuration and tensor, the calls' parameters, the
+DSL's printout of the SMEM layout, which loads completed, and the dump. Exit 0 when every
+kernel ran and every load completed, 1 otherwise, 64 for a bad command line.
 
 Needs torch, an SM90 GPU, the CuTe DSL and quack (exit 77 with the reason otherwise).
 """
@@ -23,17 +35,26 @@ import json
 import sys
 import time
 
-# name: (dtype, tile_n, hdim, stages), as FA chose them (traces/flash_trace.json.gz, forward).
+# name: (dtype, hdim, tile_m (Q), tile_n (K and V), stages), as FA chose them (forward).
 CONFIGS = {
-    "bf16-d64": ("bf16", 128, 64, 2),
-    "bf16-d96": ("bf16", 144, 96, 2),
-    "bf16-d128": ("bf16", 128, 128, 2),
-    "bf16-d192": ("bf16", 112, 192, 2),
-    "bf16-d256": ("bf16", 80, 256, 2),
-    "f16-d128": ("f16", 128, 128, 2),
+    "bf16-d64": ("bf16", 64, 192, 128, 2),
+    "bf16-d96": ("bf16", 96, 192, 144, 2),
+    "bf16-d128": ("bf16", 128, 128, 128, 2),
+    "bf16-d192": ("bf16", 192, 128, 112, 2),
+    "bf16-d256": ("bf16", 256, 128, 80, 2),
+    "f16-d128": ("f16", 128, 128, 128, 2),
 }
+TENSORS = ("Q", "K", "V")
 ID_MODULUS = 65521
-HEADS, BATCH, SEQLEN = 2, 1, 512
+OTHER_SLICE = 0xFFFF  # GMEM outside the loaded (head, batch) slice: never an id (ids < 65521)
+SMEM_POISON = 0xFFFE  # shared memory before the loads
+OUT_POISON = 0xFFFD  # the output buffer before the copy out
+HEADS, BATCHES, SEQLEN = 2, 2, 512
+HEAD, BATCH_INDEX = 1, 1
+Q_BLOCK = 1  # Q's tile: rows [tile_m, 2 tile_m)
+KV_BLOCKS = (2, 1)  # stage s holds K's (V's) tile KV_BLOCKS[s], in the descending order FA loads
+THREADS = 128
+MAX_POLLS = 1 << 24
 
 
 def element_id(row, col, hdim):
@@ -45,112 +66,200 @@ def skip(reason):
     sys.exit(77)
 
 
-def build(cfg):
-    """The @cute.jit launcher for configuration CFG and a dict that receives the DSL's printout
-    of the SMEM layout at compile time. Needs the DSL and quack, not torch or a GPU."""
+def tensor_plan(cfg, tensor):
+    """(tile rows, stages or None, the GMEM tile index each stage receives) of TENSOR."""
+    _, _, tile_m, tile_n, stages = cfg
+    if tensor == "Q":
+        return tile_m, None, (Q_BLOCK,)
+    return tile_n, stages, KV_BLOCKS[:stages]
+
+
+def build(cfg, tensor, one_thread=False):
+    """The @cute.jit launcher loading TENSOR's tiles of configuration CFG, and a dict that
+    receives the DSL's printout of the SMEM layout at compile time. Needs the DSL and quack,
+    not torch or a GPU. ONE_THREAD issues the loads from thread 0 alone instead of warp 0 (the
+    earlier version of this program, which hung: --one-thread-issue)."""
     import cutlass
     import cutlass.cute as cute
+    import quack.copy_utils as quack_copy
     import quack.sm90_utils as quack_sm90
     from cutlass.cute.nvgpu import cpasync
     from cutlass.memory import SmemAllocator
     from cutlass.tensor_utils import LayoutEnum
-    dt, tile_n, D, stages = cfg
+    dt, D, _, _, _ = cfg
+    tile, stages, blocks = tensor_plan(cfg, tensor)
     dtype = cutlass.BFloat16 if dt == "bf16" else cutlass.Float16
-    threads = 128
+    loads = len(blocks)
     shared = {}
 
     @cute.kernel
-    def load_k(tma_atom: cute.CopyAtom, mK: cute.Tensor, s_layout: cute.ComposedLayout, out: cute.Tensor):
+    def load_tiles(tma_atom: cute.CopyAtom, mX: cute.Tensor, s_layout: cute.ComposedLayout,
+                   out: cute.Tensor, completed: cute.Tensor):
         tidx, _, _ = cute.arch.thread_idx()
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         smem = SmemAllocator()
         cosize = cute.cosize(s_layout.outer)
         raw = smem.allocate_array(dtype, cosize, byte_alignment=1024)
-        bar = smem.allocate_array(cutlass.Int64, 1, byte_alignment=8)
-        sK = cute.make_tensor(cute.recast_ptr(raw, swizzle_=s_layout.inner), s_layout.outer)
-        flat = cute.make_tensor(raw, cute.make_layout(cosize))
+        bars = smem.allocate_array(cutlass.Int64, loads, byte_alignment=8)
+        sX = cute.make_tensor(cute.recast_ptr(raw, swizzle_=s_layout.inner), s_layout.outer)
+        flat = cute.make_tensor(cute.recast_ptr(raw, dtype=cutlass.Uint16), cute.make_layout(cosize))
+        for i in cutlass.range(cosize // THREADS):
+            flat[tidx + THREADS * i] = cutlass.Uint16(SMEM_POISON)
         if tidx == 0:
-            cute.arch.mbarrier_init(bar, 1)
+            for s in cutlass.range_constexpr(loads):
+                cute.arch.mbarrier_init(bars + s, 1)
         cute.arch.mbarrier_init_fence()
+        # The poison (generic proxy) is ordered before the TMA's writes (async proxy).
+        cute.arch.fence_proxy("async.shared", space="cta")
         cute.arch.sync_threads()
-        gK = cute.local_tile(mK[None, None, 1, 0], (tile_n, D), (None, 0))
-        tKsK, tKgK = cpasync.tma_partition(tma_atom, 0, cute.make_layout(1), cute.group_modes(sK, 0, 2),
-                                           cute.group_modes(gK, 0, 2))
-        for s in cutlass.range_constexpr(stages):
+        mX_cur = mX[None, None, HEAD, BATCH_INDEX]
+        issuing = (tidx == 0) if one_thread else (warp == 0)
+        if issuing:
+            if cutlass.const_expr(stages is None):
+                # FA's Q: one tile, tma_get_copy_fn(..., single_stage=True).
+                gX = cute.local_tile(mX_cur, (tile, D), (blocks[0], 0))
+                copy_q, _, _ = quack_copy.tma_get_copy_fn(tma_atom, 0, cute.make_layout(1), gX, sX,
+                                                          single_stage=True)
+                with cute.arch.elect_one():
+                    cute.arch.mbarrier_arrive_and_expect_tx(bars, cute.size_in_bytes(dtype, s_layout))
+                copy_q(tma_bar_ptr=bars)
+            else:
+                # FA's K and V: the tiles along seqlen, one stage each.
+                gX = cute.local_tile(mX_cur, (tile, D), (None, 0))
+                copy_kv, _, _ = quack_copy.tma_get_copy_fn(tma_atom, 0, cute.make_layout(1), gX, sX)
+                for s in cutlass.range_constexpr(loads):
+                    with cute.arch.elect_one():
+                        cute.arch.mbarrier_arrive_and_expect_tx(
+                            bars + s, cute.size_in_bytes(dtype, cute.select(s_layout, mode=[0, 1])))
+                    copy_kv(blocks[s], s, tma_bar_ptr=bars + s)
+        for s in cutlass.range_constexpr(loads):
+            done = cutlass.Int32(0)
+            polls = cutlass.Int32(0)
+            while polls < MAX_POLLS:
+                if cute.arch.mbarrier_test_wait(bars + s, 0):
+                    done = cutlass.Int32(1)
+                    polls = cutlass.Int32(MAX_POLLS)
+                polls = polls + 1
             if tidx == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(bar, tile_n * D * (dtype.width // 8))
-                cute.copy(tma_atom, tKgK[None, s], tKsK[None, s], tma_bar_ptr=bar)
-            cute.arch.mbarrier_wait(bar, s % 2)
+                completed[s] = done
         cute.arch.sync_threads()
-        for i in cutlass.range_constexpr(cute.size(flat) // threads):
-            out[tidx + threads * i] = flat[tidx + threads * i]
+        for i in cutlass.range(cosize // THREADS):
+            out[tidx + THREADS * i] = flat[tidx + THREADS * i]
 
     @cute.jit
-    def launch(pk: cute.Pointer, pout: cute.Pointer, seqlen: cutlass.Int32, heads: cutlass.Int32, batch: cutlass.Int32):
-        mK = cute.make_tensor(pk, cute.make_layout((seqlen, D, heads, batch), stride=(heads * D, 1, D, seqlen * heads * D)))
-        # FA's two calls (flash_fwd_sm90: K's SMEM layout, then K's TMA atom over one stage).
-        sK_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile_n, D), stages)
-        tma_atom, mK_tma = cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), mK,
-                                                       cute.select(sK_layout, mode=[0, 1]), (tile_n, D), 1)
-        shared["layout"] = str(sK_layout)
-        cosize = cute.cosize(sK_layout.outer)
+    def launch(px: cute.Pointer, pout: cute.Pointer, pcompleted: cute.Pointer,
+               seqlen: cutlass.Int32, heads: cutlass.Int32, batches: cutlass.Int32):
+        # FA's (seqlen, hdim, heads, batch) view of the (batch, seqlen, heads, hdim) tensor.
+        mX = cute.make_tensor(px, cute.make_layout((seqlen, D, heads, batches),
+                                                   stride=(heads * D, 1, D, seqlen * heads * D)))
+        s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
+        op = cpasync.CopyBulkTensorTileG2SOp()
+        if cutlass.const_expr(stages is None):
+            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, s_layout, (tile, D))
+        else:
+            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, cute.select(s_layout, mode=[0, 1]),
+                                                           (tile, D), 1)
+        shared["layout"] = str(s_layout)
+        cosize = cute.cosize(s_layout.outer)
+        shared["cosize"] = cosize
         out = cute.make_tensor(pout, cute.make_layout(cosize))
-        load_k(tma_atom, mK_tma, sK_layout, out).launch(grid=[1, 1, 1], block=[threads, 1, 1],
-                                                        smem=cosize * (dtype.width // 8) + 1024 + 64)
+        completed = cute.make_tensor(pcompleted, cute.make_layout(loads))
+        load_tiles(tma_atom, mX_tma, s_layout, out, completed).launch(
+            grid=[1, 1, 1], block=[THREADS, 1, 1], smem=cosize * (dtype.width // 8) + 1024 + 8 * loads + 64)
 
-    return launch, shared, dtype
+    return launch, shared
 
 
-def compile_only(cfg):
-    """Compiles configuration CFG for sm_90a without a GPU (placement's own test)."""
+def pointers(cutlass, cute, dtype, x, out, completed):
+    """The launcher's pointers: X as the element type (FA's TMA atom is made over it), OUT as
+    16-bit patterns, COMPLETED as Int32."""
+    from cutlass.cute.runtime import make_ptr
+    if x is None:  # compile only: placeholder addresses
+        return (make_ptr(dtype, 16, cute.AddressSpace.gmem, assumed_align=16),
+                make_ptr(cutlass.Uint16, 16, cute.AddressSpace.gmem, assumed_align=16),
+                make_ptr(cutlass.Int32, 16, cute.AddressSpace.gmem, assumed_align=16))
+    return (make_ptr(dtype, x.data_ptr(), cute.AddressSpace.gmem, assumed_align=16),
+            make_ptr(cutlass.Uint16, out.data_ptr(), cute.AddressSpace.gmem, assumed_align=16),
+            make_ptr(cutlass.Int32, completed.data_ptr(), cute.AddressSpace.gmem, assumed_align=16))
+
+
+def compile_one(cfg, tensor, x=None, out=None, completed=None, one_thread=False):
+    """Compiles TENSOR's loader of configuration CFG for sm_90a (no GPU needed without X)."""
     import cutlass
     import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-    launch, shared, dtype = build(cfg)
-    ptrs = [make_ptr(dtype, 16, cute.AddressSpace.gmem, assumed_align=16) for _ in range(2)]
-    cute.compile(launch, *ptrs, cutlass.Int32(SEQLEN), cutlass.Int32(HEADS), cutlass.Int32(BATCH),
-                 options="--gpu-arch sm_90a")
-    return shared["layout"]
+    launch, shared = build(cfg, tensor, one_thread)
+    dtype = cutlass.BFloat16 if cfg[0] == "bf16" else cutlass.Float16
+    args = pointers(cutlass, cute, dtype, x, out, completed) + (cutlass.Int32(SEQLEN), cutlass.Int32(HEADS),
+                                                         cutlass.Int32(BATCHES))
+    return cute.compile(launch, *args, options="--gpu-arch sm_90a"), shared, args
 
 
-def run_one(torch, name, cfg):
-    """Compiles, runs and dumps configuration CFG on the GPU."""
-    import cutlass
-    import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-    dt, tile_n, D, stages = cfg
-    launch, shared, dtype = build(cfg)
-    rows = SEQLEN
-    ids = torch.full((BATCH, SEQLEN, HEADS, D), -1, dtype=torch.int32)  # (batch, seqlen, heads, hdim): FA's order
-    r = torch.arange(rows).view(-1, 1)
-    c = torch.arange(D).view(1, -1)
-    ids[0, :, 1, :] = (r * D + c) % ID_MODULUS
-    k = ids.to(torch.int16).to("cuda")  # the bit patterns, carried as 16-bit elements
-    cos = tile_n * D * stages + 4096
-    out = torch.full((cos,), -1, dtype=torch.int16, device="cuda")
-    ptr = lambda t: make_ptr(dtype, t.data_ptr(), cute.AddressSpace.gmem, assumed_align=16)  # noqa: E731
+def as_int16(torch, patterns):
+    """PATTERNS (int32 in [0, 2^16)) as int16 tensors of the same bits."""
+    return torch.where(patterns >= 1 << 15, patterns - (1 << 16), patterns).to(torch.int16)
+
+
+def run_one(torch, cfg, tensor, one_thread=False):
+    """Compiles, runs and dumps TENSOR's loads of configuration CFG on the GPU."""
+    dt, D, _, _, _ = cfg
+    tile, stages, blocks = tensor_plan(cfg, tensor)
     t0 = time.time()
-    compiled = cute.compile(launch, ptr(k), ptr(out), cutlass.Int32(SEQLEN), cutlass.Int32(HEADS), cutlass.Int32(BATCH),
-                            options="--gpu-arch sm_90a")
-    compiled(ptr(k), ptr(out), cutlass.Int32(SEQLEN), cutlass.Int32(HEADS), cutlass.Int32(BATCH))
+    # The (batch, seqlen, heads, hdim) tensor, FA's order: ids in the loaded slice only.
+    ids = torch.full((BATCHES, SEQLEN, HEADS, D), OTHER_SLICE, dtype=torch.int32)
+    r = torch.arange(SEQLEN).view(-1, 1)
+    c = torch.arange(D).view(1, -1)
+    ids[BATCH_INDEX, :, HEAD, :] = (r * D + c) % ID_MODULUS
+    x = as_int16(torch, ids).to("cuda")  # the 16-bit patterns, carried as int16
+    cosize = tile * D * (stages or 1)
+    out = as_int16(torch, torch.full((cosize,), OUT_POISON, dtype=torch.int32)).to("cuda")
+    completed = torch.full((len(blocks),), -1, dtype=torch.int32, device="cuda")
+    compiled, shared, args = compile_one(cfg, tensor, x, out, completed, one_thread)
+    if shared.get("cosize") != cosize:
+        raise RuntimeError(f"the DSL's SMEM layout has cosize {shared.get('cosize')}, expected {cosize}")
+    compiled(*args)
     torch.cuda.synchronize()
     dump = out.cpu().numpy().astype("<u2").tobytes()
-    return {"dtype": dt, "tile_n": tile_n, "hdim": D, "stages": stages, "id_modulus": ID_MODULUS,
-            "dsl_layout": shared.get("layout"), "wall_s": round(time.time() - t0, 2),
-            "dump_u16_le_b64": base64.b64encode(dump).decode()}
+    return {"dtype": dt, "tile": tile, "hdim": D, "stages": stages, "blocks": list(blocks),
+            "head": HEAD, "batch": BATCH_INDEX, "id_modulus": ID_MODULUS,
+            "dsl_layout": shared.get("layout"), "completed": completed.cpu().tolist(),
+            "wall_s": round(time.time() - t0, 2), "dump_u16_le_b64": base64.b64encode(dump).decode()}
+
+
+def write(path, result):
+    with gzip.open(path, "wt") as f:
+        json.dump({"format": "cuteref placement dump 2", "heads": HEADS, "batches": BATCHES, "seqlen": SEQLEN,
+                   "configs": result}, f)
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--configs", nargs="*", default=list(CONFIGS))
+    ap.add_argument("--tensors", nargs="*", default=list(TENSORS))
+    ap.add_argument("--one-thread-issue", action="store_true",
+                    help="issue the loads from thread 0 alone (reproduces the earlier hang: run it under a timeout)")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="compile every loader for sm_90a and print the SMEM layouts (no GPU, no torch)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
         sys.exit(64 if e.code == 2 else e.code)
-    unknown = [n for n in args.configs if n not in CONFIGS]
+    unknown = [n for n in args.configs if n not in CONFIGS] + [t for t in args.tensors if t not in TENSORS]
     if unknown:
-        print(f"placement: unknown configurations {unknown}; known: {list(CONFIGS)}", file=sys.stderr)
+        print(f"placement: unknown {unknown}; configurations {list(CONFIGS)}, tensors {list(TENSORS)}",
+              file=sys.stderr)
         return 64
+    if args.compile_only:
+        try:
+            import quack.sm90_utils  # noqa: F401
+            import cutlass.cute  # noqa: F401
+        except ImportError as e:
+            skip(f"the CuTe DSL or quack is not importable ({e})")
+        for name in args.configs:
+            for tensor in args.tensors:
+                _, shared, _ = compile_one(CONFIGS[name], tensor, one_thread=args.one_thread_issue)
+                print(f"placement {name} {tensor}: compiled, SMEM layout {shared['layout']}", flush=True)
+        return 0
     try:
         import torch
     except ImportError:
@@ -162,21 +271,27 @@ def main(argv):
         import cutlass.cute  # noqa: F401
     except ImportError as e:
         skip(f"the CuTe DSL or quack is not importable ({e})")
-    result, failed = {}, 0
+    result, failed, ran = {}, 0, 0
     for name in args.configs:
-        try:
-            result[name] = run_one(torch, name, CONFIGS[name])
-            print(f"placement {name}: dumped {len(result[name]['dump_u16_le_b64']) * 3 // 8} bytes "
-                  f"({result[name]['wall_s']} s)", flush=True)
-        except Exception as e:  # noqa: BLE001
-            failed += 1
-            import traceback
-            result[name] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
-            print(f"placement {name}: FAILED {result[name]['error']}\n{result[name]['traceback']}", flush=True)
-    with gzip.open(args.out, "wt") as f:
-        json.dump({"format": "cuteref placement dump 1", "heads": HEADS, "batch": BATCH, "seqlen": SEQLEN,
-                   "configs": result}, f)
-    print(f"placement: {len(result) - failed} dumped, {failed} failed")
+        result[name] = {}
+        for tensor in args.tensors:
+            ran += 1
+            print(f"placement {name} {tensor}: compiling and running", flush=True)
+            try:
+                one = run_one(torch, CONFIGS[name], tensor, args.one_thread_issue)
+                result[name][tensor] = one
+                ok = all(v == 1 for v in one["completed"])
+                failed += not ok
+                print(f"placement {name} {tensor}: loads completed {one['completed']}, "
+                      f"dumped {len(base64.b64decode(one['dump_u16_le_b64']))} bytes ({one['wall_s']} s)", flush=True)
+            except Exception as e:  # noqa: BLE001
+                failed += 1
+                import traceback
+                result[name][tensor] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
+                print(f"placement {name} {tensor}: FAILED {result[name][tensor]['error']}\n"
+                      f"{result[name][tensor]['traceback']}", flush=True)
+            write(args.out, result)  # after each tensor: a run stopped later keeps what it did
+    print(f"placement: {ran - failed} dumped, {failed} failed")
     return 1 if failed else 0
 
 

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""The model's SMEM layout of FlashAttention's K tile against where the hardware put each
-element (placement.py's dump, made on an SM90 GPU; gpu/flash/traces/placement.json.gz holds
+"""The model's SMEM layouts of FlashAttention's Q, K and V tiles against where the hardware put
+each element (placement.py's dump, made on an SM90 GPU; gpu/flash/traces/placement.json.gz holds
 the H200's).
 
     placement_check.py DUMP.json.gz
 
-For each configuration: the model derives K's layout from FA's parameters (the SM90 atom choice,
-tile_to_shape over (tile_n, hdim, stages), cuteref.dsl.model.smem_tile), and for every (row,
-col, stage) loaded, the dump's slot at the model's offset (swizzle on byte addresses) must hold
-that element's id; the DSL's printed layout, read with from_dsl(bits), must be the same
-function. Controls: the same read-back against the model's layout with the swizzle one
-narrower, and with the other majorness, must each fail, reported with the first differing slot.
-Prints `N passed, M failed`; exit 1 on any failure, 74 when DUMP cannot be read, 64 for a bad
-command line. Needs cuteref (the model), not the GPU.
+For each configuration and tensor: the model derives the layout from FA's parameters (the SM90
+atom choice, tile_to_shape over (tile, hdim[, stages]), cuteref.dsl.model.smem_tile). Checks:
+every load completed; the DSL's printed layout, read with from_dsl(bits), is the model's
+function; for every (row, col[, stage]) loaded, the dump's slot at the model's offset (swizzle
+on byte addresses, the buffer 1024-byte aligned) holds that element's id, and every slot the
+model does not address still holds the poison. Controls: the same read-back against the model's
+layout with the swizzle one narrower, and with the other majorness, must each fail, reported
+with the first differing slot. Prints `N passed, M failed`; exit 1 on any failure, 74 when DUMP
+cannot be read, 64 for a bad command line. Needs cuteref (the model), not the GPU.
 """
 import base64
 import gzip
@@ -24,54 +25,84 @@ import sys
 import cuteref
 from cuteref.dsl import model
 
+FORMAT = "cuteref placement dump 2"
 NARROWER = {"SW128": "SW64", "SW64": "SW32", "SW32": "INTER"}
+SMEM_POISON = 0xFFFE  # placement.py's value in shared memory before the loads
+BITS = 16
 
 
 def element_id(row, col, hdim, modulus):
     return (row * hdim + col) % modulus
 
 
-def first_misplaced(layout, dump, cfg):
-    """None when every loaded element sits at LAYOUT's slot, else the first that does not."""
-    tile_n, D, stages, mod = cfg["tile_n"], cfg["hdim"], cfg["stages"], cfg["id_modulus"]
-    for s in range(stages):
-        for r in range(tile_n):
+def coords(one):
+    """(model coordinate, GMEM row, col) of every element TENSOR's loads brought in."""
+    tile, D, stages, blocks = one["tile"], one["hdim"], one["stages"], one["blocks"]
+    for s, block in enumerate(blocks):
+        for r in range(tile):
             for c in range(D):
-                slot = int(layout((r, c, s)))
-                want = element_id(s * tile_n + r, c, D, mod)
-                got = dump[slot] if 0 <= slot < len(dump) else None
-                if got != want:
-                    return f"(row {r}, col {c}, stage {s}) -> slot {slot}: holds id {got}, element id {want}"
-    return None
+                yield ((r, c, s) if stages is not None else (r, c)), block * tile + r, c
 
 
-def check(name, cfg):
-    """(passed, failed, lines) for one configuration."""
-    bits = 16
-    raw = base64.b64decode(cfg["dump_u16_le_b64"])
+def placement(layout, dump, one):
+    """(elements at LAYOUT's slots, elements loaded, first misplaced or None, slots LAYOUT does not
+    address that lost the poison)."""
+    D, mod = one["hdim"], one["id_modulus"]
+    hit, first, addressed = 0, None, set()
+    total = 0
+    for coord, row, col in coords(one):
+        total += 1
+        slot = int(layout(coord))
+        addressed.add(slot)
+        want = element_id(row, col, D, mod)
+        got = dump[slot] if 0 <= slot < len(dump) else None
+        if got == want:
+            hit += 1
+        elif first is None:
+            shown = "out of the buffer" if got is None else f"0x{got:04x}"
+            first = f"{coord} (GMEM row {row}, col {col}) -> slot {slot}: holds {shown}, element id 0x{want:04x}"
+    stray = [i for i in range(len(dump)) if i not in addressed and dump[i] != SMEM_POISON]
+    return hit, total, first, stray
+
+
+def shape_of(one):
+    return [one["tile"], one["hdim"]] + ([one["stages"]] if one["stages"] is not None else [])
+
+
+def check(name, tensor, one):
+    """(passed, failed, lines) for one tensor of one configuration."""
+    raw = base64.b64decode(one["dump_u16_le_b64"])
     dump = struct.unpack(f"<{len(raw) // 2}H", raw)
-    shape = [cfg["tile_n"], cfg["hdim"]]
-    call, mine = model.smem_tile("ROW_MAJOR", shape, bits, cfg["stages"])
+    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])
     lines, passed, failed = [], 0, 0
+    label = f"{name} {tensor}"
 
     def verdict(ok, text):
         nonlocal passed, failed
         passed, failed = passed + ok, failed + (not ok)
-        lines.append(f"{'PASS' if ok else 'FAIL'} {name}: {text}")
+        lines.append(f"{'PASS' if ok else 'FAIL'} {label}: {text}")
 
-    printed = cfg.get("dsl_layout") or ""
-    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=bits)) if printed else "no printout"
+    completed = one.get("completed", [])
+    verdict(len(completed) == len(one["blocks"]) and all(v == 1 for v in completed),
+            f"loads completed {completed} (blocks {one['blocks']})")
+    printed = one.get("dsl_layout") or ""
+    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
     verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
-    miss = first_misplaced(mine, dump, cfg)
-    count = cfg["tile_n"] * cfg["hdim"] * cfg["stages"]
-    verdict(miss is None, f"{count} elements at the model's slots" + (f"; first misplaced {miss}" if miss else ""))
-    kind = model.atom_kind("K", cfg["hdim"], bits)
-    controls = {"swizzle one narrower": f"tile_to_shape(gmma_atom(K, {NARROWER.get(kind.split('_')[1], 'INTER')}, {bits}), "
-                                        f"{model.tup(shape + [cfg['stages']])}, (0,1,2))",
-                "other majorness": model.smem_tile("COL_MAJOR", shape, bits, cfg["stages"])[0]}
+    hit, total, first, stray = placement(mine, dump, one)
+    verdict(first is None and not stray and hit == total,
+            f"{hit} of {total} elements at the model's slots, {len(dump) - total} slots unaddressed"
+            + (f"; first misplaced {first}" if first else "")
+            + (f"; {len(stray)} unaddressed slots written, first {stray[0]}" if stray else ""))
+    kind = model.atom_kind("K", one["hdim"], BITS)
+    shape = shape_of(one)
+    order = model.tup([0, 1, 2][:len(shape)])
+    controls = {"swizzle one narrower": f"tile_to_shape(gmma_atom(K, {NARROWER[kind.split('_')[1]]}, {BITS}), "
+                                        f"{model.tup(shape)}, {order})",
+                "other majorness": model.smem_tile("COL_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])[0]}
     for what, expr in controls.items():
-        wrong = first_misplaced(cuteref.eval(expr), dump, cfg)
-        verdict(wrong is not None, f"control ({what}: {expr}) caught" + (f": {wrong}" if wrong else " NOT caught"))
+        c_hit, c_total, wrong, _ = placement(cuteref.eval(expr), dump, one)
+        verdict(wrong is not None, f"control ({what}: {expr}) caught" +
+                (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
     return passed, failed, lines
 
 
@@ -85,18 +116,19 @@ def main(argv):
     except (OSError, ValueError, EOFError) as e:
         print(f"error: {argv[0]}: {e}", file=sys.stderr)
         return 74
-    if data.get("format") != "cuteref placement dump 1":
-        print(f"error: {argv[0]}: not a placement dump", file=sys.stderr)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        print(f"error: {argv[0]}: not a placement dump ({FORMAT!r})", file=sys.stderr)
         return 74
     passed = failed = 0
-    for name, cfg in data["configs"].items():
-        if "error" in cfg:
-            failed += 1
-            print(f"FAIL {name}: the GPU run failed: {cfg['error']}")
-            continue
-        p, f, lines = check(name, cfg)
-        passed, failed = passed + p, failed + f
-        print("\n".join(lines))
+    for name, tensors in data["configs"].items():
+        for tensor, one in tensors.items():
+            if "error" in one:
+                failed += 1
+                print(f"FAIL {name} {tensor}: the GPU run failed: {one['error']}")
+                continue
+            p, f, lines = check(name, tensor, one)
+            passed, failed = passed + p, failed + f
+            print("\n".join(lines))
     print(f"placement ({os.path.basename(argv[0])}): {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
