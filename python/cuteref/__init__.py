@@ -9,6 +9,7 @@ with nanobind as `cuteref._cuteref`:
     >>> L = cuteref.eval("(4,2):(2,1)")
     >>> L(5), L(None, 1), cuteref.coalesce(L)          # application, slicing, any function
     >>> cuteref.eval("4:2 == (2,2):(2,4)")            # functional ==: true / false: first index
+    >>> cuteref.batch(["coalesce(8:1)", "(4,(2,3"])   # many EXPRs in one call, errors in place
     >>> cuteref.prove("coalesce((a,b):(1,a)) == (a*b):1", where={"a": (1, 4096), "b": (1, 4096)})
 
 Values (`cuteref.Value`) print in CuTe's notation; `==` compares layouts as functions

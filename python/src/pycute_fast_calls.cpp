@@ -99,13 +99,24 @@ Layout composition_of(const Layout& a, const Layout& b) { return composition(a, 
 Layout logical_divide_of(const Layout& a, const Layout& b) { return logical_divide(a, b); }
 Layout logical_product_of(const Layout& a, const Layout& b) { return logical_product(a, b); }
 
-// The PyMethodDef of each entry point (static: CPython keeps pointers to them).
+template <class F>
+PyCFunction as_method(F* f) {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));  // via void(*)(): CPython's cast
+}
+
+// The PyMethodDef of each entry point (static: CPython keeps pointers to them); the docs
+// carry pycute's signatures for inspect.signature.
 PyMethodDef fast_defs[] = {
-    {"coalesce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_coalesce)), METH_FASTCALL | METH_KEYWORDS, nullptr},
-    {"composition", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_layout_pair<composition_of>)), METH_FASTCALL | METH_KEYWORDS, nullptr},
-    {"complement", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_complement)), METH_FASTCALL | METH_KEYWORDS, nullptr},
-    {"logical_divide", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_layout_pair<logical_divide_of>)), METH_FASTCALL | METH_KEYWORDS, nullptr},
-    {"logical_product", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&fast_layout_pair<logical_product_of>)), METH_FASTCALL | METH_KEYWORDS, nullptr},
+    {"coalesce", as_method(&fast_coalesce), METH_FASTCALL | METH_KEYWORDS,
+     "coalesce($module, layout, profile=None)\n--\n\npycute's coalesce, by the model."},
+    {"composition", as_method(&fast_layout_pair<composition_of>), METH_FASTCALL | METH_KEYWORDS,
+     "composition($module, layoutA, layoutB)\n--\n\npycute's composition, by the model."},
+    {"complement", as_method(&fast_complement), METH_FASTCALL | METH_KEYWORDS,
+     "complement($module, layout, max_idx=1)\n--\n\npycute's complement, by the model."},
+    {"logical_divide", as_method(&fast_layout_pair<logical_divide_of>), METH_FASTCALL | METH_KEYWORDS,
+     "logical_divide($module, layoutA, layoutB)\n--\n\npycute's logical_divide, by the model."},
+    {"logical_product", as_method(&fast_layout_pair<logical_product_of>), METH_FASTCALL | METH_KEYWORDS,
+     "logical_product($module, layoutA, layoutB)\n--\n\npycute's logical_product, by the model."},
 };
 
 }  // namespace
@@ -114,7 +125,6 @@ void bind_pycute_fast_calls(nb::module_& m) {
   layout_type = reinterpret_cast<PyTypeObject*>(m.attr("Layout").ptr());
   for (PyMethodDef& def : fast_defs) {
     nb::object general_binding = m.attr(def.ml_name);
-    def.ml_doc = nullptr;
     nb::object fast = nb::steal(PyCMethod_New(&def, general_binding.ptr(), m.attr("__name__").ptr(), nullptr));
     if (!fast.is_valid()) throw nb::python_error();
     m.attr(def.ml_name) = fast;
