@@ -9,6 +9,10 @@ each value); the count of agreements is printed (a disagreement is printed and c
 Timing as bench/algebra: process CPU time, each operation one block over all its cases,
 alternating rounds (pycute, cuteref.pycute, ...) pinned to one CPU, the median round's ratio.
 
+Where the package has `cuteref.batch`, the same cases written as EXPR text (`op(A, B)`) are
+timed as a third side, one batch call per operation and repeat (parsing included), its
+results first compared with pycute's as functions too.
+
 Usage (from the repository root, after ./run):
   build/bench/bench_algebra --write-cases /tmp/mix.txt
   PYTHONPATH=build/python:.vendor/wheel .venv/bin/python bench/pycute_python.py /tmp/mix.txt [--rounds K]
@@ -21,6 +25,7 @@ import time
 
 import pycute
 
+import cuteref
 from cuteref import pycute as mine
 
 OPS = ["coalesce", "composition", "complement", "logical_divide", "logical_product"]
@@ -46,9 +51,26 @@ def load(api, path):
     return by_op
 
 
+def load_exprs(path):
+    """Each case as the EXPR of the same call: `op(A)`, `op(A, B)`, A and B in CuTe's notation
+    (the case file writes a 1-tuple as Python does, `((2,2),)`; CuTe's is `((2,2))`)."""
+    by_op = {op: [] for op in OPS}
+    with open(path) as f:
+        for line in f:
+            op, a, b = line.rstrip("\n").replace(",)", ")").split("|")
+            by_op[op].append(f"{op}({a}, {b})" if b else f"{op}({a})")
+    return by_op
+
+
 def values(api, layout):
     n = api.size(layout)
     return n, [layout(i) for i in range(n)]
+
+
+def value_values(value):
+    """size and each value of a cuteref.Value layout (as values() of a pycute layout)."""
+    n = int(cuteref.size(value))
+    return n, [int(value(i)) for i in range(n)]
 
 
 def timing_round(api, by_op, repeats):
@@ -63,6 +85,22 @@ def timing_round(api, by_op, repeats):
         dt = time.process_time() - t0
         rates[op] = len(cases) * repeats / dt
         total_ops += len(cases) * repeats
+        total_time += dt
+    rates["mix"] = total_ops / total_time
+    return rates
+
+
+def batch_round(exprs_by_op, repeats):
+    """timing_round's rates for cuteref.batch: one call per operation and repeat."""
+    rates, total_ops, total_time = {}, 0, 0.0
+    for op in OPS:
+        exprs = exprs_by_op[op]
+        t0 = time.process_time()
+        for _ in range(repeats):
+            cuteref.batch(exprs)
+        dt = time.process_time() - t0
+        rates[op] = len(exprs) * repeats / dt
+        total_ops += len(exprs) * repeats
         total_time += dt
     rates["mix"] = total_ops / total_time
     return rates
@@ -92,20 +130,39 @@ def main():
     print(f"cases: {n_cases} ({', '.join(f'{op} {len(theirs[op])}' for op in OPS)}); results equal as functions: "
           f"{agree}, different: {differ}")
 
-    ratios = {k: [] for k in OPS + ["mix"]}
-    py_rates, our_rates = {k: [] for k in ratios}, {k: [] for k in ratios}
+    exprs = load_exprs(args.cases) if hasattr(cuteref, "batch") else None
+    if exprs is not None:
+        batch_agree = 0
+        for op in OPS:
+            for (a, b), text, result in zip(theirs[op], exprs[op], cuteref.batch(exprs[op])):
+                if isinstance(result, cuteref.Value) and values(pycute, getattr(pycute, op)(a, b)) == value_values(result):
+                    batch_agree += 1
+                else:
+                    differ += 1
+                    print(f"differs: cuteref.batch: {text} gives {result}")
+        print(f"cuteref.batch of the same cases as EXPR text: results equal to pycute's as functions: {batch_agree}")
+    else:
+        print("cuteref.batch: not in this build (not timed)")
+
+    sides = ["cuteref.pycute"] + (["cuteref.batch"] if exprs is not None else [])
+    ratios = {side: {k: [] for k in OPS + ["mix"]} for side in sides}
+    rates = {side: {k: [] for k in OPS + ["mix"]} for side in ["pycute"] + sides}
     for _ in range(args.rounds):
         p = timing_round(pycute, theirs, args.pycute_repeats)
-        m = timing_round(mine, ours, args.cuteref_repeats)
-        for k in ratios:
-            py_rates[k].append(p[k])
-            our_rates[k].append(m[k])
-            ratios[k].append(m[k] / p[k])
+        m = {"cuteref.pycute": timing_round(mine, ours, args.cuteref_repeats)}
+        if exprs is not None:
+            m["cuteref.batch"] = batch_round(exprs, args.cuteref_repeats)
+        for k in OPS + ["mix"]:
+            rates["pycute"][k].append(p[k])
+            for side in sides:
+                rates[side][k].append(m[side][k])
+                ratios[side][k].append(m[side][k] / p[k])
     print(f"{args.rounds} alternating rounds, process CPU time, median round:")
-    print(f"{'operation':<16} {'pycute ops/s':>14} {'cuteref.pycute ops/s':>22} {'ratio':>8}")
-    for k in OPS + ["mix"]:
-        print(f"{k:<16} {statistics.median(py_rates[k]):>14.0f} {statistics.median(our_rates[k]):>22.0f} "
-              f"{statistics.median(ratios[k]):>7.1f}x")
+    for side in sides:
+        print(f"{'operation':<16} {'pycute ops/s':>14} {side + ' ops/s':>22} {'ratio':>8}")
+        for k in OPS + ["mix"]:
+            print(f"{k:<16} {statistics.median(rates['pycute'][k]):>14.0f} {statistics.median(rates[side][k]):>22.0f} "
+                  f"{statistics.median(ratios[side][k]):>7.1f}x")
     return 1 if differ else 0
 
 

@@ -11,31 +11,37 @@ namespace cuteref {
 namespace {
 
 // Each thread's freed tuple nodes of 1..kMaxPooledSize elements, for reuse, one bounded
-// list per size. Plain thread-locals (no destructor of their own), so that they stay
+// list per size. Plain thread-local data (no destructor of its own), so that it stays
 // usable while other objects are destroyed at thread or program exit; the NodeListOwner
 // releases the lists when the thread ends and, from then on, nodes go straight back to
-// the heap.
+// the heap. One thread-local object, not several: in a shared library (the Python
+// extension) each thread-local variable's address costs a call to the TLS resolver, once
+// per variable used in a function.
 constexpr std::size_t kMaxPooledSize = 8;
 constexpr std::size_t kMaxFreeNodes = 256;  // per size
-thread_local void* free_nodes[kMaxPooledSize + 1][kMaxFreeNodes];
-thread_local std::size_t free_node_count[kMaxPooledSize + 1] = {};
-thread_local bool free_list_closed = false;
-thread_local bool owner_registered = false;
+struct FreeNodeLists {
+  void* nodes[kMaxPooledSize + 1][kMaxFreeNodes];
+  std::size_t count[kMaxPooledSize + 1];
+  bool closed;
+  bool owner_registered;
+};
+thread_local FreeNodeLists free_lists = {};
 
 struct NodeListOwner {
   ~NodeListOwner() {
-    free_list_closed = true;
+    FreeNodeLists& lists = free_lists;
+    lists.closed = true;
     for (std::size_t n = 0; n <= kMaxPooledSize; ++n)
-      while (free_node_count[n] > 0) ::operator delete(free_nodes[n][--free_node_count[n]]);
+      while (lists.count[n] > 0) ::operator delete(lists.nodes[n][--lists.count[n]]);
   }
 };
 thread_local NodeListOwner node_list_owner;
 
 // Registers the owner's destructor for this thread, on its first node (for the main thread
 // that is before any static object's destructor can free nodes).
-inline void register_owner() {
-  if (owner_registered) return;
-  owner_registered = true;
+inline void register_owner(FreeNodeLists& lists) {
+  if (lists.owner_registered) return;
+  lists.owner_registered = true;
   (void)&node_list_owner;  // the first use of a thread_local with a destructor registers it
 }
 
@@ -49,11 +55,12 @@ IntTuple::Node* IntTuple::allocate_tuple_node(std::size_t n) {
   if (n > kMaxTupleElements)
     throw Error("a tuple of " + std::to_string(n) + " elements, more than the limit of " +
                 std::to_string(kMaxTupleElements) + " (the rank of a tuple, shape, stride or tiler)");
+  FreeNodeLists& lists = free_lists;
   void* p;
-  if (n <= kMaxPooledSize && free_node_count[n] > 0) {
-    p = free_nodes[n][--free_node_count[n]];
+  if (n <= kMaxPooledSize && lists.count[n] > 0) {
+    p = lists.nodes[n][--lists.count[n]];
   } else {
-    register_owner();
+    register_owner(lists);
     p = ::operator new(sizeof(Node) + n * sizeof(IntTuple));
   }
   Node* node = new (p) Node;
@@ -76,8 +83,9 @@ void IntTuple::release_node() noexcept {
   IntTuple* elems = reinterpret_cast<IntTuple*>(node + 1);
   for (std::size_t i = 0; i < n; ++i) elems[i].~IntTuple();
   node->~Node();
-  if (n <= kMaxPooledSize && !free_list_closed && free_node_count[n] < kMaxFreeNodes) {
-    free_nodes[n][free_node_count[n]++] = node;
+  FreeNodeLists& lists = free_lists;
+  if (n <= kMaxPooledSize && !lists.closed && lists.count[n] < kMaxFreeNodes) {
+    lists.nodes[n][lists.count[n]++] = node;
     return;
   }
   ::operator delete(node);

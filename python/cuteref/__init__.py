@@ -9,6 +9,7 @@ with nanobind as `cuteref._cuteref`:
     >>> L = cuteref.eval("(4,2):(2,1)")
     >>> L(5), L(None, 1), cuteref.coalesce(L)          # application, slicing, any function
     >>> cuteref.eval("4:2 == (2,2):(2,4)")            # functional ==: true / false: first index
+    >>> cuteref.batch(["coalesce(8:1)", "(4,(2,3"])   # many EXPRs in one call, errors in place
     >>> cuteref.prove("coalesce((a,b):(1,a)) == (a*b):1", where={"a": (1, 4096), "b": (1, 4096)})
 
 Values (`cuteref.Value`) print in CuTe's notation; `==` compares layouts as functions
@@ -22,7 +23,7 @@ Submodules: `cuteref.pycute` (pycute's API, backed by the model), `cuteref.strat
 (Hypothesis strategies; needs hypothesis).
 """
 
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 
 class Error(Exception):
@@ -52,6 +53,18 @@ _ = _cuteref.Value(None)  # CuTe's underscore, for slicing and tilers (None work
 def eval(expr: str) -> Value:  # noqa: A001  (cuteref.eval mirrors `cuteref eval`)
     """The value of EXPR, as `cuteref eval 'EXPR'` prints it (str() of the result)."""
     return _cuteref.evaluate(expr)
+
+
+def batch(exprs: Sequence[str]) -> List[Union[Value, Error]]:
+    """The value of each EXPR of a list (or tuple) of strings, computed in one call, as
+    `cuteref batch` answers one line per input: the list holds, in order, each expression's
+    Value, or the cuteref.Error it raised (returned, not raised, so that one bad expression
+    does not lose the others' answers). A non-str element is a TypeError before any
+    evaluation."""
+    values, errors = _cuteref.evaluate_batch(exprs)
+    for index, message, column in errors:
+        values[index] = Error(message, column)
+    return values
 
 
 def parse(text: str) -> Value:
@@ -171,7 +184,7 @@ def _export_functions(namespace):
 
 _exported = _export_functions(globals())
 
-__all__ = ["Error", "PycuteError", "Value", "ProofResult", "eval", "parse", "layout", "equal", "prove",
+__all__ = ["Error", "PycuteError", "Value", "ProofResult", "eval", "batch", "parse", "layout", "equal", "prove",
            "functions", "call", "_"] + _exported
 
 

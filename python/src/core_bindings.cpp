@@ -4,8 +4,11 @@
 // Nothing is computed here: each operation is the model's (notation.hpp, function_table.hpp,
 // equality.hpp, evaluate.hpp) or the proof command's (claim.hpp).
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -133,6 +136,52 @@ nb::object to_python(const Value& v) {
   return nb::cast(v);
 }
 
+// cuteref.batch's core: the value of each EXPR in `exprs` (a list or tuple of str), in one
+// call. A diagnostic does not stop the others, as in `cuteref batch`: its place in the list
+// of values holds None, and (index, message, column or None) is listed in the second
+// element of the result, from which cuteref.batch makes cuteref.Error objects.
+// @pre every element is a str (else TypeError naming the index, before any evaluation).
+nb::tuple evaluate_batch(nb::handle exprs) {
+  if (!PyList_Check(exprs.ptr()) && !PyTuple_Check(exprs.ptr()))
+    throw nb::type_error(("batch: expected a list or tuple of EXPR strings, got " +
+                          std::string(nb::type_name(exprs.type()).c_str())).c_str());
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(exprs.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(exprs.ptr());
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!PyUnicode_Check(items[i]))
+      throw nb::type_error(("batch: element " + std::to_string(i) + " is not an EXPR string but a " +
+                            std::string(nb::type_name(nb::handle(items[i]).type()).c_str()) + " object")
+                               .c_str());
+  nb::list values = nb::steal<nb::list>(PyList_New(n));
+  nb::list errors;
+  const FunctionTable* functions = &standard_functions();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_ssize_t length = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(items[i], &length);
+    if (text == nullptr) throw nb::python_error();  // a str that is not valid UTF-8 (lone surrogates)
+    std::string message;
+    long column = -1;
+    try {
+      nb::object v = nb::cast(parse_and_evaluate(std::string_view(text, static_cast<std::size_t>(length)), functions));
+      PyList_SET_ITEM(values.ptr(), i, v.release().ptr());
+      continue;
+    } catch (const ParseError& e) {
+      message = e.what();
+      column = static_cast<long>(e.column());
+    } catch (const Error& e) {
+      message = e.what();
+      column = column_of(message);
+    } catch (const std::bad_alloc&) {
+      message = "out of memory evaluating this expression";
+    } catch (const std::exception& e) {
+      message = std::string("internal error: ") + e.what();
+    }
+    PyList_SET_ITEM(values.ptr(), i, nb::none().release().ptr());
+    errors.append(nb::make_tuple(i, message, column >= 0 ? nb::object(nb::int_(column)) : nb::none()));
+  }
+  return nb::make_tuple(values, errors);
+}
+
 std::int64_t integer_of(const Value& v) {
   if (v.is_int_tuple() && std::get<IntTuple>(v.data).is_integer()) return std::get<IntTuple>(v.data).value();
   throw nb::type_error(("cuteref: " + v.kind_name() + " `" + v.to_string() + "` is not an integer").c_str());
@@ -202,6 +251,8 @@ void bind_core(nb::module_& m) {
 
   m.def("evaluate", [](const std::string& text) { return parse_and_evaluate(text, &standard_functions()); },
         nb::arg("expr"), "Evaluate an EXPR (CuTe notation plus CuTe's function names).");
+  m.def("evaluate_batch", &evaluate_batch, nb::arg("exprs"),
+        "The value of each EXPR of a list, in one call: (values with None at errors, [(index, message, column)]).");
   m.def("parse", [](const std::string& text) { return parse_and_evaluate(text, nullptr); }, nb::arg("text"),
         "Parse a literal in CuTe's printed notation (no function calls).");
   m.def("call", [](const std::string& name, nb::args args) { return call_function(name, args); }, nb::arg("name"),

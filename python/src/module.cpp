@@ -10,13 +10,6 @@
 
 namespace cuteref::python {
 
-namespace {
-
-// The Python classes, set once by cuteref/__init__.py; kept alive for the interpreter's
-// lifetime (never released: the translator may run during shutdown).
-PyObject* error_class = nullptr;
-PyObject* pycute_error_class = nullptr;
-
 // The column a diagnostic starts with ("column 7: ..."), or -1.
 long column_of(const std::string& message) {
   static const std::string prefix = "column ";
@@ -31,6 +24,13 @@ long column_of(const std::string& message) {
   }
   return digits && k < message.size() && message[k] == ':' ? column : -1;
 }
+
+namespace {
+
+// The Python classes, set once by cuteref/__init__.py; kept alive for the interpreter's
+// lifetime (never released: the translator may run during shutdown).
+PyObject* error_class = nullptr;
+PyObject* pycute_error_class = nullptr;
 
 void raise(PyObject* cls, const std::string& message, long column) {
   if (cls == nullptr) cls = PyExc_RuntimeError;

@@ -420,6 +420,8 @@ void bind_pycute(nb::module_& parent) {
     const IntTuple o = int_tuple_from_python(offset, "ComposedLayout offset");
     return Value(ComposedLayout{s, ComposedOffset{o, "", 0}, layout_of(layout)});
   });
+
+  bind_pycute_fast_calls(m);
 }
 
 }  // namespace cuteref::python
