@@ -31,6 +31,7 @@ class Evaluator {
         for (const Node& c : n.children) elements.push_back((*this)(c));
         return make_tuple_value(std::move(elements));
       }
+      case K::Literal: return Value(*n.basis);
       case K::Group: return (*this)(n.children[0]);
       case K::Layout: return layout(n);
       case K::Basis:
@@ -76,21 +77,21 @@ class Evaluator {
 
   Value arithmetic(const Node& n) const {
     using Ops = ScalarOps<CheckedInt>;
-    CheckedInt acc = integer_of(n.children[0], n.ops[0]);
+    CheckedInt acc = integer_of(n.children[0], binary_operator_text(n.ops[0]));
     for (std::size_t k = 0; k < n.ops.size(); ++k) {
-      const std::string& op = n.ops[k];
-      const CheckedInt y = integer_of(n.children[k + 1], op);
+      const char op = n.ops[k];
+      const CheckedInt y = integer_of(n.children[k + 1], binary_operator_text(op));
       at(n.children[k + 1], [&] {
-        if (op == "+") acc = acc + y;
-        else if (op == "-") acc = acc - y;
-        else if (op == "*") acc = acc * y;
-        else if (op == "/") acc = acc / y;
-        else if (op == "%") acc = acc % y;
-        else if (op == "&") acc = acc & y;
-        else if (op == "^") acc = acc ^ y;
-        else if (op == "|") acc = (acc ^ y) ^ (acc & y);
-        else if (op == "<<") acc = Ops::shl(acc, y);
-        else {  // ">>"
+        if (op == '+') acc = acc + y;
+        else if (op == '-') acc = acc - y;
+        else if (op == '*') acc = acc * y;
+        else if (op == '/') acc = acc / y;
+        else if (op == '%') acc = acc % y;
+        else if (op == '&') acc = acc & y;
+        else if (op == '^') acc = acc ^ y;
+        else if (op == '|') acc = (acc ^ y) ^ (acc & y);
+        else if (op == 'L') acc = Ops::shl(acc, y);
+        else {  // 'R': >>
           Ops::require(acc >= CheckedInt(0), [] { return std::string(">> of a negative value"); });
           acc = Ops::lshr(acc, y);
         }
@@ -102,16 +103,16 @@ class Evaluator {
 
   Value compare(const Node& n) const {
     const Value lhs = (*this)(n.children[0]), rhs = (*this)(n.children[1]);
-    if (n.op == "==") return at(n, [&] { return Value(functional_equal(lhs, rhs)); });
+    if (n.name == "==") return at(n, [&] { return Value(functional_equal(lhs, rhs)); });
     auto integer = [&](const Value& v, const Node& side) {
       if (!v.is_int_tuple() || !std::get<IntTuple>(v.data).is_integer())
-        throw Error("column " + std::to_string(side.column()) + ": '" + n.op + "' compares integers, found " +
+        throw Error("column " + std::to_string(side.column()) + ": '" + n.name + "' compares integers, found " +
                     v.kind_name());
       return std::get<IntTuple>(v.data).value();
     };
     const std::int64_t l = integer(lhs, n.children[0]), r = integer(rhs, n.children[1]);
-    const bool holds = n.op == "!=" ? l != r : n.op == "<" ? l < r : n.op == "<=" ? l <= r : n.op == ">" ? l > r : l >= r;
-    return Value(Verdict{holds, holds ? "" : std::to_string(l) + " " + n.op + " " + std::to_string(r) + " is false"});
+    const bool holds = n.name == "!=" ? l != r : n.name == "<" ? l < r : n.name == "<=" ? l <= r : n.name == ">" ? l > r : l >= r;
+    return Value(Verdict{holds, holds ? "" : std::to_string(l) + " " + n.name + " " + std::to_string(r) + " is false"});
   }
 
   Value call(const Node& n) const {
@@ -154,8 +155,8 @@ class Evaluator {
     for (std::size_t k = 0; k < leaves.size(); ++k) {
       if (leaves[k].value() >= 1) continue;
       std::size_t remaining = k;
-      const Node* literal = literal_leaf(shape_node, remaining);
-      throw ParseError(literal ? literal->column() : n.colon + 1,
+      const std::optional<std::size_t> literal = literal_leaf(shape_node, remaining);
+      throw ParseError(literal ? *literal + 1 : n.colon + 1,
                        "shape leaf " + leaves[k].to_string() +
                            " must be a positive integer (CuTe has no empty or negative modes)");
     }
@@ -168,17 +169,25 @@ class Evaluator {
 
   // The k-th leaf of a shape written as literals only (integers and tuples), or null; `k` is
   // consumed (SIZE_MAX once a non-literal part is met).
-  static const Node* literal_leaf(const Node& n, std::size_t& k) {
-    if (n.kind == Node::Kind::Integer) return k-- == 0 ? &n : nullptr;
+  static std::optional<std::size_t> literal_leaf(const Node& n, std::size_t& k) {
+    if (n.kind == Node::Kind::Integer) {
+      if (k-- == 0) return n.offset;
+      return std::nullopt;
+    }
+    if (n.kind == Node::Kind::Literal) {
+      if (k < n.leaf_offsets->size()) return (*n.leaf_offsets)[k];
+      k -= n.leaf_offsets->size();
+      return std::nullopt;
+    }
     if (n.kind != Node::Kind::Tuple) {
       k = SIZE_MAX;  // not literal: stop
-      return nullptr;
+      return std::nullopt;
     }
     for (const Node& c : n.children) {
-      if (const Node* found = literal_leaf(c, k)) return found;
-      if (k == SIZE_MAX) return nullptr;
+      if (const std::optional<std::size_t> found = literal_leaf(c, k)) return found;
+      if (k == SIZE_MAX) return std::nullopt;
     }
-    return nullptr;
+    return std::nullopt;
   }
 
   // A stride tree: its leaves integers, scaled bases or F2 values (`f2` set where any is).
@@ -189,7 +198,8 @@ class Evaluator {
         for (const Node& c : n.children) elements.push_back(stride_tree(c, f2));
         return IntTuple::tuple(std::move(elements));
       }
-      case Node::Kind::Basis: return *n.basis;
+      case Node::Kind::Basis:
+      case Node::Kind::Literal: return *n.basis;
       case Node::Kind::F2Stride: f2 = true; return IntTuple::integer(n.integer);
       case Node::Kind::Underscore: throw ParseError(n.column(), "'_' is not a stride");
       default: break;
@@ -226,7 +236,8 @@ class Evaluator {
   // SWIZZLE "o" [OFFSET "o"] LAYOUT.
   Value composed(const Node& n) const {
     const Swizzle sw = swizzle(n.children[0]);
-    std::optional<ComposedOffset> offset = n.pointer;
+    std::optional<ComposedOffset> offset;
+    if (n.pointer) offset = *n.pointer;
     const Node& term = n.children.back();
     if (n.children.size() == 3) {
       const Node& o = n.children[1];

@@ -72,11 +72,14 @@ class Parser {
     Node n;
     n.kind = kind;
     n.offset = offset;
+    if (kind == Node::Kind::Layout || kind == Node::Kind::Binary || kind == Node::Kind::Compare ||
+        kind == Node::Kind::Apply || kind == Node::Kind::Composed)
+      n.children.reserve(kind == Node::Kind::Composed || kind == Node::Kind::Binary ? 3 : 2);
     return n;
   }
   static Node binary(Node::Kind kind, std::string op, Node lhs, Node rhs) {
     Node n = make(kind, lhs.offset);
-    n.op = std::move(op);
+    n.name = std::move(op);
     n.children.push_back(std::move(lhs));
     n.children.push_back(std::move(rhs));
     return n;
@@ -141,39 +144,51 @@ class Parser {
     }
   }
 
-  template <class Next>
-  Node left_assoc(Next next, std::initializer_list<std::string_view> ops) {
-    Node lhs = (this->*next)();
-    const Node* chain_owner = nullptr;  // set once lhs is the chain this level builds
-    for (;;) {
-      skip_ws();
-      std::string_view matched;
-      for (std::string_view op : ops)
-        if (text_.substr(pos_, op.size()) == op) matched = op;
-      // `|` `^` `&` `+` `-` `*` `/` `%` one character, `<<` `>>` two; `<` alone is not a shift
-      if (matched.empty()) return lhs;
-      if (matched.size() == 1 && (matched == "<" || matched == ">")) return lhs;
-      if (mode_ == ParseMode::Literal) fail("arithmetic is not allowed in a literal");
-      const std::size_t at = pos_;
-      pos_ += matched.size();
-      skip_ws();
-      if (at_end()) fail_at(at, "expected an operand after '" + std::string(matched) + "'");
-      if (lhs.kind != Node::Kind::Binary || chain_owner != &lhs) {
-        Node chain = make(Node::Kind::Binary, lhs.offset);
-        chain.children.push_back(std::move(lhs));
-        lhs = std::move(chain);
-        chain_owner = &lhs;
-      }
-      lhs.ops.emplace_back(matched);
-      lhs.children.push_back((this->*next)());
+  // The binary operator at pos_ and its precedence (C++'s: | 1, ^ 2, & 3, << >> 4, + - 5,
+  // * / % 6), as its one-character code (<< is 'L', >> 'R'); 0 where none starts. `<` or `>`
+  // alone is not one.
+  int binary_operator(char& code) const {
+    switch (peek()) {
+      case '|': code = '|'; return 1;
+      case '^': code = '^'; return 2;
+      case '&': code = '&'; return 3;
+      case '<': code = 'L'; return peek(1) == '<' ? 4 : 0;
+      case '>': code = 'R'; return peek(1) == '>' ? 4 : 0;
+      case '+': case '-': code = peek(); return 5;
+      case '*': case '/': case '%': code = peek(); return 6;
+      default: return 0;
     }
   }
-  Node bit_or() { return left_assoc(&Parser::bit_xor, {"|"}); }
-  Node bit_xor() { return left_assoc(&Parser::bit_and, {"^"}); }
-  Node bit_and() { return left_assoc(&Parser::shift, {"&"}); }
-  Node shift() { return left_assoc(&Parser::additive, {"<<", ">>"}); }
-  Node additive() { return left_assoc(&Parser::term, {"+", "-"}); }
-  Node term() { return left_assoc(&Parser::unary, {"*", "/", "%"}); }
+
+  // Operands joined by operators of precedence >= `lowest`, by precedence climbing: each run of
+  // one precedence is one Binary chain (left-associative), its operands of higher precedence.
+  Node arithmetic(int lowest) {
+    Node lhs = unary();
+    for (;;) {
+      skip_ws();
+      char code = 0;
+      const int level = binary_operator(code);
+      if (level == 0 || level < lowest) return lhs;
+      if (mode_ == ParseMode::Literal) fail("arithmetic is not allowed in a literal");
+      Node chain = make(Node::Kind::Binary, lhs.offset);
+      chain.children.push_back(std::move(lhs));
+      for (;;) {
+        const std::size_t at = pos_;
+        pos_ += (code == 'L' || code == 'R') ? 2 : 1;
+        skip_ws();
+        if (at_end()) fail_at(at, "expected an operand after '" + binary_operator_text(code) + "'");
+        chain.ops.push_back(code);
+        chain.children.push_back(arithmetic(level + 1));
+        skip_ws();
+        char next = 0;
+        if (binary_operator(next) != level) break;
+        code = next;
+      }
+      lhs = std::move(chain);
+    }
+  }
+  Node bit_or() { return arithmetic(1); }
+  Node shift() { return arithmetic(4); }
 
   Node unary() {
     skip_ws();
@@ -193,7 +208,8 @@ class Parser {
   // follow it, and then the layout is).
   Node postfix() {
     Node n = primary();
-    if (n.kind == Node::Kind::Tuple || n.kind == Node::Kind::Integer || n.kind == Node::Kind::Group ||
+    if (n.kind == Node::Kind::Tuple || n.kind == Node::Kind::Literal || n.kind == Node::Kind::Integer ||
+        n.kind == Node::Kind::Group ||
         n.kind == Node::Kind::Basis || n.kind == Node::Kind::F2Stride || (n.kind == Node::Kind::Word && n.is_variable_word()))
       return n;
     return applications(std::move(n));
@@ -208,6 +224,7 @@ class Parser {
     const bool stride_outside = in_stride_;
     in_stride_ = false;  // a call's or application's arguments are expressions of their own
     std::vector<Node> args;
+    args.reserve(4);
     skip_ws();
     if (peek() == ')') {
       ++pos_;
@@ -246,6 +263,7 @@ class Parser {
     NestingGuard guard(*this, open);
     ++pos_;
     std::vector<Node> elements;
+    elements.reserve(4);
     skip_ws();
     if (peek() == ')') {
       ++pos_;
@@ -278,6 +296,7 @@ class Parser {
     const char c = peek();
     const std::size_t start = pos_;
     if (c == '(') {
+      if (std::optional<Node> literal = literal_tuple()) return std::move(*literal);
       std::vector<Node> elements = tuple_elements(start);
       if (elements.size() == 1 && (elements[0].kind == Node::Kind::Binary || elements[0].kind == Node::Kind::Negate ||
                                    elements[0].kind == Node::Kind::Group)) {
@@ -294,6 +313,64 @@ class Parser {
     if (c == ')') fail("unbalanced ')': no matching '('");
     refuse_dynamic_placeholder();
     fail(std::string("expected an integer, '_', '(' or a name, found '") + c + "'");
+  }
+
+  // A tuple of integer literals only, read straight into its IntTuple; nullopt, with pos_
+  // unchanged, where anything else appears in it (then the general path reads it). Its value is
+  // what the general path gives; it only spares a node per leaf.
+  std::optional<Node> literal_tuple() {
+    const std::size_t start = pos_;
+    auto offsets = std::make_shared<std::vector<std::size_t>>();
+    std::optional<IntTuple> t = literal_tuple_at(*offsets, 0);
+    if (!t) {
+      pos_ = start;
+      return std::nullopt;
+    }
+    if (in_stride_) {
+      std::vector<IntTuple> leaves;
+      flatten_into(*t, leaves);
+      for (std::size_t k = 0; k < leaves.size(); ++k) note_integer_leaf(leaves[k].value(), false, (*offsets)[k]);
+    }
+    Node n = make(Node::Kind::Literal, start);
+    n.basis = std::make_shared<const IntTuple>(std::move(*t));
+    n.leaf_offsets = std::move(offsets);
+    return n;
+  }
+  std::optional<IntTuple> literal_tuple_at(std::vector<std::size_t>& offsets, std::size_t depth) {
+    if (nesting_ + depth + 1 > kMaxExpressionNesting) return std::nullopt;  // the general path reports it
+    ++pos_;  // '('
+    std::vector<IntTuple> elements;
+    skip_ws();
+    if (peek() == ')') {
+      ++pos_;
+      return IntTuple::tuple(std::move(elements));
+    }
+    for (;;) {
+      skip_ws();
+      if (peek() == '(') {
+        std::optional<IntTuple> inner = literal_tuple_at(offsets, depth + 1);
+        if (!inner) return std::nullopt;
+        elements.push_back(std::move(*inner));
+      } else {
+        const std::size_t at = pos_;
+        const bool is_static = peek() == '_';
+        if (is_static) ++pos_;
+        const bool negative = peek() == '-';
+        if (negative) ++pos_;
+        if (!is_digit(peek())) return std::nullopt;
+        const std::int64_t v = digits(negative);
+        offsets.push_back(at);
+        elements.push_back(IntTuple::integer(v, is_static));
+      }
+      skip_ws();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() != ')') return std::nullopt;
+      ++pos_;
+      return IntTuple::tuple(std::move(elements));
+    }
   }
 
   std::int64_t digits(bool negative) {
@@ -384,7 +461,7 @@ class Parser {
     }
     note_integer_leaf(value, true, start);
     Node b = make(Node::Kind::Basis, start);
-    b.basis = IntTuple::basis(value, std::move(path), leaf.is_static);
+    b.basis = std::make_shared<const IntTuple>(IntTuple::basis(value, std::move(path), leaf.is_static));
     return b;
   }
 
@@ -522,7 +599,7 @@ class Parser {
     skip_ws();
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Node n = make(Node::Kind::Descriptor, start);
-    n.basis = to_stride(parse_descriptor_group(text_, pos_));
+    n.basis = std::make_shared<const IntTuple>(to_stride(parse_descriptor_group(text_, pos_)));
     return n;
   }
 
@@ -557,7 +634,7 @@ class Parser {
     Node composed = make(Node::Kind::Composed, start);
     composed.children.push_back(std::move(sw));
     if (text_.substr(pos_, 8) == "smem_ptr") {
-      composed.pointer = smem_pointer();
+      composed.pointer = std::make_shared<const ComposedOffset>(smem_pointer());
       expect_composition_o();
     }
     Node term = composed_term();
@@ -627,6 +704,12 @@ class Parser {
 };
 
 }  // namespace
+
+std::string binary_operator_text(char code) {
+  if (code == 'L') return "<<";
+  if (code == 'R') return ">>";
+  return std::string(1, code);
+}
 
 bool Node::is_variable_word() const {
   return kind == Kind::Word && !name.empty() && std::islower(static_cast<unsigned char>(name[0])) &&

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct Node {
     Word,         // a bare word: a variable where bound (`x`), otherwise a Symbol (`K`, `SW128`,
                   // `ld.shared.v4.b32`, `SM90_64x64x16_F32BF16BF16_SS<K,K>`): `name`
     Tuple,        // `(e0, e1, ...)`, `()`, `(4)` a 1-tuple: `children`
+    Literal,      // a tuple written with integers only, `(4,(2,_8))`: its value `basis`, and
+                  // `leaf_offsets` where each leaf starts (most of what a layout is written with)
     Group,        // `(a*b)`: a parenthesized arithmetic expression, not a 1-tuple: children[0]
     Layout,       // SHAPE ":" STRIDE: children {shape, stride}; `colon` the offset of ':'
     Basis,        // a scaled-basis stride leaf `2@1`, `1/2@0@1`: `basis` (stride position only)
@@ -35,9 +38,10 @@ struct Node {
     Apply,        // TARGET "(" args ")": children {target, args...}
     Negate,       // "-" unary: children[0]
     Binary,       // a left-associative chain of one precedence level, c0 op0 c1 op1 c2 ...:
-                  // `children` (two or more) and `ops` (one fewer), each one of
-                  // + - * / % & | ^ << >> (a chain, not a nest: a sum of 10^5 terms has depth 1)
-    Compare,      // children {lhs, rhs}: `op` one of == != < <= > >=
+                  // `children` (two or more) and `ops` (one fewer), each one character of
+                  // + - * / % & | ^ and L (<<), R (>>) (a chain, not a nest: a sum of 10^5
+                  // terms has depth 1)
+    Compare,      // children {lhs, rhs}: `name` the operator, one of == != < <= > >=
   };
   Kind kind = Kind::Integer;
   std::size_t offset = 0;  // of the node's first character in the text
@@ -45,10 +49,13 @@ struct Node {
   bool is_static = false;
   bool dsl_spelling = false;
   std::size_t colon = 0;
-  std::string name, op;
-  std::vector<std::string> ops;
-  std::optional<IntTuple> basis;
-  std::optional<ComposedOffset> pointer;
+  std::string name;  // a Word's or Call's name; a Compare's operator
+  std::string ops;
+  // The literal payloads (Basis, Descriptor; a Composed layout's smem_ptr), shared: a node is
+  // moved through every level of the parser and stays small.
+  std::shared_ptr<const IntTuple> basis;
+  std::shared_ptr<const ComposedOffset> pointer;
+  std::shared_ptr<const std::vector<std::size_t>> leaf_offsets;
   std::vector<Node> children;
 
   std::size_t column() const { return offset + 1; }
@@ -56,6 +63,9 @@ struct Node {
   // no template arguments.
   bool is_variable_word() const;
 };
+
+// The text of a Binary operator code ("<<" for 'L', ">>" for 'R', else the character).
+std::string binary_operator_text(char code);
 
 // The names of the variable words of a tree (claims: its free variables), each once.
 void collect_variable_words(const Node& node, std::vector<std::string>& names);

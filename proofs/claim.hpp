@@ -3,11 +3,10 @@
 // lower-case variables, e.g. `Sw<3,4,3>(Sw<3,4,3>(x)) == x` or
 // `coalesce((a,b):(1,a)) == (a*b):1`.
 //
-// A side without variables is evaluated by the model's own parser. A side with variables
-// is evaluated by claim.cpp's evaluator, which calls the model's generic code
-// (crd2idx_index, swizzle_value, composed_value, coalesce_tree) with symbolic scalars, and
-// the model's function table for any call whose arguments are all concrete. Functions
-// other than coalesce and size on symbolic arguments give `unknown`.
+// The claim is read by the language's one parser (lang/parser.hpp) and evaluated over symbolic
+// scalars (symbolic_evaluator.hpp): each function by its symbolic form (symbolic_functions.hpp,
+// the model's generic code) or, where its arguments are concrete, by the model itself; a function
+// without a symbolic form on symbolic arguments gives `unknown`.
 // A parenthesized arithmetic expression `(a*b)` is a grouping, not a 1-tuple.
 //
 // Meaning of ==: integers equal; layouts (and composed layouts) equal as functions, i.e.

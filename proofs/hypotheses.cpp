@@ -135,7 +135,7 @@ void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& 
   const Node& t = h.tree;
   z3::expr statement = scope.ctx().bool_val(true);
   if (t.kind == Node::Kind::Compare) {
-    statement = compared(t.op, integer(side(t.children[0])), integer(side(t.children[1])));
+    statement = compared(t.name, integer(side(t.children[0])), integer(side(t.children[1])));
   } else if (t.name == "defined") {
     (void)side(t.children[0]);
   } else if (t.name == "injective") {
@@ -159,7 +159,7 @@ bool hypothesis_holds(const Hypothesis& h, const VariableValues& values) {
   const EnumerationBudgetScope budget;
   const Node& t = h.tree;
   if (t.kind == Node::Kind::Compare)
-    return compared(t.op, concrete_integer(h, t.children[0], values), concrete_integer(h, t.children[1], values));
+    return compared(t.name, concrete_integer(h, t.children[0], values), concrete_integer(h, t.children[1], values));
   if (t.name == "divides")
     return divides_value<std::int64_t>(concrete_integer(h, t.children[0], values),
                                        concrete_integer(h, t.children[1], values), 0, 1);

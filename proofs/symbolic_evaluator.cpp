@@ -67,20 +67,20 @@ class SymbolicEvaluator {
   }
 
   SymVal arithmetic(const Node& n) const {
-    SymInt acc = as_int(n.children[0], n.ops[0]);
+    SymInt acc = as_int(n.children[0], binary_operator_text(n.ops[0]));
     for (std::size_t k = 0; k < n.ops.size(); ++k) {
-      const std::string& op = n.ops[k];
-      const SymInt y = as_int(n.children[k + 1], op);
-      if (op == "+") acc = acc + y;
-      else if (op == "-") acc = acc - y;
-      else if (op == "*") acc = acc * y;
-      else if (op == "/") acc = acc / y;
-      else if (op == "%") acc = acc % y;
-      else if (op == "&") acc = acc & y;
-      else if (op == "^") acc = acc ^ y;
-      else if (op == "|") acc = (acc ^ y) ^ (acc & y);
-      else if (op == "<<") acc = Ops::shl(acc, y);
-      else {  // ">>"
+      const char op = n.ops[k];
+      const SymInt y = as_int(n.children[k + 1], binary_operator_text(op));
+      if (op == '+') acc = acc + y;
+      else if (op == '-') acc = acc - y;
+      else if (op == '*') acc = acc * y;
+      else if (op == '/') acc = acc / y;
+      else if (op == '%') acc = acc % y;
+      else if (op == '&') acc = acc & y;
+      else if (op == '^') acc = acc ^ y;
+      else if (op == '|') acc = (acc ^ y) ^ (acc & y);
+      else if (op == 'L') acc = Ops::shl(acc, y);
+      else {  // 'R': >>
         Ops::require(acc >= Ops::constant(0), [] { return std::string(">> of a negative value"); });
         acc = Ops::lshr(acc, y);
       }
