@@ -866,6 +866,9 @@ class Evaluator {
           return std::nullopt;
         };
         const SymLayout first{args[0].t, args[0].stride};
+        if (name == "composition" && args.size() == 2 && args[0].kind == K::Layout)
+          if (const std::optional<SymTiler> tiler = tiler_of(args[1]))
+            return layout_of(sym_composition_by_tiler(first, *tiler));
         const std::pair<const char*, TilerForm> forms[] = {
             {"logical", TilerForm::Logical}, {"zipped", TilerForm::Zipped}, {"tiled", TilerForm::Tiled}, {"flat", TilerForm::Flat}};
         for (const auto& [form, f] : forms) {

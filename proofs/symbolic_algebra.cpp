@@ -161,6 +161,12 @@ SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form)
   return sym_regroup(applied, tiler, form);
 }
 
+SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler) {
+  return compose_by_tiler_tree(
+      a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_composition(m, t); },
+      SymTilerErrors{});
+}
+
 SymLayout sym_right_inverse(const SymLayout& l) {
   return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
     right_inverse_modes(s, d, p, ops, os, od);

@@ -86,6 +86,11 @@ SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 SymLayout sym_regroup(const SymLayout& applied, const SymTiler& tiler, TilerForm form);
 SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 
+// composition(A, T) by a tiler, as composition.cpp (tiler_generic.hpp's
+// compose_by_tiler_tree): a layout T composes whole (sym_composition), a tuple mode by mode,
+// and the modes of A that the tuple does not reach are dropped.
+SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler);
+
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
 SymLayout sym_right_inverse(const SymLayout& l);
 SymLayout sym_left_inverse(const SymLayout& l);
