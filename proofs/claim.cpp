@@ -869,6 +869,12 @@ class Evaluator {
         if (name == "composition" && args.size() == 2 && args[0].kind == K::Layout)
           if (const std::optional<SymTiler> tiler = tiler_of(args[1]))
             return layout_of(sym_composition_by_tiler(first, *tiler));
+        if (name == "coalesce" && args.size() == 2 && args[0].kind == K::Layout) {
+          if (args[1].kind == K::Int || args[1].kind == K::Tuple)
+            return layout_of(sym_coalesce_by_profile(first, args[1].kind == K::Int ? SymTuple::of(*args[1].i) : args[1].t));
+          if (args[1].kind == K::Model && args[1].model->is_int_tuple())
+            return layout_of(sym_coalesce_by_profile(first, std::get<IntTuple>(args[1].model->data)));
+        }
         const std::pair<const char*, TilerForm> forms[] = {
             {"logical", TilerForm::Logical}, {"zipped", TilerForm::Zipped}, {"tiled", TilerForm::Tiled}, {"flat", TilerForm::Flat}};
         for (const auto& [form, f] : forms) {

@@ -167,6 +167,25 @@ SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler) {
       SymTilerErrors{});
 }
 
+namespace {
+// coalesce_by_profile's failed precondition: the ranks are the claim's, fixed.
+struct SymProfileErrors {
+  template <class Profile>
+  [[noreturn]] void profile_too_long(const Profile& profile, const SymLayout& l) const {
+    throw Error("coalesce: the profile has rank " + std::to_string(profile.rank()) + " but the layout has rank " +
+                std::to_string(l.shape.rank()));
+  }
+};
+template <class Profile>
+SymLayout coalesce_by_profile_of(const SymLayout& l, const Profile& profile) {
+  return coalesce_by_profile(
+      l, profile, SymModeOps{}, [](const SymLayout& m) { return sym_coalesce(m); }, SymProfileErrors{});
+}
+}  // namespace
+
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const SymTuple& profile) { return coalesce_by_profile_of(l, profile); }
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const IntTuple& profile) { return coalesce_by_profile_of(l, profile); }
+
 SymLayout sym_right_inverse(const SymLayout& l) {
   return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
     right_inverse_modes(s, d, p, ops, os, od);

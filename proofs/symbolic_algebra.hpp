@@ -91,6 +91,12 @@ SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form)
 // and the modes of A that the tuple does not reach are dropped.
 SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler);
 
+// coalesce(L, profile), as coalesce.cpp (coalesce_generic.hpp's coalesce_by_profile): a leaf
+// profile coalesces L whole (sym_coalesce), a tuple mode by mode, the modes beyond it kept.
+// Only the profile's structure is read.
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const SymTuple& profile);
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const IntTuple& profile);
+
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
 SymLayout sym_right_inverse(const SymLayout& l);
 SymLayout sym_left_inverse(const SymLayout& l);
