@@ -800,6 +800,12 @@ class Evaluator {
       // diagnostic is the claim's error (not caught below as `unknown`).
       if (name == "downcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)
         return flagged_layout_of(sym_downcast(flagged(args[0], "downcast"), *args[1].i));
+      if (name == "recast" && args.size() == 3 && args[0].kind == K::Layout && args[1].kind == K::Int &&
+          args[2].kind == K::Int) {
+        const auto old_bits = concrete_of(*args[1].i), new_bits = concrete_of(*args[2].i);
+        if (!old_bits || !new_bits) throw Unsupported("recast with symbolic element widths (CuTe's are types' sizes)");
+        return flagged_layout_of(sym_recast(flagged(args[0], "recast"), *old_bits, *new_bits));
+      }
       // The model's generic complement / composition / logical_divide (symbolic_algebra.hpp);
       // what they do not cover yet is `unknown`, not an error.
       auto layout_of = [](const SymLayout& l) {
