@@ -35,6 +35,7 @@
 #include "symbolic_layout.hpp"
 #include "symbolic_recast.hpp"
 #include "symbolic_scalar.hpp"
+#include "symbolic_typed_inverse.hpp"
 
 namespace cuteref::proofs {
 
@@ -895,8 +896,7 @@ class Evaluator {
         if (name == "right_inverse_full" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_right_inverse(first));
         if (name == "right_inverse" && args.size() == 1 && args[0].kind == K::Layout)
-          throw Unsupported("`right_inverse` follows static strides only (CuTe C++), and a symbolic value is a run-time "
-                            "one; right_inverse_full follows every stride by its value and is proved symbolically");
+          return flagged_layout_of(sym_right_inverse_typed(flagged(args[0], "right_inverse")));
         if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_left_inverse(first));
         if (name == "upcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)
