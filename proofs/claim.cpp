@@ -897,6 +897,8 @@ class Evaluator {
           return layout_of(sym_right_inverse(first));
         if (name == "right_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return flagged_layout_of(sym_right_inverse_typed(flagged(args[0], "right_inverse")));
+        if (name == "max_common_vector" && two_layouts) return of_int(sym_max_common_vector(first, {args[1].t, args[1].stride}), false);
+        if (name == "max_common_layout" && two_layouts) return layout_of(sym_max_common_layout(first, {args[1].t, args[1].stride}));
         if (name == "left_inverse" && args.size() == 1 && args[0].kind == K::Layout)
           return layout_of(sym_left_inverse(first));
         if (name == "upcast" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Int)

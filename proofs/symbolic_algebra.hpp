@@ -97,6 +97,12 @@ SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler);
 SymLayout sym_coalesce_by_profile(const SymLayout& l, const SymTuple& profile);
 SymLayout sym_coalesce_by_profile(const SymLayout& l, const IntTuple& profile);
 
+// max_common_vector(A, B) / max_common_layout(A, B), as max_common.cpp
+// (max_common_generic.hpp): the front of coalesce(A o right_inverse_full(B)) decided on the
+// values (a case split on its stride), as the model decides.
+SymInt sym_max_common_vector(const SymLayout& a, const SymLayout& b);
+SymLayout sym_max_common_layout(const SymLayout& a, const SymLayout& b);
+
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
 SymLayout sym_right_inverse(const SymLayout& l);
 SymLayout sym_left_inverse(const SymLayout& l);
