@@ -32,6 +32,7 @@
 #include "swizzle.hpp"
 #include "swizzle_eval.hpp"
 #include "symbolic_algebra.hpp"
+#include "symbolic_f2.hpp"
 #include "symbolic_layout.hpp"
 #include "symbolic_recast.hpp"
 #include "symbolic_scalar.hpp"
@@ -210,15 +211,23 @@ Val<Scalar> lift(const Value& value) {
 template <class Scalar>
 bool function_like(const Val<Scalar>& v) {
   using K = typename Val<Scalar>::Kind;
-  return v.kind == K::Layout || v.kind == K::Composed || (v.kind == K::Model && v.model->is_composed());
+  return v.kind == K::Layout || v.kind == K::Composed ||
+         (v.kind == K::Model && (v.model->is_composed() || v.model->is_f2_layout()));
 }
 template <class Scalar>
 Scalar size_of(const Val<Scalar>& v) {
   using K = typename Val<Scalar>::Kind;
   if (v.kind == K::Layout || v.kind == K::Composed) return tuple_product<Scalar>(v.t);
+  if (v.model->is_f2_layout()) return ScalarOps<Scalar>::constant(size_value(std::get<F2Layout>(v.model->data)));
   return tuple_product<Scalar>(std::get<ComposedLayout>(v.model->data).layout.shape());
 }
-// L(i), or C(i) = Sw(O + L(i)) by the model's composed_eval.hpp.
+// F(i) for a concrete F2 layout: the model's application (f2_eval.hpp), symbolic or not.
+template <class Scalar>
+Scalar f2_value_at(const F2Layout& f, const Scalar& i) {
+  if constexpr (std::is_same_v<Scalar, SymInt>) return sym_f2_apply(f, i);
+  else return CheckedInt(apply_index(f, i.v));
+}
+// L(i), or C(i) = Sw(O + L(i)) by the model's composed_eval.hpp, or an F2 layout's F(i).
 template <class Scalar>
 Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   using K = typename Val<Scalar>::Kind;
@@ -226,6 +235,7 @@ Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   if (v.kind == K::Composed)
     return composed_value_of_parts(Swizzle(v.b, v.m, v.s), v.offset, v.pointer ? v.pointer->pointer_element_bits : 0,
                                    v.t, v.stride, i);
+  if (v.model->is_f2_layout()) return f2_value_at(std::get<F2Layout>(v.model->data), i);
   return composed_value(std::get<ComposedLayout>(v.model->data), i);
 }
 
@@ -324,6 +334,7 @@ class Evaluator {
   // The layout SHAPE:STRIDE (integers or tuples, with their static flags), checked as the
   // model's Layout is.
   V layout_of_parts(const V& shape, const V& stride) {
+    if (stride.kind == K::Model && mentions_f2_stride(*stride.model)) return f2_layout_of_parts(shape, *stride.model);
     auto tree = [&](const V& v) -> ScalarTuple<Scalar> {
       if (v.kind == K::Int) return ScalarTuple<Scalar>::of(*v.i);
       if (v.kind == K::Tuple) return v.t;
@@ -356,6 +367,30 @@ class Evaluator {
       l = apply(l, *args[0].i);
     }
     return l;
+  }
+  // An F2 layout SHAPE:(F..) written in a claim: the model's F2Layout (its checks), applied
+  // and compared by the model's F2 application; its extents must be concrete.
+  V f2_layout_of_parts(const V& shape, const Value& stride) {
+    const std::optional<Value> sh = lower(shape);
+    if (!sh || !sh->is_int_tuple())
+      throw Unsupported("an F2 layout (XOR strides Fk) with symbolic extents: the claim language applies and compares "
+                        "F2 layouts of concrete shape and strides, at symbolic indices");
+    std::function<IntTuple(const Value&)> f2_tree = [&](const Value& v) -> IntTuple {
+      if (v.is_mixed_tuple()) {
+        std::vector<IntTuple> e;
+        for (const auto& x : std::get<MixedTuple>(v.data).elements) e.push_back(f2_tree(x));
+        return IntTuple::tuple(std::move(e));
+      }
+      if (v.is_symbol() && mentions_f2_stride(v)) return IntTuple::integer(std::stoll(std::get<Symbol>(v.data).name.substr(1)));
+      if (v.is_int_tuple() && std::get<IntTuple>(v.data).is_integer() && std::get<IntTuple>(v.data).value() == 0)
+        return IntTuple::integer(0);  // PyCuTe's integer 0: F0
+      fail("an F2 layout's strides must be F2 values (F0, F1, ...) or 0");
+    };
+    try {
+      return lift<Scalar>(Value(F2Layout(std::get<IntTuple>(sh->data), f2_tree(stride))));
+    } catch (const std::out_of_range&) {
+      fail("an F2 stride does not fit in 64 bits");
+    }
   }
   // Whether a value read as a stride is, or holds, an F2 stride `Fk` (PyCuTe's XOR strides,
   // which the model's EXPR reads and this language does not).
@@ -499,7 +534,7 @@ class Evaluator {
     }
     if (f.kind == K::Swizzle)
       return of_int(swizzle_value(x, Ops::constant(f.b), Ops::constant(f.m), Ops::constant(f.s)), false);
-    if (f.kind == K::Composed || (f.kind == K::Model && f.model->is_composed())) {
+    if (f.kind == K::Composed || (f.kind == K::Model && (f.model->is_composed() || f.model->is_f2_layout()))) {
       Ops::require(x >= Ops::constant(0), [] { return std::string("layout application: the index is negative"); });
       return of_int(value_at(f, x), false);
     }
@@ -1262,8 +1297,17 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
   return p;
 }
 
+// An F2 stride token `Fk` (a word F followed by digits): F2 layouts evaluate by XOR.
+bool mentions_f2_token(const std::string& claim) {
+  for (std::size_t k = 0; k + 1 < claim.size(); ++k)
+    if (claim[k] == 'F' && std::isdigit(static_cast<unsigned char>(claim[k + 1])) &&
+        (k == 0 || !(std::isalnum(static_cast<unsigned char>(claim[k - 1])) || claim[k - 1] == '_')))
+      return true;
+  return false;
+}
+
 bool needs_bits(const std::string& claim) {
-  return claim.find("Sw<") != std::string::npos || claim.find_first_of("&|^") != std::string::npos ||
+  return claim.find("Sw<") != std::string::npos || mentions_f2_token(claim) || claim.find_first_of("&|^") != std::string::npos ||
          claim.find("smem_wavefronts") != std::string::npos || claim.find("gmma_atom") != std::string::npos ||
          claim.find("<<") != std::string::npos || claim.find(">>") != std::string::npos;
 }

@@ -238,6 +238,13 @@ struct ScalarOps<proofs::SymInt> {
   static void note_ceil_div(SymInt& q, const SymInt& a, const SymInt& b) {
     if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
   }
+  // The width of the interval's upper end for a non-negative interval, else 64.
+  static int bit_width_bound(const SymInt& x) {
+    if (x.lo < 0) return 64;
+    int w = 0;
+    for (SymInt::Bound u = x.hi; u != 0; u >>= 1) ++w;
+    return w;
+  }
 };
 
 }  // namespace cuteref
