@@ -36,6 +36,7 @@
 #include "symbolic_layout.hpp"
 #include "symbolic_recast.hpp"
 #include "symbolic_scalar.hpp"
+#include "symbolic_swizzle_composition.hpp"
 #include "symbolic_typed_inverse.hpp"
 
 namespace cuteref::proofs {
@@ -877,10 +878,22 @@ class Evaluator {
           c.stride_static.reset();
           return c;
         }
+        if (name == "composition" && args.size() == 2 && args[0].kind == K::Layout && args[1].kind == K::Composed &&
+            !args[1].pointer) {
+          const SymSwizzledLayout r = sym_composition_through_swizzle(
+              {args[0].t, args[0].stride}, Swizzle(args[1].b, args[1].m, args[1].s), args[1].offset, {args[1].t, args[1].stride});
+          V c;
+          c.kind = K::Composed;
+          c.b = r.swizzle.bits(), c.m = r.swizzle.base(), c.s = r.swizzle.shift();
+          c.offset = Ops::constant(0);  // the model's static _0
+          c.offset_static = true;
+          c.t = r.layout.shape;
+          c.stride = r.layout.stride;
+          return c;
+        }
         if (name == "composition" && args.size() == 2 && args[1].kind == K::Composed)
-          throw Unsupported("composition(A, S o O o L) with symbolic parts: the model moves the swizzle to A's side "
-                            "and checks that answer at every index of the domain (a certificate per answer, not a "
-                            "generic algorithm), which has no symbolic form; composition(S o O o L, B) is proved");
+          throw Unsupported("composition(A, S o O o L) with symbolic parts and A not a layout, or an smem_ptr offset: "
+                            "composition(L, Sw o O o B) and composition(S o O o L, B) are proved");
         // A tiler (tiler.cpp): a layout, an integer n (the layout n:_1) or a tuple of integers,
         // element i applied to mode i.
         std::function<SymTiler(const ScalarTuple<SymInt>&)> integer_tiler = [&](const ScalarTuple<SymInt>& t) {
