@@ -62,10 +62,10 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
   return p;
 }
 
-// Whether the claim needs the bit-vector encoding: swizzles, bit operations, bank counts.
+// Whether the claim needs the bit-vector encoding: swizzles, F2 layouts, bit operations, bank counts.
 bool needs_bits(const Node& n) {
   using K = Node::Kind;
-  if (n.kind == K::Swizzle || n.kind == K::Composed) return true;
+  if (n.kind == K::Swizzle || n.kind == K::Composed || n.kind == K::F2Stride) return true;
   if (n.kind == K::Binary)
     if (n.ops.find_first_of("&|^LR") != std::string::npos) return true;
   if (n.kind == K::Call && (n.name == "smem_wavefronts" || n.name == "gmma_atom")) return true;

@@ -40,15 +40,17 @@ std::string value_text(const Value& v) {
 }  // namespace
 
 bool function_like(const Value& v) {
-  return (v.is_layout() && !std::get<Layout>(v.data).has_basis_strides()) || v.is_composed();
+  return (v.is_layout() && !std::get<Layout>(v.data).has_basis_strides()) || v.is_composed() || v.is_f2_layout();
 }
 
 std::int64_t size_of(const Value& v) {
+  if (v.is_f2_layout()) return size_value(std::get<F2Layout>(v.data));
   return size_value(v.is_layout() ? std::get<Layout>(v.data) : std::get<ComposedLayout>(v.data).layout);
 }
 
 std::int64_t value_at(const Value& v, std::int64_t index) {
   if (v.is_layout()) return apply_index(std::get<Layout>(v.data), index);
+  if (v.is_f2_layout()) return apply_index(std::get<F2Layout>(v.data), index);
   return composed_value(std::get<ComposedLayout>(v.data), CheckedInt(index)).v;
 }
 

@@ -18,7 +18,7 @@
 
 namespace cuteref::proofs {
 
-// Layouts (integer strides) and composed layouts: compared as functions on [0, size).
+// Layouts (integer strides), composed layouts and F2 layouts: compared as functions on [0, size).
 bool function_like(const Value& v);
 std::int64_t size_of(const Value& v);
 std::int64_t value_at(const Value& v, std::int64_t index);

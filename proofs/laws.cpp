@@ -912,11 +912,26 @@ void prove_lemmas(LawResult& r, const std::vector<z3::expr>& negated, const std:
   r.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// C++'s truncating quotient of x by b >= 1 in Z3's integer division (Euclidean, which is
+// C++'s for x >= 0): C++'s is odd in x.
+z3::expr truncating_quotient(const z3::expr& x, const z3::expr& b) { return z3::ite(x >= 0, x / b, -((-x) / b)); }
+
+// How the integer encoding defines q = x / b and r = x % b for b >= 1 and x of either sign
+// (SymbolicScope::division): x == b*q + r, r in [0, b) and q >= 0 for x >= 0, r in (-b, 0]
+// and q <= 0 for x < 0.
+z3::expr signed_division_defined(const z3::expr& x, const z3::expr& b, const z3::expr& q, const z3::expr& r) {
+  return x == b * q + r && z3::ite(x >= 0, r >= 0 && r < b && q >= 0, r <= 0 && r > -b && q <= 0);
+}
+
 // Three facts the integer encoding states for Z3 (SymbolicScope::division): for x >= 0 and
 // a, b > 0, (x / a) / b == x / (a * b); equal divisors of one dividend give one quotient
 // and remainder; (b * c) / b == c, (b * c) % b == 0 for b >= 1 (exact division); and
 // b / (b * c) is 1 for c == 1 and 0 (remainder b) for c >= 2, for b, c >= 1. Proved here over all integers with Z3's own integer division (which is
 // C++'s on these signs), so the coalesce proofs rest on proved lemmas only.
+// For dividends of either sign and a positive divisor (C++'s truncation): the encoding's
+// definition (signed_division_defined) gives C++'s quotient and remainder (so it determines
+// them: uniqueness), (x / a) / b == x / (a * b), and (b * c) / b == c, (b * c) % b == 0 for
+// every c.
 LawResult division_lemmas(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Proved;
@@ -930,6 +945,18 @@ LawResult division_lemmas(const ProofOptions&) {
                 b >= 1 && c >= 1 && b == (b * c) * q1 + r1 && r1 >= 0 && r1 < b * c &&
                     !(q1 == z3::ite(c == 1, ctx.int_val(1), ctx.int_val(0)) && r1 == z3::ite(c == 1, ctx.int_val(0), b))},
                [&] { return z3::solver(ctx); });
+  const auto t = truncating_quotient;
+  prove_lemmas(r,
+               {b >= 1 && signed_division_defined(x, b, q1, r1) && !(q1 == t(x, b) && r1 == x - b * t(x, b)),
+                a >= 1 && b >= 1 && t(t(x, a), b) != t(x, a * b),
+                b >= 1 && !(t(b * c, b) == c && b * c - b * t(b * c, b) == 0)},
+               [&] { return z3::solver(ctx); });
+  // C++'s own / and % on both signs (the machine's, which the model runs).
+  for (std::int64_t xv = -300; xv < 300; ++xv)
+    for (std::int64_t av = 1; av <= 12; ++av)
+      for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
+        if (((xv / av) / bv != xv / (av * bv) || (xv * av) / av != xv || (xv * av) % av != 0) && r.corner_failure.empty())
+          r.corner_failure = "x=" + std::to_string(xv) + " a=" + std::to_string(av) + " b=" + std::to_string(bv);
   for (std::int64_t xv = 0; xv < 300; ++xv)
     for (std::int64_t av = 1; av <= 12; ++av)
       for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
@@ -956,7 +983,8 @@ LawResult division_lemmas(const ProofOptions&) {
 //      q1 == b*Q + q' and r1 == r'; then q1 by b gives r2 == q' (with 1.);
 //   4. the claim follows from the definitions, 1., 2. and the two instances of 3.
 // Uniqueness itself is proved (again here) as a universal statement, so its instances in
-// step 4 are valid facts.
+// step 4 are valid facts. Step 5 extends the claim to dividends of either sign (C++'s
+// truncating / and %, which the encoding uses once the divisors are positive).
 LawResult division_remainder_split(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Proved;
@@ -980,6 +1008,30 @@ LawResult division_remainder_split(const ProofOptions&) {
                 x == (a * b) * Q + R && R == a * qp + rp && !step2,
                 defs && step1 && step2 && u_a && u_b && !(qp == r2 && rp == r1)},
                [&] { return s.make_solver(); });
+  // 5. Dividends of either sign (C++'s truncation, as the encoding defines it:
+  //    signed_division_defined): the statement of 1.-4. (natural defs imply the claim),
+  //    proved above for all integers, instantiated at x and at -x with every quotient and
+  //    remainder negated, gives the claim for every x (truncation is odd in the dividend).
+  const auto natural_claim = [&](const z3::expr& xs, const z3::expr& Qs, const z3::expr& Rs, const z3::expr& qps,
+                                 const z3::expr& rps, const z3::expr& q1s, const z3::expr& r1s, const z3::expr& q2s,
+                                 const z3::expr& r2s) {
+    const z3::expr natural_defs = xs >= 0 && a >= 1 && b >= 1 && xs == (a * b) * Qs + Rs && Rs >= 0 && Rs < a * b &&
+                                  Rs == a * qps + rps && rps >= 0 && rps < a && xs == a * q1s + r1s && r1s >= 0 &&
+                                  r1s < a && q1s == b * q2s + r2s && r2s >= 0 && r2s < b;
+    return z3::implies(natural_defs, qps == r2s && rps == r1s);
+  };
+  const z3::expr signed_defs = a >= 1 && b >= 1 && signed_division_defined(x, a * b, Q, R) &&
+                               signed_division_defined(R, a, qp, rp) && signed_division_defined(x, a, q1, r1) &&
+                               signed_division_defined(q1, b, q2, r2);
+  prove_lemmas(r,
+               {signed_defs && natural_claim(x, Q, R, qp, rp, q1, r1, q2, r2) &&
+                natural_claim(-x, -Q, -R, -qp, -rp, -q1, -r1, -q2, -r2) && !(qp == r2 && rp == r1)},
+               [&] { return s.make_solver(); });
+  for (std::int64_t xv = -400; xv < 0; ++xv)  // C++'s own / and % on negative dividends
+    for (std::int64_t av = 1; av <= 12; ++av)
+      for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
+        if (((xv % (av * bv)) / av != (xv / av) % bv || (xv % (av * bv)) % av != xv % av) && r.corner_failure.empty())
+          r.corner_failure = "x=" + std::to_string(xv) + " a=" + std::to_string(av) + " b=" + std::to_string(bv);
   for (std::int64_t xv = 0; xv < 400; ++xv)
     for (std::int64_t av = 1; av <= 12; ++av)
       for (std::int64_t bv = 1; bv <= 12; ++bv, ++r.corner_cases)
@@ -1298,10 +1350,11 @@ const std::vector<Law>& named_laws() {
     v.push_back({"division_lemmas",
                  "(x/a)/b == x/(a*b) for x >= 0, a, b >= 1; x = b*q + r with 0 <= r < b determines q and r; "
                  "(b*c)/b == c, (b*c) % b == 0; b/(b*c) == [c == 1], b % (b*c) == [c != 1]*b for b, c >= 1 (the facts the "
-                 "integer encoding gives Z3), over all integers",
+                 "integer encoding gives Z3), over all integers; for x of either sign and a, b >= 1: the encoding's "
+                 "definition of x/b, x%b is C++'s truncation, (x/a)/b == x/(a*b), (b*c)/b == c for every c",
                  ProofStatus::Proved, division_lemmas});
     v.push_back({"division_remainder_split",
-                 "(x % (a*b)) / a == (x/a) % b and (x % (a*b)) % a == x % a for x >= 0, a, b >= 1 "
+                 "(x % (a*b)) / a == (x/a) % b and (x % (a*b)) % a == x % a for every x (C++'s truncation), a, b >= 1 "
                  "(the digits of a remainder; the integer encoding uses it for tuple modes)",
                  ProofStatus::Proved, division_remainder_split});
     v.push_back({"coalesce_preserves_flat",

@@ -5,6 +5,7 @@
 #include "cosize_generic.hpp"
 #include "divide_generic.hpp"
 #include "inverse_generic.hpp"
+#include "max_common_generic.hpp"
 #include "product_generic.hpp"
 
 namespace cuteref::proofs {
@@ -161,6 +162,31 @@ SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form)
   return sym_regroup(applied, tiler, form);
 }
 
+SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler) {
+  return compose_by_tiler_tree(
+      a, tiler, SymModeOps{}, [](const SymLayout& m, const SymLayout& t) { return sym_composition(m, t); },
+      SymTilerErrors{});
+}
+
+namespace {
+// coalesce_by_profile's failed precondition: the ranks are the claim's, fixed.
+struct SymProfileErrors {
+  template <class Profile>
+  [[noreturn]] void profile_too_long(const Profile& profile, const SymLayout& l) const {
+    throw Error("coalesce: the profile has rank " + std::to_string(profile.rank()) + " but the layout has rank " +
+                std::to_string(l.shape.rank()));
+  }
+};
+template <class Profile>
+SymLayout coalesce_by_profile_of(const SymLayout& l, const Profile& profile) {
+  return coalesce_by_profile(
+      l, profile, SymModeOps{}, [](const SymLayout& m) { return sym_coalesce(m); }, SymProfileErrors{});
+}
+}  // namespace
+
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const SymTuple& profile) { return coalesce_by_profile_of(l, profile); }
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const IntTuple& profile) { return coalesce_by_profile_of(l, profile); }
+
 SymLayout sym_right_inverse(const SymLayout& l) {
   return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
     right_inverse_modes(s, d, p, ops, os, od);
@@ -171,6 +197,25 @@ SymLayout sym_left_inverse(const SymLayout& l) {
   return sym_inverse(l, [](const auto& s, const auto& d, const auto& p, const auto& ops, auto& os, auto& od) {
     left_inverse_modes(s, d, p, ops, os, od);
   });
+}
+
+namespace {
+// max_common_generic.hpp's operations on symbolic layouts.
+struct SymMaxCommonOps : SymModeOps {
+  SymLayout right_inverse_full(const SymLayout& l) const { return sym_right_inverse(l); }
+  SymLayout compose(const SymLayout& a, const SymLayout& b) const { return sym_composition(a, b); }
+  SymLayout coalesce(const SymLayout& l) const { return sym_coalesce(l); }
+  bool has_unit_stride(const SymLayout& m) const { return Ops::decide(*m.stride.leaf == Ops::constant(1)); }
+  SymInt shape(const SymLayout& m) const { return *m.shape.leaf; }
+  SymInt one() const { return Ops::constant(1); }
+  SymLayout unit_layout() const { return SymModeOps::unit_mode(); }
+};
+}  // namespace
+
+SymInt sym_max_common_vector(const SymLayout& a, const SymLayout& b) { return max_common_vector_of(a, b, SymMaxCommonOps{}); }
+
+SymLayout sym_max_common_layout(const SymLayout& a, const SymLayout& b) {
+  return max_common_layout_of(a, b, SymMaxCommonOps{});
 }
 
 SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in, bool target_static) {

@@ -86,6 +86,23 @@ SymLayout sym_divide(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 SymLayout sym_regroup(const SymLayout& applied, const SymTiler& tiler, TilerForm form);
 SymLayout sym_product(const SymLayout& a, const SymTiler& tiler, TilerForm form);
 
+// composition(A, T) by a tiler, as composition.cpp (tiler_generic.hpp's
+// compose_by_tiler_tree): a layout T composes whole (sym_composition), a tuple mode by mode,
+// and the modes of A that the tuple does not reach are dropped.
+SymLayout sym_composition_by_tiler(const SymLayout& a, const SymTiler& tiler);
+
+// coalesce(L, profile), as coalesce.cpp (coalesce_generic.hpp's coalesce_by_profile): a leaf
+// profile coalesces L whole (sym_coalesce), a tuple mode by mode, the modes beyond it kept.
+// Only the profile's structure is read.
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const SymTuple& profile);
+SymLayout sym_coalesce_by_profile(const SymLayout& l, const IntTuple& profile);
+
+// max_common_vector(A, B) / max_common_layout(A, B), as max_common.cpp
+// (max_common_generic.hpp): the front of coalesce(A o right_inverse_full(B)) decided on the
+// values (a case split on its stride), as the model decides.
+SymInt sym_max_common_vector(const SymLayout& a, const SymLayout& b);
+SymLayout sym_max_common_layout(const SymLayout& a, const SymLayout& b);
+
 // right_inverse(L) / left_inverse(L): inverse.cpp (inverse_generic.hpp).
 SymLayout sym_right_inverse(const SymLayout& l);
 SymLayout sym_left_inverse(const SymLayout& l);

@@ -138,8 +138,8 @@ class SymbolicEvaluator {
       throw Unsupported("a scaled-basis stride in a layout with variables: the claim language evaluates integer "
                         "strides only; such a layout is evaluated where it has no variable");
     if (n.kind == Node::Kind::F2Stride)
-      throw Unsupported("an F2 layout (XOR strides Fk) in a claim with variables: the claim language evaluates "
-                        "integer strides only; an F2 layout is evaluated where its side has no variable");
+      throw Unsupported("an F2 layout (XOR strides Fk) with symbolic extents: the claim language applies and compares "
+                        "F2 layouts of concrete shape and strides, at symbolic indices");
     if (n.kind == Node::Kind::Tuple) {
       std::vector<SymVal> elements;
       for (const Node& c : n.children) elements.push_back(stride(c));

@@ -9,6 +9,8 @@
 #include "function_table.hpp"
 #include "symbolic_algebra.hpp"
 #include "symbolic_recast.hpp"
+#include "symbolic_swizzle_composition.hpp"
+#include "symbolic_typed_inverse.hpp"
 
 namespace cuteref::proofs {
 
@@ -191,10 +193,36 @@ std::optional<SymVal> composition(const std::vector<SymVal>& a) {
     c.stride_static.reset();
     return c;
   }
+  // composition(L, Sw o O o B): the model's swizzle moved to L's side, with every check of the
+  // model's (symbolic_swizzle_composition.hpp).
+  if (is_layout(a[0]) && a[1].kind == K::Composed && !a[1].pointer) {
+    const SymSwizzledLayout r = sym_composition_through_swizzle(layout_of(a[0]), Swizzle(a[1].b, a[1].m, a[1].s),
+                                                                a[1].offset, layout_of(a[1]));
+    SymVal c;
+    c.kind = K::Composed;
+    c.b = r.swizzle.bits(), c.m = r.swizzle.base(), c.s = r.swizzle.shift();
+    c.offset = Ops::constant(0);  // the model's static _0
+    c.offset_static = true;
+    c.t = r.layout.shape;
+    c.stride = r.layout.stride;
+    return c;
+  }
   if (a[1].kind == K::Composed)
-    throw Unsupported("composition(A, S o O o L) with symbolic parts: the model moves the swizzle to A's side "
-                      "and checks that answer at every index of the domain (a certificate per answer, not a "
-                      "generic algorithm), which has no symbolic form; composition(S o O o L, B) is proved");
+    throw Unsupported("composition(A, S o O o L) with symbolic parts and A not a layout, or an smem_ptr offset: "
+                      "composition(L, Sw o O o B) and composition(S o O o L, B) are proved");
+  // composition(L, (T0, T1, ...)): mode by mode (tiler_generic.hpp).
+  if (is_layout(a[0]))
+    if (const std::optional<SymTiler> tiler = tiler_of(a[1])) return layout_value(sym_composition_by_tiler(layout_of(a[0]), *tiler));
+  return std::nullopt;
+}
+
+// coalesce(L [, profile]): the model's walk, by a profile where one is given (coalesce_generic.hpp).
+std::optional<SymVal> coalesce_any(const std::vector<SymVal>& a) {
+  if (a.size() == 1) return coalesce(a);
+  if (a.size() != 2 || !is_layout(a[0])) return std::nullopt;
+  if (is_shape(a[1])) return layout_value(sym_coalesce_by_profile(layout_of(a[0]), tree_of(a[1])));
+  if (a[1].kind == K::Model && a[1].model->is_int_tuple())
+    return layout_value(sym_coalesce_by_profile(layout_of(a[0]), std::get<IntTuple>(a[1].model->data)));
   return std::nullopt;
 }
 
@@ -251,7 +279,7 @@ SymbolicFunction checked(std::string forms, std::function<std::optional<SymVal>(
 
 std::map<std::string, SymbolicFunction> build() {
   std::map<std::string, SymbolicFunction> t;
-  add(t, "coalesce", {"coalesce(L)", coalesce});
+  add(t, "coalesce", checked("coalesce(L), coalesce(L, profile)", coalesce_any));
   add(t, "filter", {"filter(L)", filter});
   add(t, "cosize", {"cosize(L), cosize(C)", cosize});
   add(t, "size", {"size(L), size(C), size(SHAPE)", size});
@@ -261,13 +289,28 @@ std::map<std::string, SymbolicFunction> build() {
                         // value of the variables: its diagnostic is the claim's error
                         if (a.size() != 2 || !is_layout(a[0]) || !is_integer(a[1])) return std::nullopt;
                         return layout_value(sym_downcast(flagged(a[0], "downcast"), *a[1].i));
-                      }, true});
+                      }});
   add(t, "upcast", checked("upcast(L, n)", [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
         if (a.size() != 2 || !is_layout(a[0]) || !is_integer(a[1])) return std::nullopt;
         return layout_value(sym_upcast(flagged(a[0], "upcast"), *a[1].i));
       }));
   add(t, "complement", checked("complement(L, M)", complement));
-  add(t, "composition", checked("composition(A, B), composition(S o O o L, B)", composition));
+  add(t, "composition", checked("composition(A, B), composition(A, (T0, T1, ...)), composition(S o O o L, B), "
+                                "composition(L, Sw o O o B)", composition));
+  add(t, "recast", checked("recast(L, old_bits, new_bits)", [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
+        if (a.size() != 3 || !is_layout(a[0]) || !is_integer(a[1]) || !is_integer(a[2])) return std::nullopt;
+        const auto old_bits = concrete_of(*a[1].i), new_bits = concrete_of(*a[2].i);
+        if (!old_bits || !new_bits) throw Unsupported("recast with symbolic element widths (CuTe's are types' sizes)");
+        return layout_value(sym_recast(flagged(a[0], "recast"), *old_bits, *new_bits));
+      }));
+  add(t, "max_common_vector", checked("max_common_vector(A, B)", [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
+        if (a.size() != 2 || !is_layout(a[0]) || !is_layout(a[1])) return std::nullopt;
+        return integer_value(sym_max_common_vector(layout_of(a[0]), layout_of(a[1])));
+      }));
+  add(t, "max_common_layout", checked("max_common_layout(A, B)", [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
+        if (a.size() != 2 || !is_layout(a[0]) || !is_layout(a[1])) return std::nullopt;
+        return layout_value(sym_max_common_layout(layout_of(a[0]), layout_of(a[1])));
+      }));
   const std::pair<const char*, TilerForm> forms[] = {
       {"logical", TilerForm::Logical}, {"zipped", TilerForm::Zipped}, {"tiled", TilerForm::Tiled}, {"flat", TilerForm::Flat}};
   for (const auto& [form, f] : forms) {
@@ -286,10 +329,11 @@ std::map<std::string, SymbolicFunction> build() {
         if (a.size() != 1 || !is_layout(a[0])) return std::nullopt;
         return layout_value(sym_right_inverse(layout_of(a[0])));
       }));
-  add(t, "right_inverse", {"none: right_inverse(L) follows static strides only", [](const std::vector<SymVal>&) -> std::optional<SymVal> {
-        throw Unsupported("`right_inverse` follows static strides only (CuTe C++), and a symbolic value is a run-time "
-                          "one; right_inverse_full follows every stride by its value and is proved symbolically");
-      }, true});
+  add(t, "right_inverse", checked("right_inverse(L) (CuTe's: static strides only)",
+                                  [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
+        if (a.size() != 1 || !is_layout(a[0])) return std::nullopt;
+        return layout_value(sym_right_inverse_typed(flagged(a[0], "right_inverse")));
+      }));
   add(t, "left_inverse", checked("left_inverse(L)", [](const std::vector<SymVal>& a) -> std::optional<SymVal> {
         if (a.size() != 1 || !is_layout(a[0])) return std::nullopt;
         return layout_value(sym_left_inverse(layout_of(a[0])));

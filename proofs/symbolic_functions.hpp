@@ -21,15 +21,14 @@ struct SymbolicFunction {
   // The result, or nullopt where the arguments are not of a covered form. Throws Unsupported
   // where a covered form cannot be decided symbolically, Error where the model rejects it.
   std::function<std::optional<SymVal>(const std::vector<SymVal>&)> call;
-  // The function's answer depends on which leaves are static (CuTe decides it at compile time):
-  // its arguments are lowered to the concrete model only where their static flags are tracked.
-  bool reads_static_flags = false;
 };
 
 // By name; every name is a function of standard_functions() (checked when the table is built).
 const std::map<std::string, SymbolicFunction>& symbolic_functions();
 
-// Whether `name`'s answer depends on static flags (symbolic form or not).
+// Whether `name`'s answer depends on which leaves are static (CuTe decides it at compile time,
+// symbolic form or not): its arguments are lowered to the concrete model only where their static
+// flags are tracked.
 bool reads_static_flags(const std::string& name);
 
 }  // namespace cuteref::proofs

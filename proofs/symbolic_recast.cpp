@@ -82,4 +82,15 @@ SymFlaggedLayout sym_downcast(const SymFlaggedLayout& l, const SymInt& n) {
   return out;
 }
 
+SymFlaggedLayout sym_recast(const SymFlaggedLayout& l, std::int64_t old_bits, std::int64_t new_bits) {
+  auto factor = [](std::int64_t n) { return Ops::constant(n); };
+  return recast_by_widths(
+      l, old_bits, new_bits, [&](const SymFlaggedLayout& x, std::int64_t n) { return sym_upcast(x, factor(n)); },
+      [&](const SymFlaggedLayout& x, std::int64_t n) { return sym_downcast(x, factor(n)); },
+      [&]() -> void {
+        throw Error("recast: precondition violated: element widths must be >= 1 bit, got old = " +
+                    std::to_string(old_bits) + ", new = " + std::to_string(new_bits));
+      });
+}
+
 }  // namespace cuteref::proofs

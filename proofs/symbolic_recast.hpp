@@ -41,4 +41,9 @@ SymFlaggedLayout sym_upcast(const SymFlaggedLayout& l, const SymInt& n);
 // the claim's text, so the model refuses such a layout for every value of the variables.
 SymFlaggedLayout sym_downcast(const SymFlaggedLayout& l, const SymInt& n);
 
+// recast(L, old_bits, new_bits) (recast_generic.hpp's recast_by_widths: the model's plan of
+// upcasts and downcasts), the widths plain integers as in CuTe. Throws Error with the model's
+// diagnostic for widths < 1, and where downcast refuses its operand (sym_downcast).
+SymFlaggedLayout sym_recast(const SymFlaggedLayout& l, std::int64_t old_bits, std::int64_t new_bits);
+
 }  // namespace cuteref::proofs

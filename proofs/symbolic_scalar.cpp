@@ -123,50 +123,56 @@ std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
 }
 }  // namespace
 
-std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, bool natural) {
+std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, DivisionSigns signs) {
   check_deadline();  // the lemmas below recurse
-  const z3::expr b = natural ? normalized_product(b_in) : b_in;
+  const bool natural = signs == DivisionSigns::Natural;
+  const bool positive = signs != DivisionSigns::General;
+  const z3::expr b = positive ? normalized_product(b_in) : b_in;
   // x / 1 is x and x % 1 is 0, for every x. Not recorded: a record whose quotient is its
   // own dividend would make the nesting lemma below find it again for every later division
   // of that dividend, without end.
   if (is_one(b)) return {a, ctx_.int_val(0)};
   for (const auto& d : divisions_)
     if (z3::eq(d.a, a) && z3::eq(d.b, b)) return {d.q, d.r};
-  if (natural) {
-    // (b * c) / b is c and (b * c) % b is 0, for b >= 1 (c >= 0 follows from b * c >= 0):
-    // the law division_lemmas proves it over all integers. Layouts divide products of
-    // extents by some of their factors (complement's gaps and rest modes).
+  // The lemmas hold for dividends of either sign once the divisor is positive: C++'s
+  // truncating division is odd in the dividend (the laws division_lemmas and
+  // division_remainder_split prove each over all integers, both signs).
+  if (positive) {
+    // (b * c) / b is c and (b * c) % b is 0, for b >= 1 and every c (c >= 0 for a natural
+    // dividend). Layouts divide products of extents by some of their factors (complement's
+    // gaps and rest modes).
     if (const std::optional<z3::expr> c = cofactor(a, b)) {
       const z3::expr zero = ctx_.int_val(0);
-      divisions_.push_back({a, b, *c, zero, true});
+      divisions_.push_back({a, b, *c, zero, signs});
       exact_used_ = true;
       return {*c, zero};
     }
     // a / (a * c) is 1 (remainder 0) for c == 1 and 0 (remainder a) for c >= 2, for a >= 1
     // (b = a * c > 0 and a >= 0 give a >= 1 and c >= 1; the law division_lemmas proves it
     // over all integers). Complement divides its extent by a cotarget that is a multiple of it.
-    if (const std::optional<z3::expr> c = cofactor(b, a); c && !is_one(*c)) {
+    if (const std::optional<z3::expr> c = cofactor(b, a); natural && c && !is_one(*c)) {
       const z3::expr zero = ctx_.int_val(0), one = ctx_.int_val(1);
       const z3::expr q = z3::ite(*c == one, one, zero), r = z3::ite(*c == one, zero, a);
-      divisions_.push_back({a, b, q, r, true});
+      divisions_.push_back({a, b, q, r, signs});
       exact_used_ = true;
       return {q, r};
     }
-    // (x % (b * c)) / b is (x / b) % c, and (x % (b * c)) % b is x % b, for x >= 0 and
-    // b, c >= 1 (the law division_remainder_split proves it over all integers): the digits
-    // of a remainder are digits of the dividend, so that crd2idx on a tuple mode (which
-    // splits index % size(mode) again) and on the flattened modes share their quotients
-    // and remainders. c >= 1 follows from b * c == B > 0 and b > 0 (this division is
-    // natural, and so is the earlier one, with divisor B).
+    // (x % (b * c)) / b is (x / b) % c, and (x % (b * c)) % b is x % b, for every x and
+    // b, c >= 1 (the law division_remainder_split): the digits of a remainder are digits of
+    // the dividend, so that crd2idx on a tuple mode (which splits index % size(mode) again)
+    // and on the flattened modes share their quotients and remainders. c >= 1 follows from
+    // b * c == B > 0 and b > 0 (this division's divisor is positive, and so is the earlier
+    // one's, B). x / b has x's signs, and so has (x / b) / c.
     for (std::size_t k = 0; k < divisions_.size(); ++k) {
-      if (!divisions_[k].natural || !z3::eq(divisions_[k].r, a)) continue;
+      if (!divisions_[k].positive() || !z3::eq(divisions_[k].r, a)) continue;
       const std::optional<z3::expr> c = cofactor(divisions_[k].b, b);
       if (!c) continue;
-      const z3::expr x = divisions_[k].a;  // a copy: the calls below may reallocate divisions_
-      const auto [q1, r1] = division(x, b, true);
-      const z3::expr r2 = division(q1, *c, true).second;
+      const z3::expr x = divisions_[k].a;  // copies: the calls below may reallocate divisions_
+      const DivisionSigns x_signs = divisions_[k].signs;
+      const auto [q1, r1] = division(x, b, x_signs);
+      const z3::expr r2 = division(q1, *c, x_signs).second;
       define(a == b * r2 + r1);  // a consequence of the lemma and the definitions above
-      divisions_.push_back({a, b, r2, r1, true});
+      divisions_.push_back({a, b, r2, r1, signs});
       split_used_ = true;
       return {r2, r1};
     }
@@ -175,25 +181,34 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
   const std::string n = std::to_string(fresh_names_++);
   const z3::expr r = ctx_.int_const(("div!r" + n).c_str());
   const z3::expr zero = ctx_.int_val(0);
-  if (natural) {
-    // (x / c) / b is x / (c * b) for x >= 0, c, b > 0 (the law division_lemmas proves it
-    // for all integers): the quotient of a nested division is that of the index divided by
-    // the product, so that crd2idx on nested and merged modes shares its quotients.
+  if (positive) {
+    // C++'s truncating division by b >= 1: a == b*q + r with r in [0, b) and q >= 0 for
+    // a >= 0, r in (-b, 0] and q <= 0 for a < 0 (the law division_lemmas proves that this
+    // determines q and r, and that they are C++'s quotient and remainder).
+    auto defining = [&](const z3::expr& q) {
+      const z3::expr nonnegative = r >= zero && r < b && q >= zero;
+      if (natural) return a == b * q + r && nonnegative;
+      return a == b * q + r && z3::ite(a >= zero, nonnegative, r <= zero && r > -b && q <= zero);
+    };
+    // (x / c) / b is x / (c * b) for every x and c, b > 0 (the law division_lemmas): the
+    // quotient of a nested division is that of the index divided by the product, so that
+    // crd2idx on nested and merged modes shares its quotients.
     for (std::size_t k = 0; k < divisions_.size(); ++k) {
-      if (!divisions_[k].natural || !z3::eq(divisions_[k].q, a)) continue;
+      if (!divisions_[k].positive() || !z3::eq(divisions_[k].q, a)) continue;
       const z3::expr x = divisions_[k].a, c = divisions_[k].b;
-      const z3::expr q = division(x, c * b, true).first;
-      define(a == b * q + r && r >= zero && r < b);
-      divisions_.push_back({a, b, q, r, true});
+      const DivisionSigns x_signs = divisions_[k].signs;
+      const z3::expr q = division(x, c * b, x_signs).first;
+      define(defining(q));
+      divisions_.push_back({a, b, q, r, signs});
       nesting_used_ = true;
       return {q, r};
     }
     const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
-    define(a == b * q + r && r >= zero && r < b && q >= zero);
+    define(defining(q));
     // A dividend written as rest + b*c (e.g. a coordinate's index x + m*y): the instance of
     // uniqueness of division (the law division_lemmas proves it for all integers) for the
     // two representations b*q + r and b*c + rest, so that Z3 need not find it.
-    if (a.is_app() && a.decl().decl_kind() == Z3_OP_ADD)
+    if (natural && a.is_app() && a.decl().decl_kind() == Z3_OP_ADD)
       for (unsigned k = 0; k < a.num_args(); ++k) {
         const std::optional<z3::expr> c = cofactor(a.arg(k), b);
         if (!c) continue;
@@ -206,16 +221,16 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
         break;
       }
     // Uniqueness of division, stated for Z3 (which would need nonlinear reasoning to find
-    // it): the same dividend over equal divisors has the same quotient and remainder.
+    // it): the same dividend over equal positive divisors has the same quotient and remainder.
     for (const auto& d : divisions_)
-      if (d.natural && z3::eq(d.a, a)) define(z3::implies(d.b == b, d.q == q && d.r == r));
-    divisions_.push_back({a, b, q, r, true});
+      if (d.positive() && z3::eq(d.a, a)) define(z3::implies(d.b == b, d.q == q && d.r == r));
+    divisions_.push_back({a, b, q, r, signs});
     return {q, r};
   }
   const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
   const z3::expr abs_r = z3::ite(r >= zero, r, -r), abs_b = z3::ite(b >= zero, b, -b);
   define(z3::implies(b != zero, a == b * q + r && abs_r < abs_b && (r == zero || ((r > zero) == (a > zero)))));
-  divisions_.push_back({a, b, q, r, false});
+  divisions_.push_back({a, b, q, r, signs});
   return {q, r};
 }
 
@@ -257,8 +272,12 @@ void no_bits(const SymInt& a, const char* op) {
 // a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicScope::division).
 // Variables instead of SMT-LIB's div/mod terms let Z3 eliminate them by substitution and
 // normalize the polynomials that crd2idx builds, which its div/mod reasoning does not do.
-z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, a.lo >= 0 && b.lo > 0).first; }
-z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, a.lo >= 0 && b.lo > 0).second; }
+SymbolicScope::DivisionSigns signs_of(const SymInt& a, const SymInt& b) {
+  using S = SymbolicScope::DivisionSigns;
+  return b.lo > 0 ? (a.lo >= 0 ? S::Natural : S::PositiveDivisor) : S::General;
+}
+z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, signs_of(a, b)).first; }
+z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, signs_of(a, b)).second; }
 
 SymInt operator+(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo + b.lo, hi = a.hi + b.hi;

@@ -177,9 +177,12 @@ class SymbolicScope {
   bool nesting_used() const { return nesting_used_; }
   bool split_used() const { return split_used_; }
   bool exact_used() const { return exact_used_; }
+  // What the intervals say of a division's signs: Natural (a >= 0, b > 0: the remainder is
+  // in [0, b)), PositiveDivisor (b > 0, a of either sign: the remainder has a's sign), or
+  // General (nothing known). The lemmas below need a positive divisor.
+  enum class DivisionSigns { Natural, PositiveDivisor, General };
   // The (quotient, remainder) variables of a / b, shared by / and % of the same operands.
-  // `natural`: a >= 0 and b > 0 are known (the remainder is then in [0, b)).
-  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, bool natural);
+  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, DivisionSigns signs);
   // Range facts of the Int64Range variables made by variable(): every int64 is in range.
   const std::vector<z3::expr>& variable_ranges() const { return ranges_; }
 
@@ -194,7 +197,8 @@ class SymbolicScope {
   std::vector<z3::expr> hypotheses_;
   struct Division {
     z3::expr a, b, q, r;
-    bool natural;
+    DivisionSigns signs;
+    bool positive() const { return signs != DivisionSigns::General; }
   };
   bool nesting_used_ = false;
   bool split_used_ = false;
@@ -233,6 +237,13 @@ struct ScalarOps<proofs::SymInt> {
   // by q use the natural-number division facts.
   static void note_ceil_div(SymInt& q, const SymInt& a, const SymInt& b) {
     if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
+  }
+  // The width of the interval's upper end for a non-negative interval, else 64.
+  static int bit_width_bound(const SymInt& x) {
+    if (x.lo < 0) return 64;
+    int w = 0;
+    for (SymInt::Bound u = x.hi; u != 0; u >>= 1) ++w;
+    return w;
   }
 };
 

@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "layout_eval.hpp"
 #include "swizzle.hpp"
+#include "symbolic_f2.hpp"
 #include "symbolic_layout.hpp"
 #include "symbolic_scalar.hpp"
 #include "value.hpp"
@@ -187,15 +188,18 @@ Val<Scalar> lift(const Value& value) {
 template <class Scalar>
 bool function_like(const Val<Scalar>& v) {
   using K = typename Val<Scalar>::Kind;
-  return v.kind == K::Layout || v.kind == K::Composed || (v.kind == K::Model && v.model->is_composed());
+  return v.kind == K::Layout || v.kind == K::Composed ||
+         (v.kind == K::Model && (v.model->is_composed() || v.model->is_f2_layout()));
 }
 template <class Scalar>
 Scalar size_of(const Val<Scalar>& v) {
   using K = typename Val<Scalar>::Kind;
   if (v.kind == K::Layout || v.kind == K::Composed) return tuple_product<Scalar>(v.t);
+  if (v.model->is_f2_layout()) return ScalarOps<Scalar>::constant(size_value(std::get<F2Layout>(v.model->data)));
   return tuple_product<Scalar>(std::get<ComposedLayout>(v.model->data).layout.shape());
 }
-// L(i), or C(i) = Sw(O + L(i)) by the model's composed_eval.hpp.
+// L(i), or C(i) = Sw(O + L(i)) by the model's composed_eval.hpp, or an F2 layout's F(i) by the
+// model's f2_eval.hpp (SymInt only).
 template <class Scalar>
 Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   using K = typename Val<Scalar>::Kind;
@@ -203,6 +207,7 @@ Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   if (v.kind == K::Composed)
     return composed_value_of_parts(Swizzle(v.b, v.m, v.s), v.offset, v.pointer ? v.pointer->pointer_element_bits : 0,
                                    v.t, v.stride, i);
+  if (v.model->is_f2_layout()) return sym_f2_apply(std::get<F2Layout>(v.model->data), i);
   return composed_value(std::get<ComposedLayout>(v.model->data), i);
 }
 

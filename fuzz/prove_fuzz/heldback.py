@@ -22,6 +22,10 @@ One entry a line: `TRUTH CLASS [--timeout S] [--where 'v in [lo,hi]']... [--assu
       a refutation of a true claim, a malformed request accepted, or any other finding of
       verdict_check but two, which are listed as notes: exit 64 for a claim the model evaluates,
       and a run past its --timeout. Exit 0 otherwise.
+  heldback.py --cuteref build/cli/cuteref --check FILE --require-decided
+      as --check, and every true claim must be proved and every false one refuted (the
+      symbolic coverage claims, fuzz/prove_heldback_coverage.txt): any other verdict is a
+      finding.
   heldback.py --cuteref build/cli/cuteref --write FILE [--seed N] [--per-class N]
       draws claims (generator.py, families tiling, assume, composed) and keeps, per class, about
       as many false as true ones, with their truths from enumeration.
@@ -41,7 +45,7 @@ from prove_fuzz import Fuzzer, parse_entry  # noqa: E402
 from verdict_check import Request, check_run, run_prove  # noqa: E402
 
 TRUTHS = ("true", "false", "vacuous", "malformed")
-CLASSES = ("tile_to_shape", "tiler", "assume", "composed", "f2")
+CLASSES = ("tile_to_shape", "tiler", "assume", "composed", "f2", "arithmetic", "algebra")
 
 
 def truth_of(results, malformed: str) -> str:
@@ -134,7 +138,7 @@ def write(fuzz: Fuzzer, path: str, seed: int, per_class: int, timeout: float) ->
     return 0
 
 
-def check(fuzz: Fuzzer, path: str, timeout: float) -> int:
+def check(fuzz: Fuzzer, path: str, timeout: float, require_decided: bool = False) -> int:
     start = time.monotonic()
     entries = read_entries(path, timeout)
     by_truth = defaultdict(Counter)
@@ -159,6 +163,10 @@ def check(fuzz: Fuzzer, path: str, timeout: float) -> int:
             findings.insert(0, f"`vacuous` for a {truth} claim")
         if run.verdict.startswith("refuted") and truth == "true":
             findings.insert(0, "refutation of a true claim")
+        if require_decided and truth == "true" and run.verdict != "proved":
+            findings.append(f"a true claim not proved: {run.verdict}")
+        if require_decided and truth == "false" and run.verdict != "refuted":  # by Z3, not only the replay
+            findings.append(f"a false claim not refuted: {run.verdict}")
         if findings:
             failures.append((label, request, findings))
     elapsed = time.monotonic() - start
@@ -205,13 +213,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=35)
     ap.add_argument("--per-class", type=int, default=22)
     ap.add_argument("--timeout", type=float, default=5, help="prove's --timeout")
+    ap.add_argument("--require-decided", action="store_true",
+                    help="with --check: a true claim must be proved, a false one refuted")
     args = ap.parse_args()
     try:
         fuzz = Fuzzer(os.path.abspath(args.cuteref), False)
         if args.write:
             return write(fuzz, args.write, args.seed, args.per_class, args.timeout)
         if args.check:
-            return check(fuzz, args.check, args.timeout)
+            return check(fuzz, args.check, args.timeout, args.require_decided)
     except (OSError, RuntimeError, ValueError) as e:
         print(f"heldback: error: {e}", file=sys.stderr)
         return 2

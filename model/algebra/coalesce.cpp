@@ -3,8 +3,10 @@
 #include <vector>
 
 #include "checked_math.hpp"
+#include "coalesce_generic.hpp"
 #include "flat_coalesce.hpp"
 #include "error.hpp"
+#include "layout_mode_ops.hpp"
 
 namespace cuteref {
 
@@ -17,19 +19,20 @@ Layout coalesce(const Layout& l) {
   return coalesce_flat(flat_modes(l.shape(), l.stride()));
 }
 
-Layout coalesce(const Layout& l, const IntTuple& profile) {
-  if (!profile.is_tuple()) return coalesce(l);
-  if (profile.rank() > rank(l))
+namespace {
+// coalesce_by_profile's failed precondition on the model's layouts.
+struct ProfileErrors {
+  [[noreturn]] void profile_too_long(const IntTuple& profile, const Layout& l) const {
     throw Error("coalesce: profile " + profile.to_string() + " has rank " + std::to_string(profile.rank()) +
                 " but layout " + l.to_string() + " has rank " + std::to_string(rank(l)));
-  std::vector<IntTuple> shapes, strides;
-  for (std::size_t i = 0; i < rank(l); ++i) {
-    Layout m = mode(l, i);
-    if (i < profile.rank()) m = coalesce(m, profile[i]);
-    shapes.push_back(m.shape());
-    strides.push_back(m.stride());
   }
-  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
+};
+}  // namespace
+
+Layout coalesce(const Layout& l, const IntTuple& profile) {
+  // coalesce_generic.hpp's walk over the profile, which the proofs run too.
+  return coalesce_by_profile(
+      l, profile, LayoutModeOps{}, [](const Layout& m) { return coalesce(m); }, ProfileErrors{});
 }
 
 namespace {

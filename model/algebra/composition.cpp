@@ -11,8 +11,10 @@
 #include "composition_generic.hpp"
 #include "error.hpp"
 #include "flat_int.hpp"
+#include "layout_mode_ops.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
+#include "tiler_generic.hpp"
 
 namespace cuteref {
 
@@ -397,6 +399,39 @@ Value tiler_element(const Value& tiler, std::size_t i) {
   return Value(std::get<IntTuple>(tiler.data)[i]);
 }
 
+using TilerOfLayouts = TilerTree<Layout>;
+
+// composition's tiler as a tree (tiler_generic.hpp): a layout, an integer n >= 1 (the layout
+// n:_1), `_`, or a tuple of these. `a`: the layout it applies to, for diagnostics.
+TilerOfLayouts composition_tiler_tree(const Value& tiler, const Layout& a) {
+  if (tiler.is_layout()) return TilerOfLayouts::of_layout(std::get<Layout>(tiler.data), tiler.to_string());
+  if (tiler.is_mixed_tuple() || (tiler.is_int_tuple() && std::get<IntTuple>(tiler.data).is_tuple())) {
+    std::vector<TilerOfLayouts> elements;
+    for (std::size_t i = 0; i < tiler_rank(tiler); ++i) elements.push_back(composition_tiler_tree(tiler_element(tiler, i), a));
+    return TilerOfLayouts::of_tuple(std::move(elements), tiler.to_string());
+  }
+  if (tiler.is_int_tuple()) {
+    const IntTuple& t = std::get<IntTuple>(tiler.data);
+    if (t.is_underscore()) return TilerOfLayouts{};  // Kind::Keep
+    if (t.is_integer()) {
+      if (t.value() < 1)
+        throw Error("composition: precondition violated: the tiler size " + t.to_string() +
+                    " must be >= 1; A = " + a.to_string());
+      return TilerOfLayouts::of_layout(Layout(t, IntTuple::static_int(1)), tiler.to_string());
+    }
+  }
+  throw Error("composition: the tiler must be a layout, an integer, `_`, or a tuple of these; got " +
+              tiler.kind_name() + " `" + tiler.to_string() + "`; A = " + a.to_string());
+}
+
+// compose_by_tiler_tree's failed precondition on the model's layouts.
+struct CompositionTilerErrors {
+  [[noreturn]] void too_many_modes(const TilerOfLayouts& t, const Layout& a) const {
+    throw Error("composition: precondition violated: the tiler " + t.text + " has rank " +
+                std::to_string(t.elements.size()) + " > rank " + std::to_string(rank(a)) + " of A = " + a.to_string());
+  }
+};
+
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
@@ -467,31 +502,12 @@ Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Lay
 
 Layout composition(const Layout& a, const Value& tiler) {
   if (tiler.is_layout()) return composition(a, std::get<Layout>(tiler.data));
-  const bool by_mode = tiler.is_mixed_tuple() || (tiler.is_int_tuple() && std::get<IntTuple>(tiler.data).is_tuple());
-  if (by_mode) {
-    const std::size_t tr = tiler_rank(tiler);
-    if (tr > rank(a))
-      throw Error("composition: precondition violated: the tiler " + tiler.to_string() + " has rank " +
-                  std::to_string(tr) + " > rank " + std::to_string(rank(a)) + " of A = " + a.to_string());
-    // CuTe composes mode i of A with tiler element i and drops the modes of A that the
-    // tiler does not reach (cute/layout.hpp, composition with a tuple tiler); divides and
-    // products keep them (tiler.cpp), composition does not.
-    std::vector<Layout> modes;
-    for (std::size_t i = 0; i < tr; ++i) modes.push_back(composition(mode(a, i), tiler_element(tiler, i)));
-    return make_layout_from_modes(modes);
-  }
-  if (tiler.is_int_tuple()) {
-    const IntTuple& t = std::get<IntTuple>(tiler.data);
-    if (t.is_underscore()) return a;
-    if (t.is_integer()) {
-      if (t.value() < 1)
-        throw Error("composition: precondition violated: the tiler size " + t.to_string() +
-                    " must be >= 1; A = " + a.to_string());
-      return composition(a, Layout(t, IntTuple::static_int(1)));
-    }
-  }
-  throw Error("composition: the tiler must be a layout, an integer, `_`, or a tuple of these; got " +
-              tiler.kind_name() + " `" + tiler.to_string() + "`; A = " + a.to_string());
+  // CuTe composes mode i of A with tiler element i and drops the modes of A that the tiler
+  // does not reach (cute/layout.hpp, composition with a tuple tiler); divides and products
+  // keep them (tiler.cpp). The walk is tiler_generic.hpp's, which the proofs run too.
+  return compose_by_tiler_tree(
+      a, composition_tiler_tree(tiler, a), LayoutModeOps{},
+      [](const Layout& m, const Layout& t) { return composition(m, t); }, CompositionTilerErrors{});
 }
 
 ComposedLayout composition(const ComposedLayout& a, const Layout& b) {

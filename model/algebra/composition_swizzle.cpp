@@ -15,37 +15,39 @@ namespace cuteref {
 
 namespace {
 
-constexpr std::int64_t kMaxChecked = std::int64_t{1} << 22;
+constexpr std::int64_t kMaxChecked = kMaxSwizzleMoveChecked;
 
 std::string what(const Layout& a, const std::string& b) { return "; A = " + a.to_string() + ", B = " + b; }
 
-// CuTe's make_swizzle<Y, Z>(): B = popcount, M = the lower of the two runs' starts, S the
-// distance between them; (Y | Z) must be exactly that swizzle's masks.
-Swizzle swizzle_from_masks(std::int64_t y, std::int64_t z, const Layout& a, const std::string& b) {
+}  // namespace
+
+Swizzle swizzle_from_mask_images(std::int64_t y, std::int64_t z, const std::string& operands) {
   if (y < 0 || z < 0)
     throw Error("composition: A's images of the swizzle's masks are negative (" + std::to_string(y) + ", " +
-                std::to_string(z) + "): no swizzle of offsets" + what(a, b));
+                std::to_string(z) + "): no swizzle of offsets" + operands);
   const int bits = std::popcount(static_cast<std::uint64_t>(y));
   if (bits != std::popcount(static_cast<std::uint64_t>(z)))
     throw Error("composition: A maps the swizzle's masks to " + std::to_string(y) + " and " + std::to_string(z) +
-                ", which have different numbers of bits (CuTe: \"Number of bits in Y and Z don't match\")" + what(a, b));
+                ", which have different numbers of bits (CuTe: \"Number of bits in Y and Z don't match\")" + operands);
   if (bits == 0) return Swizzle(0, 0, 0);
   const int ty = std::countr_zero(static_cast<std::uint64_t>(y));
   const int tz = std::countr_zero(static_cast<std::uint64_t>(z));
   const int m = std::min(ty, tz), s = ty - tz;
   if (std::abs(s) < bits)
     throw Error("composition: A maps the swizzle's masks to overlapping bit runs " + std::to_string(y) + " and " +
-                std::to_string(z) + " (no swizzle has them)" + what(a, b));
+                std::to_string(z) + " (no swizzle has them)" + operands);
   const Swizzle out(bits, m, s);
   if ((y | z) != (out.source_mask() | out.destination_mask()))
     throw Error("composition: A maps the swizzle's masks to " + std::to_string(y) + " and " + std::to_string(z) +
-                ", which are not runs of contiguous bits (CuTe's make_swizzle: \"Something went wrong.\")" + what(a, b));
+                ", which are not runs of contiguous bits (CuTe's make_swizzle: \"Something went wrong.\")" + operands);
   return out;
 }
 
+namespace {
+
 Swizzle pushed_swizzle(const Layout& a, const Swizzle& b, const std::string& b_text) {
   if (a.has_basis_strides()) throw Error("composition: A's strides must be integers to move a swizzle" + what(a, b_text));
-  return swizzle_from_masks(apply_index(a, b.source_mask()), apply_index(a, b.destination_mask()), a, b_text);
+  return swizzle_from_mask_images(apply_index(a, b.source_mask()), apply_index(a, b.destination_mask()), what(a, b_text));
 }
 
 void check_size(std::int64_t n, const Layout& a, const std::string& b) {

@@ -2,6 +2,9 @@
 // (cute/swizzle_layout.hpp, cute/layout_composed.hpp): the swizzle is moved to the left of A.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "swizzle.hpp"
 #include "value.hpp"
 
@@ -22,6 +25,17 @@ ComposedLayout composition(const Layout& a, const Swizzle& b);
 // composed layout check their own definition instead, inverse_composed.hpp).
 // @pre A's strides are integers; the images of the masks are runs of equally many contiguous bits.
 Swizzle swizzle_moved_through(const Layout& a, const Swizzle& b);
+
+// CuTe's make_swizzle<Y, Z>() from A's images y = A(source mask), z = A(destination mask):
+// B = popcount, M = the lower of the two runs' starts, S the distance between them; y | z
+// must be exactly that swizzle's masks. `operands` ends each diagnostic ("; A = ..., B = ...").
+// @pre y, z >= 0 with equally many bits, in runs of contiguous bits at least B apart (each a
+//      diagnostic, as CuTe's static assertions)
+Swizzle swizzle_from_mask_images(std::int64_t y, std::int64_t z, const std::string& operands);
+
+// The largest domain on which composition(A, Sw o 0 o B) and composition(A, Sw) check the
+// moved swizzle element by element.
+inline constexpr std::int64_t kMaxSwizzleMoveChecked = std::int64_t{1} << 22;
 
 // composition(A, Sw o 0 o B): Sw' o 0 o (A o B) with Sw' as above (CuTe: composition(
 // composition(A, Sw), B)); checked as A(Sw(B(x))) == Sw'((A o B)(x)) for every x < size(B).

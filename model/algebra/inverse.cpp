@@ -9,6 +9,7 @@
 #include "inverse_generic.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
+#include "typed_inverse_generic.hpp"
 
 namespace cuteref {
 
@@ -55,70 +56,23 @@ struct InverseDiagnostics {
 using LeafInverseOps = InverseOps<IntTupleLeaf, InverseDiagnostics>;
 LeafInverseOps inverse_ops(const Layout& l, const Coalesced& c) { return {c.modes.strides.data(), {l, c}}; }
 
-// CuTe C++'s coalesce on flat modes (cute/layout.hpp, bw_coalesce), which decides by the types:
-// from the last mode backwards, a static _1 shape is skipped, a static _1 front is replaced,
-// two modes merge only when the front's shape is static and shape * stride == the front's
-// stride is decided statically (all three leaves static); a run-time 1 stays a mode.
-Layout coalesce_as_typed(const Layout& l) {
-  const FlatModes m = flat_modes(l.shape(), l.stride());
-  const auto static_one = [](const IntTuple& t) { return t.is_static() && t.value() == 1; };
-  const std::size_t n = m.shapes.size();
-  if (n == 0) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));  // the empty layout ():()
-  std::vector<IntTuple> shapes{m.shapes[n - 1]}, strides{m.strides[n - 1]};  // reversed: front is back()
-  for (std::size_t k = n - 1; k-- > 0;) {
-    const IntTuple &s = m.shapes[k], &d = m.strides[k];
-    if (static_one(s)) continue;
-    if (shapes.size() == 1 && static_one(shapes.back())) {
-      shapes.back() = s;
-      strides.back() = d;
-    } else if (shapes.back().is_static() && s.is_static() && d.is_static() && strides.back().is_static() &&
-               checked_mul(s.value(), d.value()) == strides.back().value()) {
-      shapes.back() = leaf_mul(s, shapes.back());
-      strides.back() = d;
-    } else {
-      shapes.push_back(s);
-      strides.push_back(d);
-    }
-  }
-  if (shapes.size() == 1 && static_one(shapes.back())) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));
+// A layout of flat modes (one mode: a leaf layout).
+Layout layout_of_flat_modes(std::vector<IntTuple>&& shapes, std::vector<IntTuple>&& strides) {
   if (shapes.size() == 1) return Layout(shapes[0], strides[0]);
-  return Layout(IntTuple::tuple(std::vector<IntTuple>(shapes.rbegin(), shapes.rend())),
-                IntTuple::tuple(std::vector<IntTuple>(strides.rbegin(), strides.rend())));
+  return Layout(IntTuple::tuple(std::move(shapes)), IntTuple::tuple(std::move(strides)));
 }
-
-// inverse_generic.hpp's chain test as the types decide it: only static strides match, and the
-// next offset to reach is static only while every shape taken is.
-struct TypedChainOps {
-  bool less(const IntTuple& a, const IntTuple& b) const { return a.value() < b.value(); }
-  bool equal(const IntTuple& a, const IntTuple& b) const {
-    return a.is_static() && b.is_static() && a.value() == b.value();
-  }
-  IntTuple mul(const IntTuple& a, const IntTuple& b) const { return leaf_mul(a, b); }
-  IntTuple one() const { return IntTuple::static_int(1); }
-  IntTuple zero() const { return IntTuple::static_int(0); }
-};
 
 }  // namespace
 
 Layout right_inverse(const Layout& l) {
   if (l.has_basis_strides())
     throw Error("right_inverse: precondition violated: the strides must be integers; L = " + l.to_string());
-  const Layout c = coalesce_as_typed(l);
-  const FlatModes m = flat_modes(c.shape(), c.stride());
-  // CuTe drops the run-time strides before sorting, so the sort sees only the static ones.
-  Leaves shapes, strides, prefix;
-  IntTuple p = IntTuple::static_int(1);
-  for (std::size_t k = 0; k < m.shapes.size(); ++k) {
-    if (m.strides[k].is_static()) {
-      shapes.push_back(m.shapes[k]);
-      strides.push_back(m.strides[k]);
-      prefix.push_back(p);
-    }
-    p = leaf_mul(p, m.shapes[k]);
-  }
-  std::vector<IntTuple> out_shapes, out_strides;
-  right_inverse_modes(shapes, strides, prefix, TypedChainOps{}, out_shapes, out_strides);
-  return coalesce_as_typed(Layout(IntTuple::tuple(std::move(out_shapes)), IntTuple::tuple(std::move(out_strides))));
+  // typed_inverse_generic.hpp's walk on the model's leaves (their static flags), which the
+  // proofs run too.
+  const FlatModes m = flat_modes(l.shape(), l.stride());
+  std::vector<IntTuple> shapes, strides;
+  typed_right_inverse_modes<IntTupleLeaf>(m.shapes, m.strides, shapes, strides);
+  return layout_of_flat_modes(std::move(shapes), std::move(strides));
 }
 
 Layout right_inverse_full(const Layout& l) {

@@ -4,6 +4,7 @@
 
 #include "checked_math.hpp"
 #include "error.hpp"
+#include "f2_eval.hpp"
 
 namespace cuteref {
 
@@ -93,16 +94,20 @@ std::int64_t size_value(const F2Layout& l) {
 }
 
 std::int64_t apply_index(const F2Layout& l, std::int64_t index) {
-  if (index < 0) throw Error("F2 layout application: index " + std::to_string(index) + " is negative");
-  const std::vector<F2Mode> modes = flat_modes(l);
-  std::int64_t value = 0;
-  for (std::size_t k = 0; k < modes.size(); ++k) {
-    const bool last = k + 1 == modes.size();
-    const std::int64_t c = last ? index : index % modes[k].shape;
-    if (!last) index /= modes[k].shape;
-    value ^= carryless_multiply(c, modes[k].stride);
+  // f2_eval.hpp's application, which the proofs run on symbolic indices too.
+  std::vector<CheckedInt> shapes, strides;
+  for (const F2Mode& m : flat_modes(l)) {
+    shapes.emplace_back(m.shape);
+    strides.emplace_back(m.stride);
   }
-  return value;
+  return f2_value_at<CheckedInt>(
+             shapes, strides, index,
+             [&] { return "F2 layout application: index " + std::to_string(index) + " is negative"; },
+             [](CheckedInt c, CheckedInt d) {
+               return "carry-less product of " + std::to_string(c.v) + " and F" + std::to_string(d.v) +
+                      " overflows 63 bits";
+             })
+      .v;
 }
 
 bool has_power_of_two_shape(const F2Layout& l) {

@@ -125,4 +125,23 @@ std::pair<Tree, Tree> coalesce_tree(const Tree& shape, const Tree& stride, const
   return {Tree::tuple(std::move(shapes)), Tree::tuple(std::move(strides))};
 }
 
+// coalesce(L, profile): a leaf profile coalesces L whole (`coalesce_whole`); a tuple profile
+// of rank k coalesces mode i of L by element i for i < k and keeps L's other modes as they
+// are. Only the profile's structure is read (Profile: is_tuple(), rank(), operator[], as
+// IntTuple and ScalarTuple). ModeOps: rank(L), mode(L, i), from_modes(modes) (the
+// tiler_generic.hpp glue). Errors: profile_too_long(profile, L), which throws.
+// @pre at every tuple level rank(profile) <= rank(L)
+// @post the same function as L, weakly congruent to the profile
+template <class LayoutT, class Profile, class ModeOps, class CoalesceWhole, class Errors>
+LayoutT coalesce_by_profile(const LayoutT& l, const Profile& profile, const ModeOps& ops,
+                            const CoalesceWhole& coalesce_whole, const Errors& errors) {
+  if (!profile.is_tuple()) return coalesce_whole(l);
+  if (profile.rank() > ops.rank(l)) errors.profile_too_long(profile, l);
+  std::vector<LayoutT> modes;
+  for (std::size_t i = 0; i < ops.rank(l); ++i)
+    modes.push_back(i < profile.rank() ? coalesce_by_profile(ops.mode(l, i), profile[i], ops, coalesce_whole, errors)
+                                       : ops.mode(l, i));
+  return ops.from_modes(modes);
+}
+
 }  // namespace cuteref

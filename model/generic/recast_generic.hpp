@@ -13,6 +13,8 @@
 //                                                n % |d| == 0 (CuTe's "Divisibility condition").
 #pragma once
 
+#include <cstdint>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -57,6 +59,25 @@ bool has_static_unit_stride(const Leaves& strides) {
 inline std::string downcast_needs_static_unit() {
   return "downcast: precondition violated: some stride must be the static _1 (CuTe: \"Downcast requires adjacent "
          "elements\"; a run-time 1 is not known to be the contiguous mode)";
+}
+
+// recast(L, old_bits, new_bits), CuTe's recast_layout<Old, New>, as upcast and downcast: with
+// new_bits / old_bits = num / den in lowest terms, L if num == den, downcast(L, den) if
+// num == 1, upcast(L, num) if den == 1, else downcast(upcast(L, num), den). The widths are
+// the element types' sizes (compile-time in CuTe): plain integers for the model and the
+// proofs alike. `up(L, n)`, `down(L, n)`: the representation's upcast and downcast;
+// `bad_widths()` throws the representation's diagnostic.
+// @pre old_bits >= 1 and new_bits >= 1 (else bad_widths()), and the casts' own.
+template <class LayoutT, class Up, class Down, class BadWidths>
+LayoutT recast_by_widths(const LayoutT& l, std::int64_t old_bits, std::int64_t new_bits, const Up& up,
+                         const Down& down, const BadWidths& bad_widths) {
+  if (old_bits < 1 || new_bits < 1) bad_widths();
+  const std::int64_t g = std::gcd(old_bits, new_bits);  // positive operands: no overflow
+  const std::int64_t num = new_bits / g, den = old_bits / g;
+  if (num == 1 && den == 1) return l;
+  if (num == 1) return down(l, den);
+  if (den == 1) return up(l, num);
+  return down(up(l, num), den);
 }
 
 // recast_generic.hpp's decisions, checks and leaf arithmetic, written once over a leaf

@@ -10,7 +10,8 @@
 //     bool for concrete values, a case split for symbolic ones), truth(v) (the Bool constant
 //     v), and note_ceil_div(q, a, b)
 //     (what a scalar may record of q = ceil_div(a, b): nothing for values, the bound q >= 1
-//     for terms of positive a and b);
+//     for terms of positive a and b), and bit_width_bound(x) (a number of low bits that
+//     holds every value x >= 0 can take: x's own width for a value, 64 where unknown);
 // CheckedInt is the model's own scalar: 64-bit signed and overflow-checked. The proofs
 // (proofs/z3_scalar.hpp) supply a Z3 bit-vector scalar whose checks become side conditions.
 #pragma once
@@ -79,6 +80,11 @@ struct ScalarOps<CheckedInt> {
   static bool both(bool a, bool b) { return a && b; }
   static bool truth(bool v) { return v; }
   static void note_ceil_div(CheckedInt&, const CheckedInt&, const CheckedInt&) {}
+  static int bit_width_bound(CheckedInt x) {
+    int w = 0;
+    for (std::uint64_t u = static_cast<std::uint64_t>(x.v); u != 0; u >>= 1) ++w;
+    return w;
+  }
 };
 
 }  // namespace cuteref

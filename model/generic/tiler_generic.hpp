@@ -60,6 +60,24 @@ LayoutT apply_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const Mo
   return ops.from_modes(modes);
 }
 
+// composition(A, T) by a tiler (CuTe's composition with a Tiler): op(A, T) for a layout T;
+// A for `_`; for a tuple (t0..t_{k-1}): (compose_by_tiler_tree(mode(A,0), t0), ...,
+// compose_by_tiler_tree(mode(A,k-1), t_{k-1})). Unlike apply_tiler_tree (the divides and
+// products), the modes of A that the tuple does not reach are dropped.
+// @pre at every tuple level rank(T) <= rank(A) (else errors.too_many_modes)
+template <class LayoutT, class ModeOps, class Op, class Errors>
+LayoutT compose_by_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const ModeOps& ops, const Op& op,
+                              const Errors& errors) {
+  using Kind = typename TilerTree<LayoutT>::Kind;
+  if (t.kind == Kind::Keep) return a;
+  if (t.kind == Kind::Layout) return op(a, *t.layout);
+  if (t.elements.size() > ops.rank(a)) errors.too_many_modes(t, a);
+  std::vector<LayoutT> modes;
+  for (std::size_t i = 0; i < t.elements.size(); ++i)
+    modes.push_back(compose_by_tiler_tree(ops.mode(a, i), t.elements[i], ops, op, errors));
+  return ops.from_modes(modes);
+}
+
 // tile_unzip(L, T): L is apply_tiler's result, so each mode at a non-tuple position of T is
 // a (tile, rest) pair; the tiles go to mode 0, the rests and then the modes T did not
 // reach to mode 1: ((A,a),((B,b),(C,c)),d) with T = (X,(X,X)) -> ((A,(B,C)),(a,(b,c),d)).
