@@ -31,14 +31,14 @@ class Evaluator {
         for (const Node& c : n.children) elements.push_back((*this)(c));
         return make_tuple_value(std::move(elements));
       }
-      case K::Literal: return Value(*n.basis);
+      case K::Literal: return Value(n.basis());
       case K::Group: return (*this)(n.children[0]);
       case K::Layout: return layout(n);
       case K::Basis:
       case K::F2Stride: throw ParseError(n.column(), "a scaled basis or F2 value is only allowed as a stride");
       case K::Swizzle: return Value(swizzle(n));
       case K::Composed: return composed(n);
-      case K::Descriptor: return Value(*n.basis);
+      case K::Descriptor: return Value(n.basis());
       case K::MajorTag: return Value(MajorTag{n.integer == 1});
       case K::Call: return call(n);
       case K::Apply: return apply(n);
@@ -77,9 +77,9 @@ class Evaluator {
 
   Value arithmetic(const Node& n) const {
     using Ops = ScalarOps<CheckedInt>;
-    CheckedInt acc = integer_of(n.children[0], binary_operator_text(n.ops[0]));
-    for (std::size_t k = 0; k < n.ops.size(); ++k) {
-      const char op = n.ops[k];
+    CheckedInt acc = integer_of(n.children[0], binary_operator_text(n.ops()[0]));
+    for (std::size_t k = 0; k < n.ops().size(); ++k) {
+      const char op = n.ops()[k];
       const CheckedInt y = integer_of(n.children[k + 1], binary_operator_text(op));
       at(n.children[k + 1], [&] {
         if (op == '+') acc = acc + y;
@@ -175,8 +175,8 @@ class Evaluator {
       return std::nullopt;
     }
     if (n.kind == Node::Kind::Literal) {
-      if (k < n.leaf_offsets->size()) return (*n.leaf_offsets)[k];
-      k -= n.leaf_offsets->size();
+      if (k < n.payload->leaf_offsets.size()) return n.payload->leaf_offsets[k];
+      k -= n.payload->leaf_offsets.size();
       return std::nullopt;
     }
     if (n.kind != Node::Kind::Tuple) {
@@ -199,7 +199,7 @@ class Evaluator {
         return IntTuple::tuple(std::move(elements));
       }
       case Node::Kind::Basis:
-      case Node::Kind::Literal: return *n.basis;
+      case Node::Kind::Literal: return n.basis();
       case Node::Kind::F2Stride: f2 = true; return IntTuple::integer(n.integer);
       case Node::Kind::Underscore: throw ParseError(n.column(), "'_' is not a stride");
       default: break;
@@ -237,7 +237,7 @@ class Evaluator {
   Value composed(const Node& n) const {
     const Swizzle sw = swizzle(n.children[0]);
     std::optional<ComposedOffset> offset;
-    if (n.pointer) offset = *n.pointer;
+    if (n.pointer()) offset = *n.pointer();
     const Node& term = n.children.back();
     if (n.children.size() == 3) {
       const Node& o = n.children[1];
@@ -248,7 +248,7 @@ class Evaluator {
     }
     const Value layout_value = (*this)(term);
     if (!layout_value.is_layout()) {
-      if (offset && !n.pointer)
+      if (offset && !n.pointer())
         throw ParseError(term.column(), "expected a layout after the offset of a composed layout");
       throw ParseError(term.column(), "expected a layout (or an offset) after 'o' in a composed layout, found " +
                                           layout_value.kind_name());

@@ -177,7 +177,7 @@ class Parser {
         pos_ += (code == 'L' || code == 'R') ? 2 : 1;
         skip_ws();
         if (at_end()) fail_at(at, "expected an operand after '" + binary_operator_text(code) + "'");
-        chain.ops.push_back(code);
+        chain.name.push_back(code);
         chain.children.push_back(arithmetic(level + 1));
         skip_ws();
         char next = 0;
@@ -320,7 +320,7 @@ class Parser {
   // what the general path gives; it only spares a node per leaf.
   std::optional<Node> literal_tuple() {
     const std::size_t start = pos_;
-    auto offsets = std::make_shared<std::vector<std::size_t>>();
+    auto offsets = std::make_unique<std::vector<std::size_t>>();
     std::optional<IntTuple> t = literal_tuple_at(*offsets, 0);
     if (!t) {
       pos_ = start;
@@ -332,8 +332,7 @@ class Parser {
       for (std::size_t k = 0; k < leaves.size(); ++k) note_integer_leaf(leaves[k].value(), false, (*offsets)[k]);
     }
     Node n = make(Node::Kind::Literal, start);
-    n.basis = std::make_shared<const IntTuple>(std::move(*t));
-    n.leaf_offsets = std::move(offsets);
+    n.payload = std::make_shared<const Node::Payload>(Node::Payload{std::move(*t), std::move(*offsets), std::nullopt});
     return n;
   }
   std::optional<IntTuple> literal_tuple_at(std::vector<std::size_t>& offsets, std::size_t depth) {
@@ -461,7 +460,8 @@ class Parser {
     }
     note_integer_leaf(value, true, start);
     Node b = make(Node::Kind::Basis, start);
-    b.basis = std::make_shared<const IntTuple>(IntTuple::basis(value, std::move(path), leaf.is_static));
+    b.payload = std::make_shared<const Node::Payload>(
+        Node::Payload{IntTuple::basis(value, std::move(path), leaf.is_static), {}, std::nullopt});
     return b;
   }
 
@@ -599,7 +599,8 @@ class Parser {
     skip_ws();
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Node n = make(Node::Kind::Descriptor, start);
-    n.basis = std::make_shared<const IntTuple>(to_stride(parse_descriptor_group(text_, pos_)));
+    n.payload = std::make_shared<const Node::Payload>(
+        Node::Payload{to_stride(parse_descriptor_group(text_, pos_)), {}, std::nullopt});
     return n;
   }
 
@@ -634,12 +635,12 @@ class Parser {
     Node composed = make(Node::Kind::Composed, start);
     composed.children.push_back(std::move(sw));
     if (text_.substr(pos_, 8) == "smem_ptr") {
-      composed.pointer = std::make_shared<const ComposedOffset>(smem_pointer());
+      composed.payload = std::make_shared<const Node::Payload>(Node::Payload{IntTuple::integer(0), {}, smem_pointer()});
       expect_composition_o();
     }
     Node term = composed_term();
     skip_ws();
-    if (!composed.pointer && term.kind != Node::Kind::Layout && composition_o_next()) {
+    if (!composed.payload && term.kind != Node::Kind::Layout && composition_o_next()) {
       composed.children.push_back(std::move(term));  // the offset
       expect_composition_o();
       term = composed_term();
@@ -709,6 +710,11 @@ std::string binary_operator_text(char code) {
   if (code == 'L') return "<<";
   if (code == 'R') return ">>";
   return std::string(1, code);
+}
+
+const std::optional<ComposedOffset>& Node::pointer() const {
+  static const std::optional<ComposedOffset> none;
+  return payload ? payload->pointer : none;
 }
 
 bool Node::is_variable_word() const {

@@ -38,7 +38,7 @@ struct Node {
     Apply,        // TARGET "(" args ")": children {target, args...}
     Negate,       // "-" unary: children[0]
     Binary,       // a left-associative chain of one precedence level, c0 op0 c1 op1 c2 ...:
-                  // `children` (two or more) and `ops` (one fewer), each one character of
+                  // `children` (two or more) and `ops()` (one fewer), each one character of
                   // + - * / % & | ^ and L (<<), R (>>) (a chain, not a nest: a sum of 10^5
                   // terms has depth 1)
     Compare,      // children {lhs, rhs}: `name` the operator, one of == != < <= > >=
@@ -49,14 +49,21 @@ struct Node {
   bool is_static = false;
   bool dsl_spelling = false;
   std::size_t colon = 0;
-  std::string name;  // a Word's or Call's name; a Compare's operator
-  std::string ops;
-  // The literal payloads (Basis, Descriptor; a Composed layout's smem_ptr), shared: a node is
-  // moved through every level of the parser and stays small.
-  std::shared_ptr<const IntTuple> basis;
-  std::shared_ptr<const ComposedOffset> pointer;
-  std::shared_ptr<const std::vector<std::size_t>> leaf_offsets;
+  // A Word's or Call's name; a Compare's operator; a Binary chain's operator codes (`ops()`).
+  std::string name;
+  // The literal payload (Basis, Descriptor, Literal; a Composed layout's smem_ptr), shared: a
+  // node is moved through every level of the parser and stays small.
+  struct Payload {
+    IntTuple value;                        // Basis, Descriptor, Literal
+    std::vector<std::size_t> leaf_offsets;  // Literal
+    std::optional<ComposedOffset> pointer;  // Composed
+  };
+  std::shared_ptr<const Payload> payload;
   std::vector<Node> children;
+
+  const std::string& ops() const { return name; }
+  const IntTuple& basis() const { return payload->value; }
+  const std::optional<ComposedOffset>& pointer() const;
 
   std::size_t column() const { return offset + 1; }
   // Whether a Word may name a variable of a claim: a lower-case word with no dotted part and

@@ -67,7 +67,7 @@ bool needs_bits(const Node& n) {
   using K = Node::Kind;
   if (n.kind == K::Swizzle || n.kind == K::Composed || n.kind == K::F2Stride) return true;
   if (n.kind == K::Binary)
-    if (n.ops.find_first_of("&|^LR") != std::string::npos) return true;
+    if (n.ops().find_first_of("&|^LR") != std::string::npos) return true;
   if (n.kind == K::Call && (n.name == "smem_wavefronts" || n.name == "gmma_atom")) return true;
   for (const Node& c : n.children)
     if (needs_bits(c)) return true;

@@ -67,9 +67,9 @@ class SymbolicEvaluator {
   }
 
   SymVal arithmetic(const Node& n) const {
-    SymInt acc = as_int(n.children[0], binary_operator_text(n.ops[0]));
-    for (std::size_t k = 0; k < n.ops.size(); ++k) {
-      const char op = n.ops[k];
+    SymInt acc = as_int(n.children[0], binary_operator_text(n.ops()[0]));
+    for (std::size_t k = 0; k < n.ops().size(); ++k) {
+      const char op = n.ops()[k];
       const SymInt y = as_int(n.children[k + 1], binary_operator_text(op));
       if (op == '+') acc = acc + y;
       else if (op == '-') acc = acc - y;
@@ -184,7 +184,7 @@ class SymbolicEvaluator {
     SymVal c;
     c.kind = K::Composed;
     c.b = s.bits(), c.m = s.base(), c.s = s.shift();
-    if (n.pointer)
+    if (n.pointer())
       throw Unsupported("a composed layout with an smem_ptr offset in a claim with variables: the claim language "
                         "reads integer offsets only; write this side without variables");
     if (n.children.size() == 3) {
