@@ -371,3 +371,30 @@ def test_live_controls(tmp_path):
     r = subprocess.run([sys.executable, script, DSL, "--hdim", "100"], capture_output=True, text=True, env=dsl_env())
     assert r.returncode == 64 and "multiple of 64" in r.stderr
     REPORT.append("cuteref.dsl live controls (attention decisions): 3 of 3 caught, the unperturbed compile agrees")
+
+
+@needs_dsl
+def test_live_partitions_and_in_layout_swizzle(tmp_path):
+    """python/tests/dsl_partition_probe.py compiled for sm_90a under the tracer: the coordinate
+    tensor's partition is recorded (coord_partition) and agrees with the model's; and the DSL's
+    generated code applies a swizzle in a tensor's layout to element offsets, which is how the
+    audit reads such a tensor."""
+    r = subprocess.run([sys.executable, os.path.join(HERE, "dsl_partition_probe.py"), DSL, str(tmp_path)],
+                       capture_output=True, text=True, env=dsl_env(), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    trace = load(str(tmp_path / "trace.json"))
+    kinds = [d.kind for d in trace.decisions]
+    assert "coord_partition" in kinds and "smem_partition" in kinds and not any("unrecorded" in d.args for d in trace.decisions)
+    verdicts = dsl.audit(trace)
+    coord = next(v for v, d in zip(verdicts, trace.decisions) if d.kind == "coord_partition")
+    # 8 x 8 threads of 8 bf16 over an 8 x 64 tile: thread 0's values are (0, 0..7); the tile
+    # repeats 4 times down 32 rows: ((8,1),4,1):((1@1,0),8@0,0).
+    assert coord.status == "agree" and "((8,1),4,1):((1@1,0),8@0,0)" in coord.dsl, dsl.render(verdicts)
+    # S<3,4,3> o 0 o (8,64):(64,1) over bf16: (1,0) is element 64, (2,8) element 136. On element
+    # offsets they go to elements 64 and 136 ^ 16 = 152, bytes 128 and 304 (176 apart); on byte
+    # addresses bytes 128 ^ 16 = 144 and 272 ^ 32 = 304 (160 apart). The buffer is 1024-aligned.
+    import re
+    offsets = [int(m) for m in re.findall(r"st\.shared\.b16\s+\[%r\d+\+(\d+)\]", (tmp_path / "smem_accesses.txt").read_text())]
+    assert len(offsets) == 2, offsets
+    assert offsets[1] - offsets[0] == 176 and offsets[0] % 1024 == 128, offsets
+    REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets in the PTX")
