@@ -4,7 +4,9 @@
 tiled MMA that reads A from registers after one that accumulates in them). A verdict is
 
 - `agree`: the DSL's value and the model's are the same function (layouts compared with
-  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits));
+  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits), except
+  an SMEM tensor whose swizzle is in its layout over a plain pointer: read on element offsets,
+  as the DSL's generated code applies it);
 - `disagree`: with the first differing element, as the model's == names it;
 - `unmapped`: the audit has no model counterpart for this call, said with the reason;
 - `failed`: the DSL raised (its message), so there is no value to compare;
@@ -482,7 +484,7 @@ class _Auditor:
             return
         what, reference = ref
         v.model = what
-        agree = _compare(v, reference, placed, "placement (element offsets)")
+        agree = _compare(v, placed, reference, "placement (element offsets)")
         if not agree and what.startswith("the SMEM layout of"):
             v.detail += ("; the tensor puts that layout over a pointer without its swizzle, so the swizzle acts on "
                          f"{bits}-bit element offsets, where the model's SMEM layout (and TMA and GMMA) apply it "
@@ -515,7 +517,7 @@ class _Auditor:
         mine = cuteref.eval(call)
         v.dsl = f"{d.result['partition']} (coordinates {d.args['coordinate_layout']})"
         v.model = f"{call} = {mine}"
-        _compare(v, mine, cuteref.from_dsl(d.result["partition"]), "coordinate partition")
+        _compare(v, cuteref.from_dsl(d.result["partition"]), mine, "coordinate partition")
 
 
 def _wavefronts(wavefronts: int, instructions: int, ideal: int) -> str:
