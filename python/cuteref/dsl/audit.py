@@ -4,7 +4,9 @@
 tiled MMA that reads A from registers after one that accumulates in them). A verdict is
 
 - `agree`: the DSL's value and the model's are the same function (layouts compared with
-  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits));
+  cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits), except
+  an SMEM tensor whose swizzle is in its layout over a plain pointer: read on element offsets,
+  as the DSL's generated code applies it);
 - `disagree`: with the first differing element, as the model's == names it;
 - `unmapped`: the audit has no model counterpart for this call, said with the reason;
 - `failed`: the DSL raised (its message), so there is no value to compare;
@@ -67,6 +69,12 @@ class _Auditor:
         self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
         self.copies: Dict[tuple, str] = {}         # (section, DSL printout) -> model tiled copy EXPR
         self.instr_copies: Dict[tuple, str] = {}   # the same with the model's atom of the DSL's instruction
+        # (section, DSL printout) -> (decision index, bits, model EXPR, model value): each SMEM
+        # layout the kernel made through a hooked call, as the model derives it
+        self.smem_layouts: Dict[tuple, tuple] = {}
+        # (section, tiled copy, operand, layout printout, bits, (B,M,S), index): SMEM tensors
+        # partitioned with their swizzle on the pointer
+        self.pointer_swizzled: List[tuple] = []
 
     def run(self) -> List[Verdict]:
         out = []
@@ -76,7 +84,12 @@ class _Auditor:
                 v.status, v.detail = "failed", f"the DSL raised {d.error}"
             elif "unrecorded" in d.args or "unrecorded" in d.result:
                 v.status = "unmapped"
-                v.detail = f"the call could not be recorded: {d.args.get('unrecorded') or d.result.get('unrecorded')}"
+                why = d.args.get('unrecorded') or d.result.get('unrecorded')
+                v.detail = f"the call could not be recorded: {why}"
+                if d.kind == "smem_partition" and "doesn't have memspace" in why:
+                    v.detail = ("a partition of a coordinate tensor recorded without its arguments (the tiled copy is "
+                                f"not in the trace: {why}); a tracer that records it as coord_partition lets "
+                                "the audit compare it with the model's partition")
             else:
                 check = getattr(self, "check_" + d.kind, None)
                 if check is None:
@@ -115,6 +128,7 @@ class _Auditor:
         bits = _bits(d.args["element_type"])
         text, mine = model.gmma_atom_of_kind(d.args["kind"], bits)
         self.bits_of_layout[d.result["layout"]] = bits
+        self.smem_layouts[(d.section, d.result["layout"])] = (d.index, bits, text, mine)
         theirs = _read_smem(d.result["layout"], bits)
         v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
         _compare(v, theirs, mine, "atom")
@@ -130,6 +144,7 @@ class _Auditor:
         theirs = _read_smem(d.result["layout"], bits)
         if bits is not None:
             self.bits_of_layout[d.result["layout"]] = bits
+            self.smem_layouts[(d.section, d.result["layout"])] = (d.index, bits, call, mine)
             self.remember_tile(d, bits, atom_value, shape, order)
         v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{call} = {mine}"
         _compare(v, theirs, mine, "tiled layout")
@@ -149,6 +164,7 @@ class _Auditor:
         text, mine = model.smem_tile(layout_enum, shape, bits, stages, major_size)
         theirs = _read_smem(d.result["layout"], bits)
         self.bits_of_layout[d.result["layout"]] = bits
+        self.smem_layouts[(d.section, d.result["layout"])] = (d.index, bits, text, mine)
         unstaged = model.smem_tile(layout_enum, shape, bits, None, major_size)
         self.smem_tiles.append((d.section, bits, unstaged[1], unstaged[0]))
         v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine}"
@@ -181,10 +197,58 @@ class _Auditor:
             v.dsl, v.model = f"{d.result['layout']}  read as {theirs}", f"{text} = {mine} (the atom of [{parent.index}])"
             _compare(v, theirs, mine, "atom")
             return
-        v.status = "unmapped"
-        v.dsl = d.result.get("layout", "")
-        v.detail = ("a composed layout made directly: whether its swizzle acts on bytes (SMEM) or on "
-                    "element indices depends on its use, which the trace does not show")
+        self.check_composed_by_use(d, v)
+
+    def check_composed_by_use(self, d: Decision, v: Verdict) -> None:
+        """A composed layout the kernel made itself, mapped through its use: where the next
+        decision partitions an SMEM tensor whose layout is this one recast to the tensor's
+        element width (quack's as_position_independent_swizzle_tensor composes the pointer's
+        byte swizzle with the layout recast to bytes, then recasts back), the composed layout
+        acts on offsets in that unit (a swizzle in a layout acts on the layout's output), and
+        the model's recast of it to the tensor's width must place every element where the
+        tensor's reference placement does (placement_reference)."""
+        text = d.result["layout"]
+        v.dsl = text
+        use = self.trace.decisions[d.index + 1] if d.index + 1 < len(self.trace.decisions) else None
+        if (use is None or use.section != d.section or use.kind != "smem_partition" or use.error
+                or not str(use.args.get("tensor_layout", "")).lstrip().startswith("S<")):
+            v.status = "unmapped"
+            v.detail = ("a composed layout made directly, and the trace shows no use of it (the next decision "
+                        "is no SMEM tensor made from it): whether its swizzle acts on bytes or on element "
+                        "offsets of some width is not recorded")
+            return
+        bits = int(use.args["bits"])
+        outer = cuteref.from_dsl(_outer_of(text))
+        used = cuteref.from_dsl(_outer_of(use.args["tensor_layout"]))
+        unit = None
+        for u in (8, 16, 32, 64):
+            try:
+                if str(cuteref.equal(cuteref.eval(f"recast({outer}, {u}, {bits})"), used)) == "true":
+                    unit = u
+                    break
+            except cuteref.Error:
+                continue
+        if unit is None:
+            v.status = "unmapped"
+            v.detail = (f"a composed layout made directly; the next decision's SMEM tensor ([{use.index}], "
+                        f"{use.args['tensor_layout']}) is not its layout recast to {bits} bits from any element "
+                        "width, so the trace does not show this layout's use")
+            return
+        ref = self.placement_reference(use, _outer_of(use.args["tensor_layout"]), bits)
+        if ref is None:
+            v.status = "unmapped"
+            v.detail = (f"its use, [{use.index}]'s SMEM tensor, has no reference placement in this kernel "
+                        "(no tensor with its swizzle on the pointer and that layout, no SMEM layout decision "
+                        "with that printout)")
+            return
+        what, reference = ref
+        mine = cuteref.from_dsl(text, elements=True)
+        call = f"recast({mine}, {unit}, {bits})"
+        recast = cuteref.eval(call)
+        v.dsl = (f"{text}, on {unit}-bit offsets: it becomes the layout of [{use.index}]'s {bits}-bit SMEM tensor "
+                 f"through a recast from {unit} bits")
+        v.model = f"{call} = {recast}; against {what}"
+        _compare(v, recast, reference, f"placement of its recast to {bits} bits (element offsets)")
 
     # ---- MMA ---------------------------------------------------------------------------------
     def check_tiled_mma(self, d: Decision, v: Verdict) -> None:
@@ -348,26 +412,29 @@ class _Auditor:
 
 
     def check_smem_partition(self, d: Decision, v: Verdict) -> None:
-        """Reported, not judged: the wavefronts of the copy's instructions on this SMEM tensor."""
+        """Reported, not judged, for a tensor whose swizzle is on its pointer (or that has none):
+        the wavefronts of the copy's instructions on this SMEM tensor. A tensor whose swizzle
+        sits in its layout over a plain pointer is judged first (check_in_layout_swizzle)."""
         key = (d.section, d.args["tiled_copy"])
         tiled = self.instr_copies.get(key)
+        swizzle = d.args.get("swizzle")
+        bits = int(d.args["bits"])
+        on_pointer = bool(swizzle and swizzle[0] > 0)
+        if d.args["tensor_layout"].lstrip().startswith("S<"):
+            if on_pointer:
+                raise cuteref.Error("a swizzle both in the tensor's layout and on its pointer: no SMEM "
+                                    "placement in cuteref.dsl composes the two")
+            self.check_in_layout_swizzle(d, v, bits, tiled)
+            return
+        layout = cuteref.from_dsl(d.args["tensor_layout"])
+        if on_pointer:
+            self.pointer_swizzled.append((d.section, d.args["tiled_copy"], d.args["operand"], d.args["tensor_layout"],
+                                          bits, tuple(swizzle), d.index))
         v.status = "unmapped"
         if tiled is None:
             v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
                         if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
             return
-        swizzle = d.args.get("swizzle")
-        bits = int(d.args["bits"])
-        on_pointer = bool(swizzle and swizzle[0] > 0)
-        if d.args["tensor_layout"].lstrip().startswith("S<"):
-            # The swizzle inside the tensor's layout, the pointer plain. The DSL's Python
-            # evaluation applies such a swizzle to element offsets (S<3,4,3> o 0 o (8,64):(64,1)
-            # at 9 gives 65), while the same printout from make_smem_layout_atom means a swizzle
-            # of byte addresses; which one the GPU's accesses use is not settled here.
-            v.detail = ("a swizzle inside the SMEM tensor's layout (" + d.args["tensor_layout"].split(" o ")[0] +
-                        "), not on its pointer: whether it acts on bytes or on element offsets is ambiguous")
-            return
-        layout = cuteref.from_dsl(d.args["tensor_layout"])
         smem = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}" \
             if on_pointer else str(layout)
         call = f"bank_conflicts({tiled}, {smem}, {d.args['operand']})"
@@ -375,8 +442,95 @@ class _Auditor:
         v.status = "reported"
         v.dsl = f"{d.args['operand']} of the tiled copy on SMEM {smem}"
         v.model = f"{call} = ({instructions},{wavefronts},{ideal})"
-        v.detail = f"{wavefronts} wavefronts over {instructions} shared-memory instructions, ideal {ideal}" + \
-            (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
+        v.detail = _wavefronts(wavefronts, instructions, ideal)
+
+    def placement_reference(self, d: Decision, outer_text: str, bits: int) -> Optional[tuple]:
+        """The placement an SMEM tensor with its swizzle in its layout must have, as the model
+        reads it (the swizzle on byte addresses): (what it is, the model's value), or None.
+        1. The tensor it views: a partition, by the same tiled copy and operand, of a tensor
+           with the same layout, the same width and its swizzle on the pointer, recorded just
+           before this one with only composed layouts between (quack's
+           partition_*_position_independent partitions the tensor, makes the view, partitions it).
+        2. Else an SMEM layout the kernel made through a hooked call (make_smem_layout, ...)
+           with this tensor's printout and width: the model's layout for that decision."""
+        for section, tiled, operand, layout, b, swz, index in reversed(self.pointer_swizzled):
+            between = self.trace.decisions[index + 1:d.index]
+            if (section, tiled, operand, layout, b) == (d.section, d.args["tiled_copy"], d.args["operand"],
+                                                        outer_text, bits) \
+                    and all(e.kind == "composed_layout" for e in between):
+                expr = f"Sw<{swz[0]},{swz[1]},{swz[2]}> o smem_ptr[{bits}b](unset) o {cuteref.from_dsl(layout)}"
+                return f"the tensor it views ([{index}], its swizzle on the pointer): {expr}", cuteref.eval(expr)
+        hit = self.smem_layouts.get((d.section, d.args["tensor_layout"]))
+        if hit is not None and hit[1] == bits:
+            index, _, text, value = hit
+            return f"the SMEM layout of [{index}]: {text} = {value}", value
+        return None
+
+    def check_in_layout_swizzle(self, d: Decision, v: Verdict, bits: int, tiled: Optional[str]) -> None:
+        """An SMEM tensor whose swizzle is part of its layout, the pointer plain: the swizzle acts
+        on the layout's output, the element offset (the tensor's element type gives the width),
+        so the tensor's placement is its layout read on element offsets. It must equal the
+        reference placement (placement_reference), compared as functions: the model's byte
+        address of every index is the DSL's element offset times the element's bytes."""
+        text = d.args["tensor_layout"]
+        placed = cuteref.from_dsl(text, elements=True)
+        v.dsl = f"{text} read on element offsets (the swizzle in the layout, the pointer plain): {placed}"
+        ref = self.placement_reference(d, _outer_of(text), bits)
+        if ref is None:
+            v.status = "unmapped"
+            v.detail = ("a swizzle inside the SMEM tensor's layout with no reference placement in this kernel: no "
+                        "tensor with its swizzle on the pointer and this layout, partitioned by the same copy, "
+                        "and no SMEM layout decision with this printout")
+            return
+        what, reference = ref
+        v.model = what
+        agree = _compare(v, placed, reference, "placement (element offsets)")
+        if not agree and what.startswith("the SMEM layout of"):
+            v.detail += ("; the tensor puts that layout over a pointer without its swizzle, so the swizzle acts on "
+                         f"{bits}-bit element offsets, where the model's SMEM layout (and TMA and GMMA) apply it "
+                         "to byte addresses")
+        if tiled is not None:
+            call = f"bank_conflicts({tiled}, {placed}, {d.args['operand']})"
+            instructions, wavefronts, ideal = model.literal(cuteref.eval(call))
+            v.checks.append(f"{call} = ({instructions},{wavefronts},{ideal})")
+            measure = _wavefronts(wavefronts, instructions, ideal)
+            if agree:
+                v.detail = measure
+            else:
+                theirs = model.literal(cuteref.eval(f"bank_conflicts({tiled}, {reference}, {d.args['operand']})"))
+                v.detail += f"; on the GPU {measure}, with the model's layout {theirs[1]} wavefronts"
+
+    def check_coord_partition(self, d: Decision, v: Verdict) -> None:
+        """A thread's partition of a coordinate tensor (make_identity_tensor): the coordinates of
+        its values, what a kernel's predicates compare with the bounds; the model's partition of
+        the same coordinate layout by the same tiled copy (its instruction's atom). The layout
+        is the same for every thread (CuTe keeps the thread's first coordinate apart)."""
+        key = (d.section, d.args["tiled_copy"])
+        tiled = self.instr_copies.get(key)
+        if tiled is None:
+            v.status = "unmapped"
+            v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
+                        if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
+            return
+        fn = "partition_S" if d.args["operand"] == "S" else "partition_D"
+        call = f"{fn}({tiled}, 0, {cuteref.from_dsl(d.args['coordinate_layout'])})"
+        mine = cuteref.eval(call)
+        v.dsl = f"{d.result['partition']} (coordinates {d.args['coordinate_layout']})"
+        v.model = f"{call} = {mine}"
+        _compare(v, cuteref.from_dsl(d.result["partition"]), mine, "coordinate partition")
+
+
+def _wavefronts(wavefronts: int, instructions: int, ideal: int) -> str:
+    return f"{wavefronts} wavefronts over {instructions} shared-memory instructions, ideal {ideal}" + \
+        (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
+
+
+def _outer_of(text: str) -> str:
+    """The layout L of a DSL printout `S<B,M,S> o OFFSET o L`."""
+    parts = text.split(" o ", 2)
+    if len(parts) != 3 or not parts[0].strip().startswith("S<"):
+        raise cuteref.Error(f"`{text}` is no composed layout S<B,M,S> o OFFSET o L")
+    return parts[2]
 
 
 def _top_level(text: str) -> List[str]:

@@ -22,7 +22,7 @@ class Decision:
     index: int
     kind: str                     # smem_atom_kind, smem_layout_atom, tile_to_shape, smem_layout,
                                   # smem_layout_a, smem_layout_b, tiled_mma, tma_atom, tiled_copy,
-                                  # composed_layout
+                                  # composed_layout, smem_partition, coord_partition
     api: str                      # the DSL function, e.g. quack.sm90_utils.make_smem_layout
     args: Dict[str, Any]
     result: Dict[str, Any]

@@ -51,7 +51,10 @@ HOOKS: List[Tuple[str, str, str]] = [
 
 # (module, class, method, kind): methods of the DSL's classes, patched on the class. A thread's
 # partition of a shared-memory tensor by a tiled copy is where the copy meets its SMEM layout
-# (the audit counts its shared-memory wavefronts); partitions of other tensors are not recorded.
+# (the audit counts its shared-memory wavefronts); a partition of a coordinate tensor
+# (make_identity_tensor: the coordinates a thread's values cover, what predicates are built
+# from) is recorded as kind `coord_partition`; partitions of global-memory and register
+# tensors are not recorded (their layouts are the kernel's arguments, not a layout choice).
 CLASS_HOOKS: List[Tuple[str, str, str, str]] = [
     ("cutlass.cute.atom", "ThrCopy", "partition_S", "smem_partition"),
     ("cutlass.cute.atom", "ThrCopy", "partition_D", "smem_partition"),
@@ -88,22 +91,29 @@ def plain(x: Any) -> Any:
     return str(x)
 
 
-def _smem_partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    """A thread copy's partition of a tensor: None (not recorded) unless the tensor is in shared
-    memory; else the tiled copy (its printout), S or D, the tensor's layout, element width and
-    the swizzle its pointer carries (applied to byte addresses)."""
+def _partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """A thread copy's partition of a tensor, as recorded: for a shared-memory tensor the tiled
+    copy (its printout), S or D, the tensor's layout, element width and the swizzle its pointer
+    carries (applied to byte addresses); for a coordinate tensor (its iterator is a coordinate,
+    not a pointer: the DSL gives it no memory space) the tiled copy, S or D, the coordinate
+    layout and `kind` coord_partition; None (not recorded) for a tensor in global memory or
+    registers."""
     tensor = arguments.get("src", arguments.get("dst"))
+    operand = "S" if api.endswith("partition_S") else "D"
+    if not hasattr(tensor, "iterator") or not hasattr(tensor, "layout"):
+        raise TypeError(f"{api}: the partitioned argument is no tensor ({type(tensor).__name__})")
     try:
         space = tensor.memspace
-    except (AttributeError, ValueError):  # a coordinate tensor has no memory space
-        return None
+    except ValueError:  # no pointer: the DSL's coordinate tensors
+        return {"kind": "coord_partition", "tiled_copy": str(arguments["self"]), "operand": operand,
+                "coordinate_layout": str(tensor.layout)}
     if space is None or "smem" not in str(space).lower():
         return None
     swizzle = None
     swizzle_type = getattr(getattr(tensor.iterator, "type", None), "swizzle_type", None)
     if swizzle_type is not None:
         swizzle = [int(swizzle_type.num_bits), int(swizzle_type.num_base), int(swizzle_type.num_shift)]
-    return {"tiled_copy": str(arguments["self"]), "operand": "S" if api.endswith("partition_S") else "D",
+    return {"tiled_copy": str(arguments["self"]), "operand": operand,
             "tensor_layout": str(tensor.layout), "bits": int(tensor.element_type.width), "swizzle": swizzle}
 
 
@@ -124,7 +134,7 @@ def _result(kind: str, value: Any) -> Dict[str, Any]:
         return {"tv": str(value.layout_tv_tiled), "tiler": str(value.tiler_mn), "printout": str(value),
                 "op": type(op).__name__, "op_fields": {k: plain(v) for k, v in fields.items()},
                 "src_tv": str(value.layout_src_tv)}
-    if kind == "smem_partition":
+    if kind in ("smem_partition", "coord_partition"):
         return {"partition": str(value.layout) if hasattr(value, "layout") else str(value)}
     return {"layout": str(value)}
 
@@ -197,20 +207,22 @@ class Tracer:
             signature = None  # recorded as unrecorded arguments, never a failed compile
 
         def hooked(*args, **kwargs):
+            recorded_kind = kind
             try:
                 if signature is None:
                     raise TypeError(f"{api} has no Python signature to bind the arguments to")
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
                 if kind == "smem_partition":
-                    asked = _smem_partition_args(api, bound.arguments)
+                    asked = _partition_args(api, bound.arguments)
                     if asked is None:
                         return fn(*args, **kwargs)
+                    recorded_kind = asked.pop("kind", kind)
                 else:
                     asked = {k: plain(v) for k, v in bound.arguments.items() if k not in ("loc", "ip")}
             except Exception as e:  # noqa: BLE001  (recording must never break the compile)
                 bound, asked = None, {"unrecorded": f"{type(e).__name__}: {e}"}
-            decision = Decision(index=len(self.trace.decisions), kind=kind, api=api, args=asked, result={},
+            decision = Decision(index=len(self.trace.decisions), kind=recorded_kind, api=api, args=asked, result={},
                                 section=self._section, parent=self._stack[-1] if self._stack else None)
             self.trace.decisions.append(decision)
             if bound is not None:
