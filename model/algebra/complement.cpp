@@ -69,8 +69,8 @@ using FlatComplementOps = ComplementOps<FlatIntLeaf, ComplementDiagnostics>;
 // complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
 // (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
 // diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own.
-void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
-                     const CotargetText& cotarget, FlatModesOfInts& out) {
+[[gnu::flatten]] void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
+                                     const CotargetText& cotarget, FlatModesOfInts& out) {
   out.shapes.clear();
   out.strides.clear();
   complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{cot, n_cot},

@@ -13,6 +13,7 @@
 #include "flat_int.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
+#include "small_vector.hpp"
 
 namespace cuteref {
 
@@ -189,36 +190,32 @@ Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
 
 // One leaf mode n0:d0 of B (integer stride) through compose_leaf_mode on plain values; the
 // result's parts are written to (shape, stride): one emitted mode a leaf, several a flat
-// tuple (valid as EmittedModes' layout). The first mode is held in place: a vector only
-// from the second.
-void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx,
-                       IntTuple& shape, IntTuple& stride) {
-  FlatInt first_shape, first_stride;
-  FlatInts shapes, strides;  // all emitted modes, once there are two
-  std::size_t count = 0;
+// tuple (valid as EmittedModes' layout). The first emitted mode is held in place, the others
+// (plain values) in one inline vector of modes; the walk is inlined whole (gnu::flatten: the
+// emit callback and the leaf arithmetic run once per mode of A).
+[[gnu::flatten]] void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ,
+                                        const Context& ctx, IntTuple& shape, IntTuple& stride) {
+  struct Mode {
+    FlatInt shape, stride;
+  };
+  Mode first;
+  SmallVector<Mode, 8> more;  // the emitted modes after the first
+  bool emitted = false;
   const FlatCompositionOps ops{lhs.shapes, {lhs, n0, d0, ctx}};
-  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops,
-                    [&](FlatInt sh, FlatInt st) {
-                      if (count == 0) {
-                        first_shape = sh;
-                        first_stride = st;
-                      } else {
-                        if (count == 1) {
-                          shapes.push_back(first_shape);
-                          strides.push_back(first_stride);
-                        }
-                        shapes.push_back(sh);
-                        strides.push_back(st);
-                      }
-                      ++count;
-                    });
-  if (count == 1) {
-    shape = first_shape.tuple();
-    stride = first_stride.tuple();
+  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops, [&](FlatInt sh, FlatInt st) {
+    if (!emitted) first = {sh, st};
+    else more.push_back({sh, st});
+    emitted = true;
+  });
+  if (more.empty()) {
+    shape = first.shape.tuple();
+    stride = first.stride.tuple();
     return;
   }
-  shape = tuple_of_flat(shapes.data(), shapes.size());
-  stride = tuple_of_flat(strides.data(), strides.size());
+  const std::size_t n = 1 + more.size();
+  const auto mode = [&](std::size_t i) noexcept -> const Mode& { return i == 0 ? first : more[i - 1]; };
+  shape = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).shape.tuple(); });
+  stride = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).stride.tuple(); });
 }
 
 // compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
