@@ -207,7 +207,7 @@ Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
     else more.push_back({sh, st});
     emitted = true;
   });
-  if (more.empty()) {
+  if (more.empty()) {  // compose_leaf_mode emits at least one mode
     shape = first.shape.tuple();
     stride = first.stride.tuple();
     return;
