@@ -396,7 +396,10 @@ Value tiler_element(const Value& tiler, std::size_t i) {
 
 }  // namespace
 
-Layout composition(const Layout& a, const Layout& b) {
+// gnu::flatten on the entry points and the flat drivers: the generic steps, the leaf policy's
+// arithmetic and the working vectors' operations inline into one body per entry point instead
+// of a call per mode (bench/README.md, where the model's time goes).
+[[gnu::flatten]] Layout composition(const Layout& a, const Layout& b) {
   Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
   if (!b.stride().has_basis()) {
     // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
@@ -416,7 +419,7 @@ Layout composition(const Layout& a, const Layout& b) {
   return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
 }
 
-Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
+[[gnu::flatten]] Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
@@ -451,7 +454,8 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   return composition_of_pair(a, std::move(a_modes), b0, b1);
 }
 
-Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0, const FlatModesOfInts& b1) {
+[[gnu::flatten]] Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0,
+                                            const FlatModesOfInts& b1) {
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
