@@ -10,7 +10,8 @@
 
 namespace cuteref {
 
-Layout coalesce(const Layout& l) {
+// gnu::flatten: the flattening of l inlines into one body (bench/README.md).
+[[gnu::flatten]] Layout coalesce(const Layout& l) {
   // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check: on
   // plain values (flat_int.hpp) when every stride is an integer, else on IntTuple leaves.
   FlatModesOfInts m;

@@ -69,8 +69,8 @@ using FlatComplementOps = ComplementOps<FlatIntLeaf, ComplementDiagnostics>;
 // complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
 // (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
 // diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own.
-void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
-                     const CotargetText& cotarget, FlatModesOfInts& out) {
+[[gnu::flatten]] void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
+                                     const CotargetText& cotarget, FlatModesOfInts& out) {
   out.shapes.clear();
   out.strides.clear();
   complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{cot, n_cot},
@@ -85,7 +85,9 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
 
 }  // namespace
 
-void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts& out) {
+// gnu::flatten on the entry points and the driver: the generic steps and the leaf arithmetic
+// inline into one body (bench/README.md, where the model's time goes).
+[[gnu::flatten]] void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts& out) {
   FlatInts cot;
   if (cotarget.is_integer() && cotarget.value() >= 1) {
     cot.push_back(FlatInt::of(cotarget));  // the common integer cotarget: nothing to walk
@@ -104,13 +106,15 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
   return r.layout();
 }
 
-void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out) {
+[[gnu::flatten]] void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot,
+                                                      FlatModesOfInts& out) {
   FlatModesOfInts m;
   flat_modes_for_complement(a, m);
   complement_flat(a, m, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
 }
 
-void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget, FlatModesOfInts& out) {
+[[gnu::flatten]] void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget,
+                                              FlatModesOfInts& out) {
   complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
 }
 

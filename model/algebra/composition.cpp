@@ -14,6 +14,7 @@
 #include "layout_mode_ops.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
+#include "small_vector.hpp"
 #include "tiler_generic.hpp"
 
 namespace cuteref {
@@ -191,36 +192,32 @@ Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
 
 // One leaf mode n0:d0 of B (integer stride) through compose_leaf_mode on plain values; the
 // result's parts are written to (shape, stride): one emitted mode a leaf, several a flat
-// tuple (valid as EmittedModes' layout). The first mode is held in place: a vector only
-// from the second.
-void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx,
-                       IntTuple& shape, IntTuple& stride) {
-  FlatInt first_shape, first_stride;
-  FlatInts shapes, strides;  // all emitted modes, once there are two
-  std::size_t count = 0;
+// tuple (valid as EmittedModes' layout). The first emitted mode is held in place, the others
+// (plain values) in one inline vector of modes; the walk is inlined whole (gnu::flatten: the
+// emit callback and the leaf arithmetic run once per mode of A).
+[[gnu::flatten]] void compose_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ,
+                                        const Context& ctx, IntTuple& shape, IntTuple& stride) {
+  struct Mode {
+    FlatInt shape, stride;
+  };
+  Mode first;
+  SmallVector<Mode, 8> more;  // the emitted modes after the first
+  bool emitted = false;
   const FlatCompositionOps ops{lhs.shapes, {lhs, n0, d0, ctx}};
-  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops,
-                    [&](FlatInt sh, FlatInt st) {
-                      if (count == 0) {
-                        first_shape = sh;
-                        first_stride = st;
-                      } else {
-                        if (count == 1) {
-                          shapes.push_back(first_shape);
-                          strides.push_back(first_stride);
-                        }
-                        shapes.push_back(sh);
-                        strides.push_back(st);
-                      }
-                      ++count;
-                    });
-  if (count == 1) {
-    shape = first_shape.tuple();
-    stride = first_stride.tuple();
+  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops, [&](FlatInt sh, FlatInt st) {
+    if (!emitted) first = {sh, st};
+    else more.push_back({sh, st});
+    emitted = true;
+  });
+  if (more.empty()) {  // compose_leaf_mode emits at least one mode
+    shape = first.shape.tuple();
+    stride = first.stride.tuple();
     return;
   }
-  shape = tuple_of_flat(shapes.data(), shapes.size());
-  stride = tuple_of_flat(strides.data(), strides.size());
+  const std::size_t n = 1 + more.size();
+  const auto mode = [&](std::size_t i) noexcept -> const Mode& { return i == 0 ? first : more[i - 1]; };
+  shape = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).shape.tuple(); });
+  stride = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).stride.tuple(); });
 }
 
 // compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
@@ -434,7 +431,10 @@ struct CompositionTilerErrors {
 
 }  // namespace
 
-Layout composition(const Layout& a, const Layout& b) {
+// gnu::flatten on the entry points and the flat drivers: the generic steps, the leaf policy's
+// arithmetic and the working vectors' operations inline into one body per entry point instead
+// of a call per mode (bench/README.md, where the model's time goes).
+[[gnu::flatten]] Layout composition(const Layout& a, const Layout& b) {
   Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
   if (!b.stride().has_basis()) {
     // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
@@ -454,7 +454,7 @@ Layout composition(const Layout& a, const Layout& b) {
   return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
 }
 
-Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
+[[gnu::flatten]] Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
@@ -489,7 +489,8 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   return composition_of_pair(a, std::move(a_modes), b0, b1);
 }
 
-Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0, const FlatModesOfInts& b1) {
+[[gnu::flatten]] Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0,
+                                            const FlatModesOfInts& b1) {
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).

@@ -33,11 +33,11 @@ Layout FlatModesOfInts::layout() const {
 
 void filter_flat_ints_in_place(FlatModesOfInts& m) { filter_flat_modes<FlatIntLeaf>(m.shapes, m.strides); }
 
-void coalesce_flat_ints_in_place(FlatInts& shapes, FlatInts& strides) {
+[[gnu::flatten]] void coalesce_flat_ints_in_place(FlatInts& shapes, FlatInts& strides) {
   coalesce_flat_modes<FlatIntLeaf>(shapes, strides);  // coalesce_flat's _1:_0 when none is kept
 }
 
-Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides) {
+[[gnu::flatten]] Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides) {
   coalesce_flat_ints_in_place(shapes, strides);
   // Valid by the precondition, as coalesce_flat's result.
   return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
