@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "binary_operator.hpp"
 #include "equality.hpp"
 #include "error.hpp"
 #include "scalar.hpp"
@@ -76,25 +77,12 @@ class Evaluator {
   }
 
   Value arithmetic(const Node& n) const {
-    using Ops = ScalarOps<CheckedInt>;
     CheckedInt acc = integer_of(n.children[0], binary_operator_text(n.ops()[0]));
     for (std::size_t k = 0; k < n.ops().size(); ++k) {
       const char op = n.ops()[k];
       const CheckedInt y = integer_of(n.children[k + 1], binary_operator_text(op));
       at(n.children[k + 1], [&] {
-        if (op == '+') acc = acc + y;
-        else if (op == '-') acc = acc - y;
-        else if (op == '*') acc = acc * y;
-        else if (op == '/') acc = acc / y;
-        else if (op == '%') acc = acc % y;
-        else if (op == '&') acc = acc & y;
-        else if (op == '^') acc = acc ^ y;
-        else if (op == '|') acc = (acc ^ y) ^ (acc & y);
-        else if (op == 'L') acc = Ops::shl(acc, y);
-        else {  // 'R': >>
-          Ops::require(acc >= CheckedInt(0), [] { return std::string(">> of a negative value"); });
-          acc = Ops::lshr(acc, y);
-        }
+        acc = apply_binary_operator(op, acc, y);
         return Value(IntTuple::integer(0));
       });
     }

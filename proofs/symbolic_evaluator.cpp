@@ -1,5 +1,6 @@
 #include "symbolic_evaluator.hpp"
 
+#include "binary_operator.hpp"
 #include "enumeration_budget.hpp"
 #include "evaluator.hpp"
 #include "function_table.hpp"
@@ -71,19 +72,7 @@ class SymbolicEvaluator {
     for (std::size_t k = 0; k < n.ops().size(); ++k) {
       const char op = n.ops()[k];
       const SymInt y = as_int(n.children[k + 1], binary_operator_text(op));
-      if (op == '+') acc = acc + y;
-      else if (op == '-') acc = acc - y;
-      else if (op == '*') acc = acc * y;
-      else if (op == '/') acc = acc / y;
-      else if (op == '%') acc = acc % y;
-      else if (op == '&') acc = acc & y;
-      else if (op == '^') acc = acc ^ y;
-      else if (op == '|') acc = (acc ^ y) ^ (acc & y);
-      else if (op == 'L') acc = Ops::shl(acc, y);
-      else {  // 'R': >>
-        Ops::require(acc >= Ops::constant(0), [] { return std::string(">> of a negative value"); });
-        acc = Ops::lshr(acc, y);
-      }
+      acc = apply_binary_operator(op, acc, y);
     }
     return grouped(integer(acc));
   }
