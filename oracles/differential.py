@@ -123,8 +123,9 @@ def cpp_side(args, tally, rng, case_rng, pc):
     tus = defaultdict(list)
     for i, p in enumerate(all_patterns[:static_base]):
         tus[i % args.tus].append((i, p))
-    for si in range(len(statics)):
-        tus[args.tus + si // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
+    order = cpp_cases.compilation_order(statics, args.static_full)
+    for k, si in enumerate(order):
+        tus[args.tus + k // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
     binaries, notes = {}, []
     # two builds, so that the compiler CPU time of the static pairs is measured on its own
