@@ -123,8 +123,9 @@ def cpp_side(args, tally, rng, case_rng, pc):
     tus = defaultdict(list)
     for i, p in enumerate(all_patterns[:static_base]):
         tus[i % args.tus].append((i, p))
-    for si in range(len(statics)):
-        tus[args.tus + si // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
+    order = cpp_cases.compilation_order(statics, args.static_full)
+    for k, si in enumerate(order):
+        tus[args.tus + k // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
     binaries, notes = {}, []
     # two builds, so that the compiler CPU time of the static pairs is measured on its own
@@ -181,8 +182,21 @@ def cpp_side(args, tally, rng, case_rng, pc):
     verdicts = compare(args.diff, [r[:5] for r in rows])
     for r, v in zip(rows, verdicts):
         record(tally, "cute", r[5], r[0], r[1], v, {"pc": pc, "expected_size": r[6], "vendor_size": r[2]})
+    if args.dump_cute:
+        write_cute_dump(args.dump_cute, rows, verdicts)
     t2 = time.time()
     return t1 - t0, t2 - t1
+
+
+def write_cute_dump(path, rows, verdicts):
+    """Every case compared with CuTe C++, one sorted line each: operation, the model's
+    expression, CuTe's printed answer, its size and value fingerprint, the comparator's
+    verdict. Two runs that compare the same cases with the same CuTe answers write the
+    same file, however the CuTe programs were split into translation units."""
+    lines = sorted("\t".join([r[5], r[0], r[1], str(r[2]), str(r[3]), v.split("\t", 1)[0]])
+                   for r, v in zip(rows, verdicts))
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
 
 
 def record(tally, oracle, op, expr, vendor_text, verdict, ctx):
@@ -287,6 +301,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)
     ap.add_argument("--no-cpp", action="store_true", help="pycute only (no usable CuTe headers)")
+    ap.add_argument("--dump-cute", default="",
+                    help="write every case compared with CuTe C++ (operation, expression, CuTe's answer, "
+                         "size, fingerprint, verdict), sorted, to this file")
     ap.add_argument("--dsl", default=os.path.join(HERE, "..", ".vendor", "dsl"),
                     help="the CuTe DSL's pip --target folder (nvidia-cutlass-dsl, ./run installs it)")
     ap.add_argument("--no-dsl", action="store_true", help="leave the CuTe DSL out")

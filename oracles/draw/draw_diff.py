@@ -148,7 +148,8 @@ def cute_outputs(source, cache, cpp_args):
         src = exe + ".cpp"
         with open(src, "w") as f:
             f.write(source)
-        subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + cpp_args + [src, "-o", exe + ".tmp"], check=True)
+        # -O1 compiles CuTe's templates faster than -O0 (21 s -> 15 s CPU): fewer functions emitted
+        subprocess.run(["g++", "-std=c++17", "-O1", "-w"] + cpp_args + [src, "-o", exe + ".tmp"], check=True)
         os.replace(exe + ".tmp", exe)
         print(f"draw: compiled the CuTe program ({len(source)} bytes of source)")
     out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
