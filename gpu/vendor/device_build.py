@@ -10,10 +10,23 @@ probe with nvcc (sm_90a), and links them with the static CUDA runtime, as gpu/me
 CUTLASS_DIR holds include/, tools/util/include and examples/88_hopper_fmha. The harness is
 BUILD_DIR/cuteref-gpu.
 """
+import filecmp
 import glob
 import os
+import shutil
 import subprocess
 import sys
+
+
+def replace_changed(fresh, dest):
+    """Moves each file of `fresh` into `dest` where `dest` has no file of that name or one with
+    other bytes; an identical file in `dest` keeps its timestamp. Post: `fresh` is empty."""
+    for name in sorted(os.listdir(fresh)):
+        src, dst = os.path.join(fresh, name), os.path.join(dest, name)
+        if os.path.exists(dst) and filecmp.cmp(src, dst, shallow=False):
+            os.remove(src)
+        else:
+            os.replace(src, dst)
 
 
 def main():
@@ -26,10 +39,17 @@ def main():
     os.makedirs(build, exist_ok=True)
     gen = os.path.join(build, "gen")
     os.makedirs(gen, exist_ok=True)
-    subprocess.run([sys.executable, os.path.join(root, "gpu/vendor/gen_cutlass_kernels.py"), gen], check=True)
-    subprocess.run([sys.executable, os.path.join(root, "gpu/gen_wgmma.py"), os.path.join(gen, "wgmma_instances.cu")], check=True)
+    # The generators write into a fresh folder; only files whose text changed replace those in
+    # gen/, so a second build of the same tree (a new unpack, a resumed build) keeps ninja's
+    # objects instead of recompiling every generated kernel for a new timestamp.
+    fresh = os.path.join(build, "gen.fresh")
+    shutil.rmtree(fresh, ignore_errors=True)
+    os.makedirs(fresh)
+    subprocess.run([sys.executable, os.path.join(root, "gpu/vendor/gen_cutlass_kernels.py"), fresh], check=True)
+    subprocess.run([sys.executable, os.path.join(root, "gpu/gen_wgmma.py"), os.path.join(fresh, "wgmma_instances.cu")], check=True)
     subprocess.run([sys.executable, os.path.join(root, "gpu/gen_attention_chain.py"),
-                    os.path.join(gen, "attention_chain_instances.cu")], check=True)
+                    os.path.join(fresh, "attention_chain_instances.cu")], check=True)
+    replace_changed(fresh, gen)
     nvcc = "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else "nvcc"
     cuda_lib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(subprocess.run(
         ["sh", "-c", f"command -v {nvcc}"], capture_output=True, text=True, check=True).stdout.strip()))), "lib64")
@@ -82,8 +102,9 @@ def main():
     if unbuilt:
         print("kernels that did not compile:", unbuilt, flush=True)
     registry = os.path.join(gen, "registry_built.cu")
-    subprocess.run([sys.executable, os.path.join(root, "gpu/vendor/gen_cutlass_kernels.py"), "--registry", registry,
-                    ",".join(map(str, unbuilt))], check=True)
+    subprocess.run([sys.executable, os.path.join(root, "gpu/vendor/gen_cutlass_kernels.py"), "--registry",
+                    os.path.join(fresh, "registry_built.cu"), ",".join(map(str, unbuilt))], check=True)
+    replace_changed(fresh, gen)
     add("vnvcc", registry, "kernel")
     built = [o for s, o in kernel_objects.items() if os.path.exists(o) and "registry.cu" not in s]
     lines.append(f"build {build}/cuteref-gpu: link {' '.join(objects + built)}\n")

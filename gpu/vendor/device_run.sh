@@ -3,6 +3,8 @@
 # project tree arrives as a copy of the main checkout: CARRY holds src.tar (this branch's tree)
 # and cutlass.tar.xz (CUTLASS's include/, tools/util/include and examples/88_hopper_fmha), and optionally a prebuilt
 # cuteref-gpu.xz and the DSL kernels (dsl_manifest.txt and its cubins from build/gpu). Logs go to OUT.
+#   device_run.sh CARRY OUT build      the harness only (a build cut short by the call's limit
+#                                      resumes in the next call on the same machine)
 #   device_run.sh CARRY OUT run        build, `cuteref-gpu vendor`, `cuteref-gpu all`, the binary
 #                                      back, then `all` under compute-sanitizer memcheck
 #   device_run.sh CARRY OUT attention  build, `cuteref-gpu attention`, `cuteref-gpu all`, the binary
@@ -12,9 +14,24 @@
 set -u
 CARRY=$(cd "$1" && pwd); OUT=$2; MODE=${3:-run}
 W=/tmp/cuteref
-mkdir -p $W/src $W/cutlass
-tar xf $CARRY/src.tar -C $W/src
-tar xJf $CARRY/cutlass.tar.xz -C $W/cutlass
+mkdir -p $W/src $W/cutlass $W/src.fresh
+# A second call on the same machine (a resumed build) unpacks into src.fresh and replaces only the
+# files whose bytes changed: the build keeps every object whose sources are the same.
+tar xf $CARRY/src.tar -C $W/src.fresh
+python3 - $W/src.fresh $W/src <<'PY'
+import filecmp, os, sys
+fresh, dest = sys.argv[1:3]
+for d, _, files in os.walk(fresh):
+    out = os.path.join(dest, os.path.relpath(d, fresh))
+    os.makedirs(out, exist_ok=True)
+    for f in files:
+        src, dst = os.path.join(d, f), os.path.join(out, f)
+        if not (os.path.exists(dst) and filecmp.cmp(src, dst, shallow=False)):
+            os.replace(src, dst)
+            os.utime(dst)  # newer than any object built from the old bytes
+PY
+rm -rf $W/src.fresh
+[ -d $W/cutlass/include ] || tar xJf $CARRY/cutlass.tar.xz -C $W/cutlass
 nvidia-smi --query-gpu=name,driver_version,memory.total,persistence_mode --format=csv > $OUT/device.txt 2>&1
 nproc >> $OUT/device.txt
 BIN=$W/b/cuteref-gpu
@@ -44,6 +61,8 @@ sanitize() {
   rm -f $OUT/one.log
 }
 case $MODE in
+  build)
+    ;;
   run)
     { time $BIN vendor ; } > $OUT/vendor.log 2>&1; tail -4 $OUT/vendor.log
     { time $BIN all ; } > $OUT/all.log 2>&1; grep -E "passed|real|user|sys" $OUT/all.log | tail -12
