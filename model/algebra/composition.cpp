@@ -429,11 +429,34 @@ struct CompositionTilerErrors {
   }
 };
 
+// The general path of composition(A, B): B's stride profile collected and checked, A
+// coalesced at it, compose_impl over B's tree. noinline: the flattened entry points below call
+// it rather than inline it (with compose_impl and the profile walk inlined into each, g++ took
+// many minutes to compile this file); the fast paths are unchanged by it.
+[[gnu::noinline]] Layout composition_by_profile(const Layout& a, const Layout& b, Context& ctx) {
+  IntTuple profile = IntTuple::static_int(0);
+  bool has_basis = false, has_integer = false;
+  collect_profile(b.stride(), profile, has_basis, has_integer);
+  if (has_basis && has_integer)
+    throw Error("composition: precondition violated: B's non-zero strides must be all integers or all scaled "
+                "bases; " + ctx.operands());
+  return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
+}
+
+// composition(A, B) called from a flattened body without being inlined into it (see above).
+[[gnu::noinline]] Layout composition_not_inlined(const Layout& a, const Layout& b) { return composition(a, b); }
+
+// composition_of_pair on layouts, the same way.
+[[gnu::noinline]] Layout composition_of_pair_not_inlined(const Layout& a, const Layout& b0, const Layout& b1) {
+  return composition_of_pair(a, b0, b1);
+}
+
 }  // namespace
 
 // gnu::flatten on the entry points and the flat drivers: the generic steps, the leaf policy's
 // arithmetic and the working vectors' operations inline into one body per entry point instead
-// of a call per mode (bench/README.md, where the model's time goes).
+// of a call per mode (bench/README.md, where the model's time goes). Their general paths are
+// the noinline functions above.
 [[gnu::flatten]] Layout composition(const Layout& a, const Layout& b) {
   Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
   if (!b.stride().has_basis()) {
@@ -445,20 +468,14 @@ struct CompositionTilerErrors {
     if (flat_coalesce_unbounded(a, a_modes, lhs))
       return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
   }
-  IntTuple profile = IntTuple::static_int(0);
-  bool has_basis = false, has_integer = false;
-  collect_profile(b.stride(), profile, has_basis, has_integer);
-  if (has_basis && has_integer)
-    throw Error("composition: precondition violated: B's non-zero strides must be all integers or all scaled "
-                "bases; " + ctx.operands());
-  return compose_impl(coalesce_at_profile(a, profile, ctx), b.shape(), b.stride(), "", ctx);
+  return composition_by_profile(a, b, ctx);
 }
 
 [[gnu::flatten]] Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
-  if (b.stride().has_basis()) return composition(a.layout(), b);
+  if (b.stride().has_basis()) return composition_not_inlined(a.layout(), b);
   Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
   return compose_flat_layout(unbounded_lhs(a, a.shapes.size() > 1), b.shape(), b.stride(), ctx.whole, ctx);
 }
@@ -494,7 +511,7 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
-  if (b0.stride().has_basis() || a_modes.shapes.empty()) return composition_of_pair(a, b0, b1.layout());
+  if (b0.stride().has_basis() || a_modes.shapes.empty()) return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
   const FlatLhs lhs = unbounded_lhs(a_modes, a.shape().is_tuple());
   return compose_flat_pair(lhs, b0, ctx, ctx.whole,

@@ -43,39 +43,43 @@ struct TilerTree {
   }
 };
 
-// apply_tiler(A, T, op): op(A, T) for a layout T; A for `_`; for a tuple (t0..t_{k-1}):
-// (apply(mode(A,0), t0), ..., apply(mode(A,k-1), t_{k-1}), mode(A,k), ..., mode(A,rank-1)).
+// What a tuple tiler does with the modes of A beyond its own rank: the divides and products
+// keep them (CuTe's by-mode application), composition by a tiler drops them.
+enum class UnreachedModes { Kept, Dropped };
+
+// The by-mode walk of a tiler: op(A, T) for a layout T; A for `_`; for a tuple
+// (t0..t_{k-1}): (walk(mode(A,0), t0), ..., walk(mode(A,k-1), t_{k-1})), followed by
+// mode(A,k), ..., mode(A,rank-1) when `unreached` is Kept.
 // @pre at every tuple level rank(T) <= rank(A) (else errors.too_many_modes)
 template <class LayoutT, class ModeOps, class Op, class Errors>
-LayoutT apply_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const ModeOps& ops, const Op& op,
-                         const Errors& errors) {
+LayoutT walk_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const ModeOps& ops, const Op& op,
+                        const Errors& errors, UnreachedModes unreached) {
   using Kind = typename TilerTree<LayoutT>::Kind;
   if (t.kind == Kind::Keep) return a;
   if (t.kind == Kind::Layout) return op(a, *t.layout);
   if (t.elements.size() > ops.rank(a)) errors.too_many_modes(t, a);
+  const std::size_t end = unreached == UnreachedModes::Kept ? ops.rank(a) : t.elements.size();
   std::vector<LayoutT> modes;
-  for (std::size_t i = 0; i < ops.rank(a); ++i)
-    modes.push_back(i < t.elements.size() ? apply_tiler_tree(ops.mode(a, i), t.elements[i], ops, op, errors)
+  for (std::size_t i = 0; i < end; ++i)
+    modes.push_back(i < t.elements.size() ? walk_tiler_tree(ops.mode(a, i), t.elements[i], ops, op, errors, unreached)
                                           : ops.mode(a, i));
   return ops.from_modes(modes);
 }
 
-// composition(A, T) by a tiler (CuTe's composition with a Tiler): op(A, T) for a layout T;
-// A for `_`; for a tuple (t0..t_{k-1}): (compose_by_tiler_tree(mode(A,0), t0), ...,
-// compose_by_tiler_tree(mode(A,k-1), t_{k-1})). Unlike apply_tiler_tree (the divides and
-// products), the modes of A that the tuple does not reach are dropped.
-// @pre at every tuple level rank(T) <= rank(A) (else errors.too_many_modes)
+// apply_tiler(A, T, op), the divides' and products' application: the modes of A that a tuple
+// does not reach are kept.
+template <class LayoutT, class ModeOps, class Op, class Errors>
+LayoutT apply_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const ModeOps& ops, const Op& op,
+                         const Errors& errors) {
+  return walk_tiler_tree(a, t, ops, op, errors, UnreachedModes::Kept);
+}
+
+// composition(A, T) by a tiler (CuTe's composition with a Tiler): the modes of A that a
+// tuple does not reach are dropped.
 template <class LayoutT, class ModeOps, class Op, class Errors>
 LayoutT compose_by_tiler_tree(const LayoutT& a, const TilerTree<LayoutT>& t, const ModeOps& ops, const Op& op,
                               const Errors& errors) {
-  using Kind = typename TilerTree<LayoutT>::Kind;
-  if (t.kind == Kind::Keep) return a;
-  if (t.kind == Kind::Layout) return op(a, *t.layout);
-  if (t.elements.size() > ops.rank(a)) errors.too_many_modes(t, a);
-  std::vector<LayoutT> modes;
-  for (std::size_t i = 0; i < t.elements.size(); ++i)
-    modes.push_back(compose_by_tiler_tree(ops.mode(a, i), t.elements[i], ops, op, errors));
-  return ops.from_modes(modes);
+  return walk_tiler_tree(a, t, ops, op, errors, UnreachedModes::Dropped);
 }
 
 // tile_unzip(L, T): L is apply_tiler's result, so each mode at a non-tuple position of T is
