@@ -202,7 +202,8 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
       if (r.dim < 0 || r.step != 1) break;
       const GmemMode& m = g[static_cast<std::size_t>(r.dim)];
       if (!tma_modes.empty()) {
-        const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().back())];
+        // CuTe's coalesce_256 compares with the extent and stride of the whole dimension so far.
+        const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().front())];
         if (static_box && prev.static_stride && m.static_stride && box.back() * prev.stride == m.stride &&
             box.back() * r.extent <= 256) {
           tma_modes.back().push_back(r.dim);
@@ -367,6 +368,9 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
 TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
   const TmaParams p = make_tma_params(gmem, smem, element_bits);
   const std::string what = "tma_copies(" + gmem.to_string() + ", " + smem.to_string() + ", " + std::to_string(element_bits) + ")";
+  // The copies below walk SMEM mode d along flattened GMEM mode d.
+  if (has_hierarchical_mode(gmem))
+    throw Error(what + ": the boxes of a tile over a hierarchical GMEM mode are not modelled (flatten the GMEM layout)");
   const Layout& l = layout_part(smem);
   std::vector<std::int64_t> tile;
   for (std::size_t d = 0; d < rank(l); ++d) tile.push_back(size_value(mode(l, d)));

@@ -90,8 +90,8 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
 // Both layouts map a copy index to where that copy's box goes: its first SMEM element (before
 // the swizzle) and its TMA coordinates relative to the tile's first element, as basis strides
 // k@i for TMA dimension i. A tile of one box gives _1:_0 for both.
-// Precondition (checked): as make_tma_params; the SMEM layout holds whole boxes one after
-// another, each further run of boxes along one GMEM mode.
+// Precondition (checked): as make_tma_params; the GMEM modes are flat; the SMEM layout holds
+// whole boxes one after another, each further run of boxes along one GMEM mode.
 struct TmaCopies {
   Layout smem_offsets;
   Layout coordinates;

@@ -140,6 +140,10 @@ int main() {
   tiled_case<bfloat16_t>(fa_q, fa_tile, make_shape(_128{}, _128{}), false);
   tiled_case<bfloat16_t>(fa_q8, fa_tile, make_shape(make_shape(_8{}, _16{}), _128{}), true);
   tiled_case<bfloat16_t>(fa_q8, fa_tile, make_shape(_128{}, _128{}), false);
+  // pack_gqa with varlen: quack's ragged tensor, its last mode repeating the row stride.
+  tiled_case<bfloat16_t>(make_layout(make_shape(make_shape(_4{}, 1073741824), 512, 2147483647),
+                                     make_stride(make_stride(512, int64_t(2048)), 1, int64_t(2048))),
+                         fa_tile, make_shape(make_shape(_4{}, _32{}), _128{}), true);
   // The cuTENSOR example of make_tma_copy's documentation: a tiler that splits a hierarchical mode
   // ((32,40),((8,8),656)) into (128, (32,2)), column-major SMEM (static where the tiler crosses).
   tiled_case<float>(make_layout(make_shape(make_shape(_32{}, 40), make_shape(make_shape(_8{}, _8{}), 656))),
@@ -149,6 +153,8 @@ int main() {
                      tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})), make_shape(_128{}, _64{}), true);
   // A tiler whose rows are 2 x 64 from a hierarchical M and a row-major SMEM tile.
   tiled_case<half_t>(make_layout(make_shape(make_shape(_2{}, 300), 64), make_stride(make_stride(64, 128), _1{})),
+                     make_layout(make_shape(_128{}, _64{}), make_stride(_64{}, _1{})), make_shape(make_shape(_2{}, _64{}), _64{}), true);
+  tiled_case<half_t>(make_layout(make_shape(make_shape(_2{}, 300), 64), make_stride(make_stride(_64{}, _128{}), _1{})),
                      make_layout(make_shape(_128{}, _64{}), make_stride(_64{}, _1{})), make_shape(make_shape(_2{}, _64{}), _64{}), true);
   // One box, stored innermost dimension first, over GMEM whose dimension 0 is contiguous.
   tma_case<half_t>(make_layout(make_shape(512, 256), make_stride(_1{}, 512)), GMMA::Layout_MN_SW128_Atom<half_t>{});
@@ -172,6 +178,9 @@ int main() {
   tma_case<half_t>(make_layout(make_shape(_64{}, _128{}), make_stride(_1{}, _64{})), make_layout(make_shape(_64{}, _2{})));
   tma_case<float>(make_layout(make_shape(_32{}, Int<100>{}, _7{}), make_stride(_1{}, _32{}, Int<3200>{})), make_layout(make_shape(_32{}, _4{}, _1{})));
   tma_case<half_t>(make_layout(make_shape(_64{}, _128{}), make_stride(_1{}, _64{})), make_layout(make_shape(_64{}, _8{})));
+  // Three statically contiguous box dimensions merge into one (16 x 4 x 2 = 128 elements).
+  tma_case<half_t>(make_layout(make_shape(_16{}, _4{}, _2{}, 8), make_stride(_1{}, _16{}, _64{}, _128{})),
+                   make_layout(make_shape(_16{}, _4{}, _2{}, _1{})), false);
   // Size-1 GMEM modes and more than 5 modes.
   tma_case<half_t>(make_layout(make_shape(64, 1, 8), make_stride(_1{}, 64, 64)), make_layout(make_shape(_64{}, _1{}, _2{})));
   tma_case<uint8_t>(make_layout(make_shape(32, 2, 2, 2, 2, 2), make_stride(_1{}, 32, 64, 128, 256, 512)),
