@@ -220,6 +220,9 @@ Value tma_params_call(const Args& a) {
   if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
   // Argument 3 is the multicast count (an integer) or the CTA tiler (a tuple), then the count.
   const bool tiled = a.size() > 3 && a.at(3).is_int_tuple() && std::get<IntTuple>(a.at(3).data).is_tuple();
+  if (a.size() > 3 && !tiled && !(a.at(3).is_int_tuple() && std::get<IntTuple>(a.at(3).data).is_integer()))
+    throw Error("tma_params: argument 3 must be the CTA tiler (a tuple of shapes, e.g. ((4,32),128)) or the multicast "
+                "count (an integer), got " + a.at(3).kind_name() + " " + a.at(3).to_string());
   if (!tiled && a.size() > 4)
     throw Error("tma_params: with 5 arguments, argument 3 must be the CTA tiler (a tuple of shapes), got " + a.at(3).to_string());
   const std::size_t count_at = tiled ? 4 : 3;

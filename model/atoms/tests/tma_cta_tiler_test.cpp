@@ -98,6 +98,9 @@ TEST(TmaCtaTiler, PreconditionsAreDiagnosed) {
                "must be contiguous in GMEM");
   // In EXPR: a fifth argument needs the tiler in the fourth.
   expect_error([&] { eval(std::string("tma_params(") + kPackGqa + ", " + kTile128 + ", 16, 2, 2)"); }, "must be the CTA tiler");
+  // A layout is not a tiler here (the tiler is a shape).
+  expect_error([&] { eval(std::string("tma_params(") + kPackGqa + ", " + kTile128 + ", 16, (128,128):(1,128))"); },
+               "argument 3 must be the CTA tiler");
   // The boxes of a tile over hierarchical GMEM modes are not enumerated.
   expect_error([&] { eval(std::string("tma_box_coords(") + kPackGqa + ", " + kTile128 + ", 16)"); }, "hierarchical GMEM mode");
 }
