@@ -27,8 +27,9 @@ void compose_mode(const std::vector<LeafRun>& lhs, std::int64_t extent, std::int
     return Error(where + ": extents " + std::to_string(a) + " and " + std::to_string(b) +
                  " do not divide one another (CuTe's composition needs it)");
   };
+  if (lhs.empty()) throw Error(where + ": the left-hand side has no GMEM leaf");
   std::size_t i = 0;
-  LeafRun cur = lhs.at(0);
+  LeafRun cur = lhs[0];
   bool dep_static = rhs_static;  // the static flag of what the lhs extents passed so far allow
   // Skip `stride` indices: whole runs, then part of one (its scale grows).
   for (std::int64_t rest = stride; rest > 1;) {
@@ -62,7 +63,9 @@ void compose_mode(const std::vector<LeafRun>& lhs, std::int64_t extent, std::int
     }
     if (cur.extent > 1) {
       if (rest % cur.extent != 0) throw no_divide(cur.extent, rest);
-      out.push_back(cur);
+      LeafRun whole = cur;  // CuTe takes min(extent, rest): static only if both are
+      whole.static_extent = cur.static_extent && dep_static;
+      out.push_back(whole);
       rest /= cur.extent;
       dep_static = dep_static && cur.static_extent;
     }
