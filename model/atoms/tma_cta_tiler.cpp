@@ -9,8 +9,7 @@ namespace cuteref {
 namespace {
 
 // `extent` steps of `scale` coordinates along flattened GMEM leaf `leaf`. Static flags follow
-// CuTe's: only statically known extents and scales take part in its merges and in its test for a
-// unit step (a dynamic one ends the box there).
+// CuTe's arithmetic: only statically known extents and scales take part in its merges.
 struct LeafRun {
   std::int64_t extent;
   int leaf;
