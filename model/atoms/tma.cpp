@@ -99,10 +99,6 @@ std::vector<StorageRun> storage_runs(const Layout& l, const std::vector<std::int
   return runs;
 }
 
-}  // namespace
-
-namespace {
-
 bool has_hierarchical_mode(const Layout& l) {
   for (std::size_t m = 0; m < rank(l); ++m)
     if (mode(l, m).shape().is_tuple()) return true;
@@ -162,7 +158,10 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
   // taken from top-level GMEM mode d, colexicographically.
   if (has_hierarchical_mode(gmem)) {
     std::vector<IntTuple> sizes;
-    for (std::size_t d = 0; d < rank(*tile_layout); ++d) sizes.push_back(IntTuple::integer(size_value(mode(*tile_layout, d)), mode(*tile_layout, d).shape().all_static()));
+    for (std::size_t d = 0; d < rank(*tile_layout); ++d) {
+      const Layout m = mode(*tile_layout, d);
+      sizes.push_back(IntTuple::integer(size_value(m), m.shape().all_static()));
+    }
     if (sizes.size() > rank(gmem))
       throw Error(what + ": the SMEM box has " + std::to_string(sizes.size()) + " modes but the GMEM tensor has " +
                   std::to_string(rank(gmem)) + " (mode d of the SMEM layout tiles GMEM mode d)");
@@ -366,11 +365,11 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
 }
 
 TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
-  const TmaParams p = make_tma_params(gmem, smem, element_bits);
   const std::string what = "tma_copies(" + gmem.to_string() + ", " + smem.to_string() + ", " + std::to_string(element_bits) + ")";
   // The copies below walk SMEM mode d along flattened GMEM mode d.
   if (has_hierarchical_mode(gmem))
     throw Error(what + ": the boxes of a tile over a hierarchical GMEM mode are not modelled (flatten the GMEM layout)");
+  const TmaParams p = make_tma_params(gmem, smem, element_bits);
   const Layout& l = layout_part(smem);
   std::vector<std::int64_t> tile;
   for (std::size_t d = 0; d < rank(l); ++d) tile.push_back(size_value(mode(l, d)));
