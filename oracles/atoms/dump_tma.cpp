@@ -140,6 +140,11 @@ int main() {
   tiled_case<bfloat16_t>(fa_q, fa_tile, make_shape(_128{}, _128{}), false);
   tiled_case<bfloat16_t>(fa_q8, fa_tile, make_shape(make_shape(_8{}, _16{}), _128{}), true);
   tiled_case<bfloat16_t>(fa_q8, fa_tile, make_shape(_128{}, _128{}), false);
+  // `_` keeps a whole GMEM mode; a tiler of one mode over a rank-1 hierarchical tensor.
+  tiled_case<bfloat16_t>(make_layout(make_shape(make_shape(_4{}, 192), _128{}), make_stride(make_stride(128, 1024), _1{})),
+                         fa_tile, make_shape(make_shape(_4{}, _32{}), _), true);
+  tiled_case<half_t>(make_layout(make_shape(make_shape(_64{}, 300)), make_stride(make_stride(_1{}, 64))),
+                     make_layout(make_shape(_64{}, _2{})), make_shape(_128{}), true);
   // pack_gqa with varlen: quack's ragged tensor, its last mode repeating the row stride.
   tiled_case<bfloat16_t>(make_layout(make_shape(make_shape(_4{}, 1073741824), 512, 2147483647),
                                      make_stride(make_stride(512, int64_t(2048)), 1, int64_t(2048))),
