@@ -218,9 +218,20 @@ Value copy_layout_call(const Args& a) {
 Value tma_params_call(const Args& a) {
   const std::int64_t bits = integer_arg(a, 2, "tma_params");
   if (bits < 1 || bits > 1024) throw Error("tma_params: element width " + std::to_string(bits) + " is out of range");
-  const std::int64_t multicast = a.size() > 3 ? integer_arg(a, 3, "tma_params") : 1;
+  // Argument 3 is the multicast count (an integer) or the CTA tiler (a tuple), then the count.
+  const bool tiled = a.size() > 3 && a.at(3).is_int_tuple() && std::get<IntTuple>(a.at(3).data).is_tuple();
+  if (a.size() > 3 && !tiled && !(a.at(3).is_int_tuple() && std::get<IntTuple>(a.at(3).data).is_integer()))
+    throw Error("tma_params: argument 3 must be the CTA tiler (a tuple of shapes, e.g. ((4,32),128)) or the multicast "
+                "count (an integer), got " + a.at(3).kind_name() + " " + a.at(3).to_string());
+  if (!tiled && a.size() > 4)
+    throw Error("tma_params: with 5 arguments, argument 3 must be the CTA tiler (a tuple of shapes), got " + a.at(3).to_string());
+  const std::size_t count_at = tiled ? 4 : 3;
+  const std::int64_t multicast = a.size() > count_at ? integer_arg(a, count_at, "tma_params") : 1;
   if (multicast < 1 || multicast > 16) throw Error("tma_params: the multicast count must be 1 to 16, got " + std::to_string(multicast));
-  const TmaParams p = make_tma_params(layout_arg(a, 0, "tma_params"), a.at(1), static_cast<int>(bits), static_cast<int>(multicast));
+  const Layout& gmem = layout_arg(a, 0, "tma_params");
+  const TmaParams p = tiled ? make_tma_params(gmem, a.at(1), std::get<IntTuple>(a.at(3).data), static_cast<int>(bits),
+                                              static_cast<int>(multicast))
+                            : make_tma_params(gmem, a.at(1), static_cast<int>(bits), static_cast<int>(multicast));
   auto list = [&](const auto& v, int from) {
     std::vector<IntTuple> e;
     for (int i = from; i < p.rank; ++i) e.push_back(IntTuple::integer(static_cast<std::int64_t>(v[i])));
@@ -276,10 +287,12 @@ void register_atom_functions(FunctionTable& table) {
                                   const MmaAtom atom = atom_arg(a, 0, "umma_instr_desc");
                                   return Value(IntTuple::integer(static_cast<std::int64_t>(umma_idesc_of(atom, "umma_instr_desc").runtime())));
                                 }});
-  table.add("tma_params", {3, 4,
-                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, MULTICAST])  cuTensorMapEncodeTiled's arguments (rank, "
-                           "globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle 0 none|1 32B|2 64B|3 "
-                           "128B); MULTICAST CTAs each load a slice of the box",
+  table.add("tma_params", {3, 5,
+                           "tma_params(GMEM_LAYOUT, SMEM_LAYOUT, BITS [, CTA_TILER] [, MULTICAST])  cuTensorMapEncodeTiled's "
+                           "arguments (rank, globalDim, globalStrides bytes of dims 1.., boxDim, elementStrides, interleave, swizzle "
+                           "0 none|1 32B|2 64B|3 128B); CTA_TILER (a tuple of shapes, e.g. ((4,32),128)) picks the CTA tile from "
+                           "the GMEM modes as make_tma_copy's cta_tiler (default: the SMEM mode sizes); MULTICAST CTAs each load "
+                           "a slice of the box",
                            tma_params_call});
   table.add("tma_box_offsets", {3, 3,
                                 "tma_box_offsets(GMEM_LAYOUT, SMEM_LAYOUT, BITS)  copy index -> SMEM element offset of each box "

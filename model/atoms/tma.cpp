@@ -1,5 +1,7 @@
 #include "atoms/tma.hpp"
 
+#include "atoms/tma_cta_tiler.hpp"
+
 #include "coordinates.hpp"
 #include "equality.hpp"
 #include "error.hpp"
@@ -97,34 +99,75 @@ std::vector<StorageRun> storage_runs(const Layout& l, const std::vector<std::int
   return runs;
 }
 
+bool has_hierarchical_mode(const Layout& l) {
+  for (std::size_t m = 0; m < rank(l); ++m)
+    if (mode(l, m).shape().is_tuple()) return true;
+  return false;
+}
+
+// The SMEM tile layout of `smem` (a Layout or `Sw<B,4,3> o smem_ptr[BITS b](unset) o L`), the
+// swizzle mode recorded in `p`. Checks the element width and the swizzle.
+const Layout& smem_tile_of(const std::string& what, const Value& smem, int element_bits, TmaParams& p) {
+  if (element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
+    throw Error(what + ": element width must be 8, 16, 32 or 64 bits");
+  p.element_bytes = element_bits / 8;
+  p.smem_layout = smem;
+  if (smem.is_layout()) return std::get<Layout>(smem.data);
+  if (!smem.is_composed())
+    throw Error(what + ": the SMEM layout must be a layout or a composed layout, got " + smem.kind_name());
+  const auto& c = std::get<ComposedLayout>(smem.data);
+  if (!c.offset || c.offset->value || c.offset->pointer_element_bits != element_bits)
+    throw Error(what + ": a swizzled SMEM layout must be `Sw<B,4,3> o smem_ptr[" + std::to_string(element_bits) +
+                "b](unset) o L` (the swizzle acts on byte addresses)");
+  const Swizzle& sw = c.swizzle;
+  if (sw.base() != 4 || sw.shift() != 3 || sw.bits() < 0 || sw.bits() > 3)
+    throw Error(what + ": swizzle " + sw.to_string() + " is not a TMA swizzle mode (Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>)");
+  p.swizzle = static_cast<TmaSwizzle>(sw.bits());
+  return c.layout;
+}
+
+// The rest of the derivation once the TMA dimensions' GMEM leaves and box are known: folding
+// past rank 5, the multicast slice, globalDim and globalStrides, and the hardware's limits.
+void complete_tma_params(const std::string& what, const Layout& gmem, std::vector<std::vector<int>> tma_modes,
+                         std::vector<std::int64_t> box, int num_multicast, TmaParams& p);
+
 }  // namespace
+
+TmaParams make_tma_params(const Layout& gmem, const Value& smem, const IntTuple& cta_tiler, int element_bits,
+                          int num_multicast) {
+  const std::string what = "tma_params(" + gmem.to_string() + ", " + smem.to_string() + ", " +
+                           std::to_string(element_bits) + ", " + cta_tiler.to_string() +
+                           (num_multicast != 1 ? ", " + std::to_string(num_multicast) : "") + ")";
+  if (num_multicast < 1 || num_multicast > 16)
+    throw Error(what + ": the multicast count must be 1 to 16 CTAs, got " + std::to_string(num_multicast));
+  TmaParams p;
+  const Layout& tile_layout = smem_tile_of(what, smem, element_bits, p);
+  TmaBoxModes m = tma_box_modes_for_tiler(what, gmem, tile_layout, cta_tiler);
+  complete_tma_params(what, gmem, std::move(m.modes), std::move(m.box), num_multicast, p);
+  return p;
+}
 
 TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits, int num_multicast) {
   const std::string what = "tma_params(" + gmem.to_string() + ", " + smem.to_string() + ", " +
                            std::to_string(element_bits) + (num_multicast != 1 ? ", " + std::to_string(num_multicast) : "") + ")";
   if (num_multicast < 1 || num_multicast > 16)
     throw Error(what + ": the multicast count must be 1 to 16 CTAs, got " + std::to_string(num_multicast));
-  if (element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
-    throw Error(what + ": element width must be 8, 16, 32 or 64 bits");
   TmaParams p;
-  p.element_bytes = element_bits / 8;
-  p.smem_layout = smem;
-
-  const Layout* tile_layout = nullptr;
-  if (smem.is_layout()) {
-    tile_layout = &std::get<Layout>(smem.data);
-  } else if (smem.is_composed()) {
-    const auto& c = std::get<ComposedLayout>(smem.data);
-    tile_layout = &c.layout;
-    if (!c.offset || c.offset->value || c.offset->pointer_element_bits != element_bits)
-      throw Error(what + ": a swizzled SMEM layout must be `Sw<B,4,3> o smem_ptr[" + std::to_string(element_bits) +
-                  "b](unset) o L` (the swizzle acts on byte addresses)");
-    const Swizzle& sw = c.swizzle;
-    if (sw.base() != 4 || sw.shift() != 3 || sw.bits() < 0 || sw.bits() > 3)
-      throw Error(what + ": swizzle " + sw.to_string() + " is not a TMA swizzle mode (Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>)");
-    p.swizzle = static_cast<TmaSwizzle>(sw.bits());
-  } else {
-    throw Error(what + ": the SMEM layout must be a layout or a composed layout, got " + smem.kind_name());
+  const Layout* tile_layout = &smem_tile_of(what, smem, element_bits, p);
+  // A hierarchical GMEM mode is tiled as CuTe's default CTA tiler does: SMEM mode d's size
+  // taken from top-level GMEM mode d, colexicographically.
+  if (has_hierarchical_mode(gmem)) {
+    std::vector<IntTuple> sizes;
+    for (std::size_t d = 0; d < rank(*tile_layout); ++d) {
+      const Layout m = mode(*tile_layout, d);
+      sizes.push_back(IntTuple::integer(size_value(m), m.shape().all_static()));
+    }
+    if (sizes.size() > rank(gmem))
+      throw Error(what + ": the SMEM box has " + std::to_string(sizes.size()) + " modes but the GMEM tensor has " +
+                  std::to_string(rank(gmem)) + " (mode d of the SMEM layout tiles GMEM mode d)");
+    TmaBoxModes m = tma_box_modes_for_tiler(what, gmem, *tile_layout, IntTuple::tuple(sizes));
+    complete_tma_params(what, gmem, std::move(m.modes), std::move(m.box), num_multicast, p);
+    return p;
   }
 
   // GMEM modes (flattened) and the tile: mode d of the SMEM layout covers GMEM mode d.
@@ -158,7 +201,8 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
       if (r.dim < 0 || r.step != 1) break;
       const GmemMode& m = g[static_cast<std::size_t>(r.dim)];
       if (!tma_modes.empty()) {
-        const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().back())];
+        // CuTe's coalesce_256 compares with the extent and stride of the whole dimension so far.
+        const GmemMode& prev = g[static_cast<std::size_t>(tma_modes.back().front())];
         if (static_box && prev.static_stride && m.static_stride && box.back() * prev.stride == m.stride &&
             box.back() * r.extent <= 256) {
           tma_modes.back().push_back(r.dim);
@@ -182,6 +226,20 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
     if (used || (g[j].static_shape && g[j].shape == 1) || (g[j].static_stride && g[j].stride == 0)) continue;
     tma_modes.push_back({static_cast<int>(j)});
     box.push_back(1);
+  }
+  complete_tma_params(what, gmem, std::move(tma_modes), std::move(box), num_multicast, p);
+  return p;
+}
+
+namespace {
+
+void complete_tma_params(const std::string& what, const Layout& gmem, std::vector<std::vector<int>> tma_modes,
+                         std::vector<std::int64_t> box, int num_multicast, TmaParams& p) {
+  std::vector<GmemMode> g;
+  {
+    const auto gshape = leaves(gmem.shape()), gstride = leaves(gmem.stride());
+    for (std::size_t j = 0; j < gshape.size(); ++j)
+      g.push_back({gshape[j].value(), gstride[j].value(), gshape[j].is_static(), gstride[j].is_static()});
   }
   // More than 5: the trailing dimensions fold into the fifth, as CuTe groups them (its extent
   // then spans their offsets with the gcd of their strides, below).
@@ -246,8 +304,9 @@ TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bit
       throw Error(what + ": a swizzled TMA box needs an inner dimension of exactly the " + std::to_string(span) +
                   "-byte swizzle width; it spans " + std::to_string(inner_bytes) + " bytes");
   }
-  return p;
 }
+
+}  // namespace
 
 void check_tma_copy(const TmaParams& p, const std::array<std::int64_t, 5>& origin, TmaDirection direction) {
   const bool store = direction == TmaDirection::Store;
@@ -306,8 +365,11 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
 }
 
 TmaCopies tma_copies(const Layout& gmem, const Value& smem, int element_bits) {
-  const TmaParams p = make_tma_params(gmem, smem, element_bits);
   const std::string what = "tma_copies(" + gmem.to_string() + ", " + smem.to_string() + ", " + std::to_string(element_bits) + ")";
+  // The copies below walk SMEM mode d along flattened GMEM mode d.
+  if (has_hierarchical_mode(gmem))
+    throw Error(what + ": the boxes of a tile over a hierarchical GMEM mode are not modelled (flatten the GMEM layout)");
+  const TmaParams p = make_tma_params(gmem, smem, element_bits);
   const Layout& l = layout_part(smem);
   std::vector<std::int64_t> tile;
   for (std::size_t d = 0; d < rank(l); ++d) tile.push_back(size_value(mode(l, d)));

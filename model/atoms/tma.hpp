@@ -50,7 +50,20 @@ struct TmaParams {
 // `num_multicast` CTAs sharing the load (SM90_TMA_LOAD_MULTICAST), each CTA's box is the full box
 // truncated from its outermost dimension inwards by that count, as CuTe's make_tma_copy does
 // (precondition, checked: each truncated extent and the remaining count divide one another).
+// A GMEM layout with a hierarchical mode is tiled as CuTe's default CTA tiler does (below, with
+// the tiler of SMEM mode sizes).
 TmaParams make_tma_params(const Layout& gmem, const Value& smem, int element_bits, int num_multicast = 1);
+
+// With a CTA tiler, as CuTe's make_tma_copy(op, gmem, smem, cta_tiler, cluster_size): the tiler (a
+// shape of at most rank(gmem) modes, or an integer) takes tile mode i from GMEM mode i, a
+// hierarchical GMEM mode colexicographically ((heads, seqlen) tiled by (4,32): 4 heads x 32
+// positions), and SMEM element k holds tile element (colexicographic over the tiler) SMEM^-1(k).
+// The box is the leading part of that storage order that steps one GMEM leaf by one; GMEM leaves
+// it does not walk follow with box extent 1 (atoms/tma_cta_tiler.hpp). Preconditions (checked):
+// as above, and those of tma_box_modes_for_tiler (tile and SMEM sizes equal, tiler extents and
+// the GMEM extents they cross divide one another).
+TmaParams make_tma_params(const Layout& gmem, const Value& smem, const IntTuple& cta_tiler, int element_bits,
+                          int num_multicast = 1);
 
 enum class TmaDirection { Load, Store };
 
@@ -77,8 +90,8 @@ std::vector<std::int64_t> tma_predicted_image(const TmaParams& p, const Layout& 
 // Both layouts map a copy index to where that copy's box goes: its first SMEM element (before
 // the swizzle) and its TMA coordinates relative to the tile's first element, as basis strides
 // k@i for TMA dimension i. A tile of one box gives _1:_0 for both.
-// Precondition (checked): as make_tma_params; the SMEM layout holds whole boxes one after
-// another, each further run of boxes along one GMEM mode.
+// Precondition (checked): as make_tma_params; the GMEM modes are flat; the SMEM layout holds
+// whole boxes one after another, each further run of boxes along one GMEM mode.
 struct TmaCopies {
   Layout smem_offsets;
   Layout coordinates;

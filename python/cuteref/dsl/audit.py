@@ -52,6 +52,13 @@ def _compare(v: Verdict, dsl_value, model_value, what: str) -> bool:
     return False
 
 
+def _static_tiler(tiler) -> str:
+    """A CTA tiler (nested lists of ints) in the model's notation with static extents (`_n`)."""
+    if isinstance(tiler, list):
+        return "(" + ",".join(_static_tiler(t) for t in tiler) + ")"
+    return f"_{int(tiler)}"
+
+
 def _read_smem(printout: str, bits: Optional[int]):
     """A DSL SMEM layout as the function it is on the GPU."""
     if printout.lstrip().startswith("S<"):
@@ -328,7 +335,13 @@ class _Auditor:
             return
         # 3. The model's tensor map for this copy: box size and each mode's TMA dimension.
         layout, extents = model.concrete_gmem(gmem["tensor_layout"], tiler, bits)
-        call = f"tma_params({layout}, {smem}, {bits}" + (f", {d.args['num_multicast']})" if d.args.get("num_multicast", 1) != 1 else ")")
+        # Over a hierarchical GMEM mode (pack_gqa's (heads, seqlen)) the tiler's own modes pick
+        # the tile (make_tma_copy's cta_tiler): passed, its extents static as the DSL's are.
+        gshape = model.parse_int_tuple(model.split_layout(layout)[0])
+        nested = isinstance(gshape, list) and any(isinstance(m, list) for m in gshape)
+        tiler_arg = f", {_static_tiler(tiler)}" if nested and isinstance(tiler, list) else ""
+        call = f"tma_params({layout}, {smem}, {bits}{tiler_arg}" + (
+            f", {d.args['num_multicast']})" if d.args.get("num_multicast", 1) != 1 else ")")
         params = model.literal(cuteref.eval(call))
         _, global_dim, _, box, _, _, swizzle = params
         v.model = f"{call} = {model.tup(params)}" + (f"  (SMEM: {match[0]})" if match else "")
