@@ -9,7 +9,9 @@ The kernel (one thread, bf16):
   then holds an smem_partition and a coord_partition;
 - stores two values through a tensor whose swizzle sits in its layout over a plain pointer,
   S<3,4,3> o 0 o (8,64):(64,1), at coordinates (1,0) and (2,8): the PTX's store offsets show
-  which offsets the DSL's generated code swizzles (bytes or elements).
+  which offsets the DSL's generated code swizzles (bytes or elements);
+- makes the transposed views (quack's transpose_view, a stand-in here) of both tensors: the
+  trace then holds two transpose_view decisions.
 Writes OUT_DIR/trace.json and OUT_DIR/smem_accesses.txt (the PTX lines with st.shared).
 """
 import glob
@@ -33,6 +35,20 @@ def main():
 
     from cuteref.dsl import Tracer
 
+    # A stand-in for quack.layout_utils (quack is not installed here): its transpose_view is
+    # the tensor composed with the ordered layout that swaps the first two modes; the tracer
+    # hooks it by that module path, as it hooks quack's own.
+    import types
+    stand_in = types.ModuleType("quack.layout_utils")
+
+    def transpose_view(a):
+        return cute.composition(a, cute.make_ordered_layout((a.shape[1], a.shape[0]), order=(1, 0)))
+
+    stand_in.transpose_view = transpose_view
+    sys.modules.setdefault("quack", types.ModuleType("quack"))
+    sys.modules["quack.layout_utils"] = stand_in
+    sys.modules["quack"].layout_utils = stand_in
+
     @cute.kernel
     def probe(g: cute.Tensor):
         tidx, _, _ = cute.arch.thread_idx()
@@ -49,6 +65,8 @@ def main():
         thr.partition_S(cute.make_identity_tensor((32, 64)))
         in_layout = cute.make_tensor(cute.recast_ptr(plain.iterator, dtype=cutlass.BFloat16),
                                      cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, atom_layout))
+        stand_in.transpose_view(tile)
+        stand_in.transpose_view(in_layout)
         in_layout[(1, 0)] = g[0]
         in_layout[(2, 8)] = g[1]
         cute.arch.sync_threads()
