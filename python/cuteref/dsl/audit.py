@@ -1,7 +1,8 @@
 """The audit: each decision of a trace against the model's value for the same arguments.
 
 `audit(trace)` returns one Verdict per decision, in order, plus one per register handoff (a
-tiled MMA that reads A from registers after one that accumulates in them). A verdict is
+tiled MMA that reads A from registers after one that accumulates in them) and one per tiled
+MMA for its own SMEM operand reads (gmma_reads.py). A verdict is
 
 - `agree`: the DSL's value and the model's are the same function (layouts compared with
   cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits), except
@@ -11,7 +12,8 @@ tiled MMA that reads A from registers after one that accumulates in them). A ver
 - `unmapped`: the audit has no model counterpart for this call, said with the reason;
 - `failed`: the DSL raised (its message), so there is no value to compare;
 - `reported`: a measure, not a verdict: the shared-memory wavefronts of a tiled copy's
-  instructions on the SMEM tensor a thread partitions, against the ideal (never a failure).
+  instructions on the SMEM tensor a thread partitions, or the model's count of a wgmma's own
+  operand reads under gmma_reads.ACCESS_MODEL, against the ideal (never a failure).
 
 Nothing is skipped: every recorded decision has a verdict.
 """
@@ -333,8 +335,11 @@ class _Auditor:
                 c = gmma_reads.core_matrix_wavefronts(view, bits, major)
                 blocks = (model.product_each(view)[0] // mn_atom) * (model.product_each(view)[1] // k_atom)
                 counted += 1
-                v.checks.append(f"{op}: {what} = {view}; {gmma_reads.descriptor(view, bits, mn_atom, k_atom)}")
-                lines.append(f"{op} ({major}-major) {what}: " + _wavefronts_gmma(c, blocks))
+                desc = gmma_reads.descriptor(view, bits, mn_atom, k_atom)
+                v.checks.append(f"{op}: {what} = {view}; {desc}")
+                lines.append(f"{op} ({major}-major) {what}: " + _wavefronts_gmma(c, blocks)
+                             + (" [no GMMA descriptor: a wgmma cannot read it as this operand]"
+                                if desc.startswith("no descriptor") else ""))
         v.detail = "; ".join(lines)
         if not counted:
             v.status = "unmapped"

@@ -83,7 +83,7 @@ def descriptor(view, bits: int, mn_atom: int, k_atom: int) -> str:
     try:
         fields = model.literal(cuteref.eval(call))
     except cuteref.Error as e:
-        return f"no descriptor: {e.diagnostic}"
+        return f"no descriptor for the first wgmma block ({mn_atom},{k_atom}): {e.diagnostic}"
     kinds = {0: "INTERLEAVE", 1: "SW128", 2: "SW64", 3: "SW32"}
     start, lbo, sbo, base, kind = fields
     return (f"{call} = {model.tup(fields)} (start {start * 16} B, LBO {lbo * 16} B, SBO {sbo * 16} B, base offset "
