@@ -346,6 +346,9 @@ def test_gmma_reads_in_the_audit():
     assert "ideal 64 (8.00x, worst core matrix 8-way)" in got[1].detail
     assert "B (K-major, 16-bit): no SMEM tile of this kernel fits the operand" in got[1].detail
     assert "no descriptor" in got[1].checks[0] and "[no GMMA descriptor: a wgmma cannot read it as this operand]" in got[1].detail
+    # The MMA alone: no tile to count, said.
+    alone = dsl.audit(dsl.Trace(decisions=bad.decisions[:1]))
+    assert [v.status for v in alone] == ["agree", "unmapped"] and "no SMEM tile of this kernel fits" in alone[1].detail
     REPORT.append(f"cuteref.dsl GMMA operand reads in the audit: {len(reads)} tiled MMAs reported")
 
 

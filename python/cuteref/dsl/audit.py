@@ -316,6 +316,15 @@ class _Auditor:
         if entry is None:
             return None
         v = Verdict(None, d.section, f"GMMA operand reads of decision {d.index} ({entry})", "reported")
+        try:
+            self.count_gmma_reads(d, v)
+        except cuteref.Error as e:
+            v.status, v.detail = "unmapped", f"the model cannot count these reads: {e.diagnostic}"
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            v.status, v.detail = "unmapped", f"the audit cannot read this decision's record: {type(e).__name__}: {e}"
+        return v
+
+    def count_gmma_reads(self, d: Decision, v: Verdict) -> None:
         v.dsl = "the wgmma reads its SMEM operands through the GMMA descriptor (not recorded: every fitting SMEM tile)"
         v.model = gmma_reads.ACCESS_MODEL
         rs = d.args.get("a_source") == "RMEM"
@@ -343,7 +352,6 @@ class _Auditor:
         v.detail = "; ".join(lines)
         if not counted:
             v.status = "unmapped"
-        return v
 
     def operand_tiles(self, section: str, bits: int, major: str, mn_atom: int, k_atom: int) -> List[tuple]:
         """(what, (MN, K) view) of each distinct one-stage SMEM tile of SECTION that fits a
@@ -606,7 +614,9 @@ class _Auditor:
         composition with the ordered layout that swaps the first two modes). A later partition
         of the view takes as reference placement the model's transposition of the viewed
         tensor's reference placement (placement_reference), else of its own reading."""
-        source = next(a for a in d.args.values() if isinstance(a, dict) and "tensor_layout" in a)
+        source = next((a for a in d.args.values() if isinstance(a, dict) and "tensor_layout" in a), None)
+        if source is None:
+            raise cuteref.Error("transpose_view: the viewed tensor was not recorded as an SMEM tensor")
         bits = int(source["bits"])
         mine_in, how = _smem_tensor_value(source)
         theirs, _ = _smem_tensor_value(d.result)
