@@ -295,6 +295,14 @@ def test_gmma_operand_wavefronts_by_hand_and_enumeration():
     got = gmma_reads.core_matrix_wavefronts(plain, 16, "K")
     assert enumerated_wavefronts(lambda m, k: 2 * int(plain(m, k)), 64, 64, 16, "K") == 512
     assert got == {"core_matrices": 64, "wavefronts": 512, "ideal": 64, "worst": 8}
+    # Per wgmma block of A (64 x 16: 8 row groups x 2 chunks = 16 core matrices, 2048 bytes,
+    # ideal 16): 16 x 8 = 128; the SW128 tile's 16.
+    by_block = gmma_reads.core_matrix_wavefronts(plain, 16, "K", (64, 16))
+    assert (by_block["blocks"], by_block["block_worst"], by_block["block_ideal"]) == (4, 128, 16)
+    by_block = gmma_reads.core_matrix_wavefronts(tile, 16, "K", (64, 16))
+    assert (by_block["blocks"], by_block["block_worst"], by_block["block_ideal"]) == (4, 16, 16)
+    with pytest.raises(cuteref.Error, match="not whole wgmma blocks"):
+        gmma_reads.core_matrix_wavefronts(tile, 16, "K", (48, 16))
     # The model refuses a descriptor for it (rows 128 B apart are no INTERLEAVE core matrix).
     assert gmma_reads.descriptor(plain, 16, 64, 16).startswith("no descriptor")
     assert "SW128" in gmma_reads.descriptor(tile, 16, 64, 16)
@@ -342,7 +350,9 @@ def test_gmma_reads_in_the_audit():
                      {"layout": "S<0,4,3> o 0 o ((8,8),64):((64,512),1)"})])
     got = dsl.audit(bad)
     assert [v.status for v in got] == ["agree", "reported", "disagree", "agree"], dsl.render(got)
-    assert "A (K-major)" in got[1].detail and "512 wavefronts over 64 core matrices" in got[1].detail
+    # Per wgmma (64 x 16 f16: 16 core matrices, ideal 16): 16 x 8 = 128.
+    assert "A (K-major)" in got[1].detail and "per stage 512 over 64 core matrices (4 wgmma blocks)" in got[1].detail
+    assert "per wgmma at most 128 wavefronts, ideal 16" in got[1].detail
     assert "ideal 64 (8.00x, worst core matrix 8-way)" in got[1].detail
     assert "B (K-major, 16-bit): no SMEM tile of this kernel fits the operand" in got[1].detail
     assert "no descriptor" in got[1].checks[0] and "[no GMMA descriptor: a wgmma cannot read it as this operand]" in got[1].detail
@@ -454,8 +464,15 @@ def test_recorded_flash_attention_and_quack():
         total[name] = (c["agree"], c["unmapped"], c["reported"])
         if name == "flash_trace_quick.json.gz":
             # Recorded with the SMEM partitions: each tiled copy's wavefronts on its SMEM tensor.
-            reported = [v for v in verdicts if v.status == "reported"]
+            reported = [v for v in verdicts if v.status == "reported" and v.index is not None]
             assert len(reported) >= 80 and all("wavefronts over" in v.detail for v in reported)
+        # Each tiled MMA's own operand reads: every tile is a GMMA atom tiled, whose XOR puts the
+        # 8 rows of a core matrix in 8 bank groups (test_gmma_operand_wavefronts_by_hand_and_
+        # enumeration), so each reads at its ideal.
+        reads = [v for v in verdicts if v.title.startswith("GMMA operand reads")]
+        assert len(reads) == sum(1 for d in decisions if d.kind == "tiled_mma" and not d.error)
+        assert all(v.status == "reported" and "x, worst" not in v.detail for v in reads), \
+            [v.detail for v in reads if "x, worst" in v.detail or v.status != "reported"][:3]
         if name == "flash_trace.json.gz":
             sections = by_section(verdicts)
             assert len(sections) >= 38  # 19 compiled configurations (the exact run reuses one), forward and backward

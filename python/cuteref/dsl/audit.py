@@ -341,12 +341,11 @@ class _Auditor:
                 lines.append(f"{op} ({major}-major, {bits}-bit): no SMEM tile of this kernel fits the operand")
                 continue
             for what, view in fits:
-                c = gmma_reads.core_matrix_wavefronts(view, bits, major)
-                blocks = (model.product_each(view)[0] // mn_atom) * (model.product_each(view)[1] // k_atom)
+                c = gmma_reads.core_matrix_wavefronts(view, bits, major, (mn_atom, k_atom))
                 counted += 1
                 desc = gmma_reads.descriptor(view, bits, mn_atom, k_atom)
                 v.checks.append(f"{op}: {what} = {view}; {desc}")
-                lines.append(f"{op} ({major}-major) {what}: " + _wavefronts_gmma(c, blocks)
+                lines.append(f"{op} ({major}-major) {what}: " + _wavefronts_gmma(c)
                              + (" [no GMMA descriptor: a wgmma cannot read it as this operand]"
                                 if desc.startswith("no descriptor") else ""))
         v.detail = "; ".join(lines)
@@ -661,10 +660,11 @@ def _wavefronts(wavefronts: int, instructions: int, ideal: int) -> str:
         (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
 
 
-def _wavefronts_gmma(c: dict, blocks: int) -> str:
-    return (f"{c['wavefronts']} wavefronts over {c['core_matrices']} core matrices ({blocks} wgmma blocks per stage), "
-            f"ideal {c['ideal']}" + (f" ({c['wavefronts'] / c['ideal']:.2f}x, worst core matrix {c['worst']}-way)"
-                                     if c['wavefronts'] != c['ideal'] else ""))
+def _wavefronts_gmma(c: dict) -> str:
+    return (f"per wgmma at most {c['block_worst']} wavefronts, ideal {c['block_ideal']}; per stage "
+            f"{c['wavefronts']} over {c['core_matrices']} core matrices ({c['blocks']} wgmma blocks), ideal {c['ideal']}"
+            + (f" ({c['wavefronts'] / c['ideal']:.2f}x, worst core matrix {c['worst']}-way)"
+               if c['wavefronts'] != c['ideal'] else ""))
 
 
 def _smem_tensor_value(t: dict) -> tuple:

@@ -39,17 +39,21 @@ def contiguous_mode(view) -> Optional[int]:
     return None
 
 
-def core_matrix_wavefronts(view, bits: int, major: str) -> dict:
+def core_matrix_wavefronts(view, bits: int, major: str, block: Optional[Tuple[int, int]] = None) -> dict:
     """The access model's count for the (MN, K) tile VIEW (a model value giving element
-    offsets) of BITS-bit elements read as a MAJOR ('K' or 'MN') GMMA operand.
+    offsets) of BITS-bit elements read as a MAJOR ('K' or 'MN') GMMA operand; BLOCK, one
+    wgmma's (MN, K) extents, also gives the count of the costliest wgmma.
     Pre (checked, cuteref.Error naming it): bits divides 128 and is a multiple of 8; the
     extents are whole core matrices (the strided extent a multiple of 8, the contiguous one of
-    T). Post: {core_matrices, wavefronts, ideal, worst} with ideal = bytes / 128."""
+    T), and whole blocks when BLOCK is given (its extents whole core matrices too).
+    Post: {core_matrices, wavefronts, ideal, worst} with ideal = bytes / 128 and worst the most
+    wavefronts of one core matrix; with BLOCK also blocks, block_worst (the most wavefronts of
+    one wgmma) and block_ideal (its bytes / 128)."""
     if bits % 8 or 128 % bits:
         raise cuteref.Error(f"a {bits}-bit element does not tile a 16-byte core matrix row")
     if major not in ("K", "MN"):
         raise cuteref.Error(f"majorness {major!r}: K or MN")
-    key = (str(view), bits, major)
+    key = (str(view), bits, major, block)
     if key in _cache:
         return _cache[key]
     t = 128 // bits
@@ -57,8 +61,13 @@ def core_matrix_wavefronts(view, bits: int, major: str) -> dict:
     rows_ext, cols_ext = (ext_mn, ext_k) if major == "K" else (ext_k, ext_mn)
     if rows_ext % 8 or cols_ext % t:
         raise cuteref.Error(f"the {major}-major tile ({ext_mn},{ext_k}) is not whole core matrices of 8 x {t} elements")
+    if block is not None:
+        b_rows, b_cols = block if major == "K" else (block[1], block[0])
+        if ext_mn % block[0] or ext_k % block[1] or b_rows % 8 or b_cols % t:
+            raise cuteref.Error(f"the tile ({ext_mn},{ext_k}) is not whole wgmma blocks {block} of whole core matrices")
     nbytes = bits // 8
     total, worst, count = 0, 0, 0
+    per_block: Dict[Tuple[int, int], int] = {}
     for g in range(rows_ext // 8):
         for c in range(cols_ext // t):
             words: Dict[int, set] = {}
@@ -71,7 +80,13 @@ def core_matrix_wavefronts(view, bits: int, major: str) -> dict:
                         words.setdefault((b // 4) % 32, set()).add(b // 4)
             w = max(1, max(len(s) for s in words.values()))
             total, worst, count = total + w, max(worst, w), count + 1
+            if block is not None:
+                where = (8 * g // b_rows, c * t // b_cols)
+                per_block[where] = per_block.get(where, 0) + w
     out = {"core_matrices": count, "wavefronts": total, "ideal": ext_mn * ext_k * nbytes // 128, "worst": worst}
+    if block is not None:
+        out.update(blocks=len(per_block), block_worst=max(per_block.values()),
+                   block_ideal=block[0] * block[1] * nbytes // 128)
     _cache[key] = out
     return out
 
