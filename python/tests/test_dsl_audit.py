@@ -594,6 +594,17 @@ def test_live_partitions_and_in_layout_swizzle(tmp_path):
     views = [v for v, d in zip(verdicts, trace.decisions) if d.kind == "transpose_view"]
     assert len(views) == 2 and all(v.status == "agree" for v in views), dsl.render(verdicts)
     assert "(64,8):(1,64)" in views[0].dsl and "S<3,4,3> o 0 o (64,8):(1,64)" in views[1].dsl
+    # The control: the first view made of (8,64):(1,8) is (64,8):(8,1); the model transposes the
+    # tile asked for, (64,8):(1,64). Index 1: element 1 (byte 2) against element 8 (byte 16;
+    # Sw<3,4,3> moves neither: bits 7-9 are 0).
+    perturbed = tmp_path / "perturbed"
+    r = subprocess.run([sys.executable, os.path.join(HERE, "dsl_partition_probe.py"), DSL, str(perturbed), "--perturb-view"],
+                       capture_output=True, text=True, env=dsl_env(), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    trace = load(str(perturbed / "trace.json"))
+    views = [v for v, d in zip(dsl.audit(trace), trace.decisions) if d.kind == "transpose_view"]
+    assert [v.status for v in views] == ["disagree", "agree"], [v.detail for v in views]
+    assert "at index 1: left gives 1, right gives 8" in views[0].detail
     coord = next(v for v, d in zip(verdicts, trace.decisions) if d.kind == "coord_partition")
     # 8 x 8 threads of 8 bf16 over an 8 x 64 tile: thread 0's values are (0, 0..7); the tile
     # repeats 4 times down 32 rows: ((8,1),4,1):((1@1,0),8@0,0).
@@ -605,4 +616,5 @@ def test_live_partitions_and_in_layout_swizzle(tmp_path):
     offsets = [int(m) for m in re.findall(r"st\.shared\.b16\s+\[%r\d+\+(\d+)\]", (tmp_path / "smem_accesses.txt").read_text())]
     assert len(offsets) == 2, offsets
     assert offsets[1] - offsets[0] == 176 and offsets[0] % 1024 == 128, offsets
-    REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets in the PTX")
+    REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets "
+                  "in the PTX; 2 transposed views agree, 1 perturbed caught")
