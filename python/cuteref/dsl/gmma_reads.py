@@ -11,9 +11,11 @@ The access model (ACCESS_MODEL, printed in every report):
 - each core matrix is one 128-byte request: its wavefronts are the largest number of distinct
   4-byte words that any one of the 32 banks (bank = byte address / 4 mod 32) holds among the
   bytes of its 8 rows, at least 1;
-- a tile's count is the sum over its core matrices; every element of one stage is read once,
-  by one wgmma, so this is the count of all the wgmma reads of one stage; the ideal is the
-  tile's bytes / 128 (one wavefront per core matrix).
+- a wgmma's count is the sum over the core matrices of its block (64 or N rows of MN, 32
+  bytes of K), its ideal the block's bytes / 128 (one wavefront per core matrix); a stage's
+  count is the sum over every core matrix of the tile read once, its ideal the tile's bytes /
+  128 (a tiled MMA of several warpgroups reads a shared operand once per warpgroup, each read
+  with the same count).
 Byte addresses are the model's SMEM layout (the swizzle on byte addresses) over a 1024-byte
 aligned buffer, as the GMMA atoms require.
 """
@@ -26,7 +28,7 @@ from . import model
 ACCESS_MODEL = ("the model's count, not a hardware counter: each core matrix (8 rows x 16 bytes) one 128-byte "
                 "request, its wavefronts the most distinct 4-byte words one of the 32 banks holds; ideal = bytes / 128")
 
-_cache: Dict[Tuple[str, int, str], dict] = {}
+_cache: Dict[tuple, dict] = {}  # (tile, bits, major, block) -> count
 
 
 def contiguous_mode(view) -> Optional[int]:
