@@ -480,7 +480,7 @@ def test_recorded_flash_attention_and_quack():
             assert agree("register handoff") >= 20 and agree("make_tiled_tma_atom") >= 100
             assert agree("make_tiled_copy_tv") >= 150 and agree("make_tiled_copy_C") >= 100
             assert agree("make_trivial_tiled_mma") >= 100 and agree("quack.sm90_utils.make_smem_layout") >= 150
-    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, disagree only FA's sdQ "
+    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, disagree only FA's sdQ and its view sdQt "
                   "(element-offset swizzle)")
 
 
