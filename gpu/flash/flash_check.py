@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from load_tracer import load_dsl_tools  # noqa: E402
+from sm90_environment import require_sm90  # noqa: E402
 
 CONTROLS = {
     "narrow_swizzle": "K's SMEM layout built from an atom one swizzle narrower (quack make_smem_layout with major_mode_size 512 bits: SW64)",
@@ -42,27 +43,10 @@ CONTROLS = {
 }
 
 
-def skip(reason):
-    print(f"flash_check: skipped: {reason}")
-    sys.exit(77)
-
-
 def environment():
-    try:
-        import torch
-    except ImportError:
-        skip("torch is not installed (the FlashAttention checks need torch and a Hopper GPU)")
-    if not torch.cuda.is_available():
-        skip("no CUDA device")
-    cc = torch.cuda.get_device_capability()
-    if cc != (9, 0):
-        skip(f"the GPU is compute capability {cc[0]}.{cc[1]}: flash_fwd_sm90/flash_bwd_sm90 need 9.0")
-    try:
-        import flash_attn.cute.interface as fa  # noqa: F401
-        import flash_attn.cute.flash_fwd_sm90  # noqa: F401
-        import flash_attn.cute.flash_bwd_sm90  # noqa: F401
-    except ImportError as e:
-        skip(f"flash-attn-4 is not importable ({e})")
+    torch = require_sm90("flash_check", ["flash_attn.cute.interface", "flash_attn.cute.flash_fwd_sm90",
+                                         "flash_attn.cute.flash_bwd_sm90"], "flash-attn-4")
+    import flash_attn.cute.interface as fa
     return torch, fa
 
 

@@ -32,8 +32,12 @@ import argparse
 import base64
 import gzip
 import json
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sm90_environment import require_sm90, skip as _skip  # noqa: E402
 
 # name: (dtype, hdim, tile_m (Q), tile_n (K and V), stages), as FA chose them (forward).
 CONFIGS = {
@@ -62,8 +66,7 @@ def element_id(row, col, hdim):
 
 
 def skip(reason):
-    print(f"placement: skipped: {reason}")
-    sys.exit(77)
+    _skip("placement", reason)
 
 
 def tensor_plan(cfg, tensor):
@@ -260,17 +263,7 @@ def main(argv):
                 _, shared, _ = compile_one(CONFIGS[name], tensor, one_thread=args.one_thread_issue)
                 print(f"placement {name} {tensor}: compiled, SMEM layout {shared['layout']}", flush=True)
         return 0
-    try:
-        import torch
-    except ImportError:
-        skip("torch is not installed")
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        skip("no compute capability 9.0 GPU")
-    try:
-        import quack.sm90_utils  # noqa: F401
-        import cutlass.cute  # noqa: F401
-    except ImportError as e:
-        skip(f"the CuTe DSL or quack is not importable ({e})")
+    torch = require_sm90("placement", ["quack.sm90_utils", "cutlass.cute"], "the CuTe DSL or quack")
     result, failed, ran = {}, 0, 0
     for name in args.configs:
         result[name] = {}

@@ -29,27 +29,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from load_tracer import load_dsl_tools  # noqa: E402
-
-
-def skip(reason):
-    print(f"quack_check: skipped: {reason}")
-    sys.exit(77)
+from sm90_environment import require_sm90  # noqa: E402
 
 
 def environment():
-    try:
-        import torch
-    except ImportError:
-        skip("torch is not installed")
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        skip("no compute capability 9.0 GPU")
-    try:
-        import quack.gemm_interface  # noqa: F401
-        import quack.gemm_sm90  # noqa: F401
-        import quack.rmsnorm  # noqa: F401
-    except ImportError as e:
-        skip(f"quack-kernels is not importable ({e})")
-    return torch
+    return require_sm90("quack_check", ["quack.gemm_interface", "quack.gemm_sm90", "quack.rmsnorm"], "quack-kernels")
 
 
 def gemm_case(torch, name, dtype, b_k_major, rng):

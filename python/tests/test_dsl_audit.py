@@ -202,6 +202,166 @@ def test_coordinate_partition():
     REPORT.append("cuteref.dsl coordinate partitions: 1 agree, 1 perturbed caught")
 
 
+# ---- transposed views ------------------------------------------------------------------------
+# quack's transpose_view composes a tensor with the ordered layout that swaps its first two
+# modes. Hand derivation for the bf16 SW128 atom's transpose V = (64,8):(1,64) (column c, row r
+# at element c + 64 r): index 1 is (1,0), element 1 in both readings.
+
+def view_decision(index, source_layout, source_swizzle, view_layout):
+    return dsl.Decision(index, "transpose_view", "quack.layout_utils.transpose_view",
+                        {"a": {"tensor_layout": source_layout, "bits": 16, "swizzle": source_swizzle}},
+                        {"tensor_layout": view_layout, "bits": 16, "swizzle": source_swizzle})
+
+
+def test_transpose_view():
+    good = dsl.audit(dsl.Trace(decisions=[view_decision(0, ATOM, [3, 4, 3], "(64,8):(1,64)"),
+                                          view_decision(1, f"S<3,4,3> o 0 o {ATOM}", [0, 4, 3],
+                                                        "S<3,4,3> o 0 o (64,8):(1,64)")]))
+    assert [v.status for v in good] == ["agree", "agree"], dsl.render(good)
+    assert "make_ordered_layout((64,8), (1,0))" in good[0].model
+    # The view reshaped, not transposed: (64,8):(8,1) puts index 1 at element 8 (byte 16, which
+    # Sw<3,4,3> leaves: bits 7-9 are 0); the transpose puts it at element 1.
+    bad = dsl.audit(dsl.Trace(decisions=[view_decision(0, ATOM, [3, 4, 3], "(64,8):(8,1)")]))
+    assert bad[0].status == "disagree" and "at index 1: left gives 1, right gives 8" in bad[0].detail, dsl.render(bad)
+    REPORT.append("cuteref.dsl transposed views: 2 agree, 1 perturbed caught")
+
+
+def test_transposed_view_of_an_smem_layout_decision():
+    """FA's dQ postprocess partitions sdQt, the transposed view of sdQ (an SMEM layout decision
+    over a pointer without its swizzle); the trace has no transpose_view decision, so the view
+    is matched to the decision whose printout it transposes. Tile (16,64) of the atom:
+    ((8,2),64):((64,512),1); its transpose (64,(8,2)):(1,(64,512)), index i = c + 64 r. Rows 0
+    (r = 0) sit at bytes below 128 in both readings; index 64 (r 1, c 0): element 64 on element
+    offsets (bits 7-9 of 64 are 0), byte 128 ^ 16 = 144, element 72, on bytes."""
+    def trace(view):
+        return dsl.Trace(decisions=[
+            dsl.Decision(0, "smem_layout_atom", "cutlass.cute.nvgpu.warpgroup.make_smem_layout_atom",
+                         {"kind": "K_SW128", "element_type": {"dtype": "BFloat16", "bits": 16}},
+                         {"layout": f"S<3,4,3> o 0 o {ATOM}"}),
+            dsl.Decision(1, "tile_to_shape", "cutlass.cute.tile_to_shape",
+                         {"atom": f"S<3,4,3> o 0 o {ATOM}", "trg_shape": [16, 64], "order": [0, 1]},
+                         {"layout": "S<3,4,3> o 0 o ((8,2),64):((64,512),1)"}),
+            partition(2, view, [0, 4, 3])])
+    verdicts = dsl.audit(trace("S<3,4,3> o 0 o (64,(8,2)):(1,(64,512))"))
+    assert [v.status for v in verdicts] == ["agree", "agree", "disagree"], dsl.render(verdicts)
+    assert "the transpose of the SMEM layout of [1]" in verdicts[2].model
+    assert "at index 64: left gives 72, right gives 64" in verdicts[2].detail
+    # Not the transpose (the tile itself with its modes' strides swapped): no reference, said.
+    other = dsl.audit(trace("S<3,4,3> o 0 o (64,(8,2)):(64,(1,512))"))
+    assert other[2].status == "unmapped" and "no reference placement" in other[2].detail
+    REPORT.append("cuteref.dsl transposed view of an SMEM layout decision: 1 disagree as derived, 1 unmatched said")
+
+
+# ---- GMMA's own SMEM operand reads -----------------------------------------------------------
+
+def enumerated_wavefronts(byte_of, mn_extent, k_extent, bits, major):
+    """The access model written out byte by byte: every core matrix (8 rows x 16 bytes) of an
+    (MN, K) tile, each byte's bank (byte // 4 % 32) and word (byte // 4); a core matrix takes
+    the most distinct words one bank holds. BYTE_OF(mn, k) is the element's first byte."""
+    t = 128 // bits
+    rows, cols = (mn_extent, k_extent) if major == "K" else (k_extent, mn_extent)
+    total = 0
+    for g in range(rows // 8):
+        for c in range(cols // t):
+            banks = [set() for _ in range(32)]
+            for r in range(8):
+                for e in range(t):
+                    row, col = 8 * g + r, c * t + e
+                    mn, k = (row, col) if major == "K" else (col, row)
+                    for byte in range(byte_of(mn, k), byte_of(mn, k) + bits // 8):
+                        banks[byte // 4 % 32].add(byte // 4)
+            total += max(len(b) for b in banks)
+    return total
+
+
+def sw128_k_bf16(mn, k):
+    """tile_to_shape(gmma_atom(K, SW128, 16), (64,64)) by hand: row mn at 128 (mn % 8) +
+    1024 (mn // 8) bytes, 16-byte chunk k // 8 XOR mn % 8 (Sw<3,4,3>: bits 7-9 into 4-6)."""
+    return 1024 * (mn // 8) + 128 * (mn % 8) + 16 * ((k // 8) ^ (mn % 8)) + 2 * (k % 8)
+
+
+def test_gmma_operand_wavefronts_by_hand_and_enumeration():
+    from cuteref.dsl import gmma_reads
+    tile = cuteref.eval("tile_to_shape(gmma_atom(K, SW128, 16), (64,64))")
+    assert all(int(tile(m, k)) * 2 == sw128_k_bf16(m, k) for m in range(64) for k in range(64))
+    # SW128 K-major bf16 64 x 64: 64 core matrices, each row in its own 16-byte bank group
+    # (chunk XOR row): 1 wavefront each, ideal 64 x 64 x 2 / 128 = 64.
+    got = gmma_reads.core_matrix_wavefronts(tile, 16, "K")
+    assert enumerated_wavefronts(sw128_k_bf16, 64, 64, 16, "K") == 64
+    assert got == {"core_matrices": 64, "wavefronts": 64, "ideal": 64, "worst": 1}
+    # The same tile unswizzled (rows 128 B apart, no XOR): the 8 rows of a core matrix share
+    # the 4 banks of their chunk, 8 distinct words each: 8 wavefronts per core matrix, 512.
+    plain = cuteref.eval("((8,8),64):((64,512),1)")
+    got = gmma_reads.core_matrix_wavefronts(plain, 16, "K")
+    assert enumerated_wavefronts(lambda m, k: 2 * int(plain(m, k)), 64, 64, 16, "K") == 512
+    assert got == {"core_matrices": 64, "wavefronts": 512, "ideal": 64, "worst": 8}
+    # Per wgmma block of A (64 x 16: 8 row groups x 2 chunks = 16 core matrices, 2048 bytes,
+    # ideal 16): 16 x 8 = 128; the SW128 tile's 16.
+    by_block = gmma_reads.core_matrix_wavefronts(plain, 16, "K", (64, 16))
+    assert (by_block["blocks"], by_block["block_worst"], by_block["block_ideal"]) == (4, 128, 16)
+    by_block = gmma_reads.core_matrix_wavefronts(tile, 16, "K", (64, 16))
+    assert (by_block["blocks"], by_block["block_worst"], by_block["block_ideal"]) == (4, 16, 16)
+    with pytest.raises(cuteref.Error, match="not whole wgmma blocks"):
+        gmma_reads.core_matrix_wavefronts(tile, 16, "K", (48, 16))
+    # The model refuses a descriptor for it (rows 128 B apart are no INTERLEAVE core matrix).
+    assert gmma_reads.descriptor(plain, 16, 64, 16).startswith("no descriptor")
+    assert "SW128" in gmma_reads.descriptor(tile, 16, 64, 16)
+    # MN-major: the transpose of the SW128 tile (FA's V^T), (MN, K) = (64, 64), MN contiguous:
+    # a core matrix is 8 K-rows of 8 MN elements; K-row k holds chunk (mn // 8) ^ (k % 8).
+    mn_major = cuteref.eval("composition(tile_to_shape(gmma_atom(K, SW128, 16), (64,64)), make_ordered_layout((64,64), (1,0)))")
+    assert gmma_reads.contiguous_mode(mn_major) == 0 and gmma_reads.contiguous_mode(tile) == 1
+    assert enumerated_wavefronts(lambda mn, k: sw128_k_bf16(k, mn), 64, 64, 16, "MN") == 64
+    assert gmma_reads.core_matrix_wavefronts(mn_major, 16, "MN")["wavefronts"] == 64
+    # SW32 K-major bf16 (16 x 16): rows 32 B apart, Sw<1,4,3> XORs byte bit 7 into bit 4; row r
+    # of chunk 0 is in 16-byte group 2r + (r >> 2) mod 8 = 0,2,4,6,1,3,5,7: distinct, ideal 4.
+    sw32 = cuteref.eval("tile_to_shape(gmma_atom(K, SW32, 16), (16,16))")
+    assert gmma_reads.core_matrix_wavefronts(sw32, 16, "K") == {"core_matrices": 4, "wavefronts": 4, "ideal": 4, "worst": 1}
+    assert enumerated_wavefronts(lambda m, k: 2 * int(sw32(m, k)), 16, 16, 16, "K") == 4
+    with pytest.raises(cuteref.Error, match="not whole core matrices"):
+        gmma_reads.core_matrix_wavefronts(cuteref.eval("(12,16):(16,1)"), 16, "K")
+    REPORT.append("cuteref.dsl GMMA operand reads: 4 tiles counted as derived and enumerated (64, 512, 64, 4), 1 refused")
+
+
+def test_gmma_reads_in_the_audit():
+    """Each tiled MMA of the recorded DSL kernels gets its operand reads; the unswizzled tile
+    made in place of the kernel's is counted 8x its ideal."""
+    trace = load(os.path.join(TRACES, "dsl_kernels.json"))
+    verdicts = dsl.audit(trace)
+    reads = [v for v in verdicts if v.title.startswith("GMMA operand reads")]
+    mmas = [d for d in trace.decisions if d.kind == "tiled_mma"]
+    assert len(reads) == len(mmas) and all(v.status == "reported" for v in reads), dsl.render(reads)
+    assert all("not a hardware counter" in v.model for v in reads)
+    rs = next(v for v in reads if "_RS<" in v.title)
+    assert rs.detail.startswith("A: from registers") and "B (MN-major) the transpose of" in rs.detail
+    # Every tile the GMMA atoms build reads at its ideal.
+    assert all("x, worst" not in v.detail for v in reads)
+    # A kernel whose atom has its swizzle taken off (S<0,4,3>: 128-byte rows, no XOR): the
+    # atom disagrees, and the model's tile of it, read as A of the first MMA (f16, 64 x 64),
+    # takes 8 wavefronts per core matrix (test_gmma_operand_wavefronts_by_hand_and_enumeration):
+    # 512 against 64; B (N = 128) fits no tile of this kernel.
+    mma = next(d for d in trace.decisions if d.kind == "tiled_mma")
+    f16 = {"dtype": "Float16", "bits": 16}
+    bad = dsl.Trace(decisions=[
+        dsl.Decision(0, "tiled_mma", mma.api, dict(mma.args), dict(mma.result)),
+        dsl.Decision(1, "smem_layout_atom", "cutlass.cute.nvgpu.warpgroup.make_smem_layout_atom",
+                     {"kind": "K_SW128", "element_type": f16}, {"layout": "S<0,4,3> o 0 o (8,64):(64,1)"}),
+        dsl.Decision(2, "tile_to_shape", "cutlass.cute.tile_to_shape",
+                     {"atom": "S<0,4,3> o 0 o (8,64):(64,1)", "trg_shape": [64, 64], "order": [0, 1]},
+                     {"layout": "S<0,4,3> o 0 o ((8,8),64):((64,512),1)"})])
+    got = dsl.audit(bad)
+    assert [v.status for v in got] == ["agree", "reported", "disagree", "agree"], dsl.render(got)
+    # Per wgmma (64 x 16 f16: 16 core matrices, ideal 16): 16 x 8 = 128.
+    assert "A (K-major)" in got[1].detail and "per stage 512 over 64 core matrices (4 wgmma blocks)" in got[1].detail
+    assert "per wgmma at most 128 wavefronts, ideal 16" in got[1].detail
+    assert "ideal 64 (8.00x, worst core matrix 8-way)" in got[1].detail
+    assert "B (K-major, 16-bit): no SMEM tile of this kernel fits the operand" in got[1].detail
+    assert "no descriptor" in got[1].checks[0] and "[no GMMA descriptor: a wgmma cannot read it as this operand]" in got[1].detail
+    # The MMA alone: no tile to count, said.
+    alone = dsl.audit(dsl.Trace(decisions=bad.decisions[:1]))
+    assert [v.status for v in alone] == ["agree", "unmapped"] and "no SMEM tile of this kernel fits" in alone[1].detail
+    REPORT.append(f"cuteref.dsl GMMA operand reads in the audit: {len(reads)} tiled MMAs reported")
+
+
 # ---- traces recorded from real compiles, audited without the DSL ---------------------------
 
 def test_recorded_dsl_kernels():
@@ -221,9 +381,33 @@ def test_recorded_dsl_kernels():
             assert "make_tiled_tma_atom" in kinds and "make_tiled_copy_C" in kinds
             # O's stmatrix store into the 128-byte-swizzled tile: the model's count (checked
             # against Nsight Compute's counters by `cuteref-gpu banks`) is the ideal.
-            reported = [v for v in verdicts if v.status == "reported"]
+            reported = [v for v in verdicts if v.status == "reported" and v.index is not None]
             assert len(reported) == 1 and "256 wavefronts over 64 shared-memory instructions, ideal 256" in reported[0].detail
+            # The other reports: each tiled MMA's own operand reads (test_gmma_reads_in_the_audit).
+            assert all(v.title.startswith("GMMA operand reads") for v in verdicts if v.status == "reported" and v.index is None)
     REPORT.append(f"cuteref.dsl recorded traces (DSL kernels): {sum(counts.values())} verdicts, 0 disagree ({counts})")
+
+
+def _two_modes(printout):
+    """(mode 0 shape, mode 1 shape swapped in, ...): for `S<3,4,3> o 0 o (A,B):(X,Y)` with two
+    top-level modes, ("A", "B,A", "X", "Y,X"), the transposed printout's parts; else ("",) * 4."""
+    if not printout.startswith("S<3,4,3> o 0 o "):
+        return "", "", "", ""
+    shape, stride = model.split_layout(printout.split(" o ", 2)[2])
+    s, d = _split_top(shape), _split_top(stride)
+    if len(s) != 2:
+        return "", "", "", ""
+    return s[0], f"{s[1]},{s[0]}", d[0], f"{d[1]},{d[0]}"
+
+
+def _split_top(text):
+    body, out, depth, start = text[1:-1], [], 0, 0
+    for i, ch in enumerate(body):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(body[start:i])
+            start = i + 1
+    return out + [body[start:]]
 
 
 @pytest.mark.skipif(not os.path.isdir(H200), reason="gpu/flash/traces is missing")
@@ -246,10 +430,21 @@ def test_recorded_flash_attention_and_quack():
         expected = {d.index for d in decisions if d.kind == "smem_partition" and "tensor_layout" in d.args
                     and d.args["tensor_layout"].startswith("S<3,4,3> o 0 o ") and d.args["swizzle"][0] == 0
                     and (d.section, d.args["tensor_layout"]) in reused}
+        # And the partitions of its transposed view sdQt (layout_utils.transpose_view(sdQ)): the
+        # printout of such a tile ((8,m),(64,k)):((64,512),(1,s)) with its two modes swapped.
+        # Row 1 of sdQ, index 1 of the tile, is index 128 of the view (its first mode is the
+        # tile's second, the head dimension, 128 long), the same element 64 against 72.
+        transposed = {(d.section, f"S<3,4,3> o 0 o ({b}):({y})") for d in decisions if d.kind in ("smem_layout", "tile_to_shape")
+                      for a, b, x, y in [_two_modes(d.result.get("layout", ""))] if a}
+        views = {d.index for d in decisions if d.kind == "smem_partition" and "tensor_layout" in d.args
+                 and d.args["swizzle"][0] == 0 and (d.section, d.args["tensor_layout"]) in transposed}
         disagree = [v for v in verdicts if v.status == "disagree"]
-        assert {v.index for v in disagree} == expected, \
+        assert {v.index for v in disagree} == expected | views, \
             "\n".join(f"[{v.index}] {v.title}: {v.detail}" for v in disagree)
-        assert all("at index 1: left gives 72, right gives 64" in v.detail for v in disagree)
+        assert all("at index 1: left gives 72, right gives 64" in v.detail for v in disagree if v.index in expected)
+        assert all("at index 128: left gives 72, right gives 64" in v.detail for v in disagree if v.index in views)
+        if name == "flash_trace_quick.json.gz":
+            assert len(views) == 3  # sdQt of bf16-d128, f16-d128 and f16-d128-varlen backward
         if name == "flash_trace_quick.json.gz":
             assert len(expected) >= 10
             # quack's position-independent views (S<3,3,3> over a plain pointer, the tensor's
@@ -269,8 +464,15 @@ def test_recorded_flash_attention_and_quack():
         total[name] = (c["agree"], c["unmapped"], c["reported"])
         if name == "flash_trace_quick.json.gz":
             # Recorded with the SMEM partitions: each tiled copy's wavefronts on its SMEM tensor.
-            reported = [v for v in verdicts if v.status == "reported"]
+            reported = [v for v in verdicts if v.status == "reported" and v.index is not None]
             assert len(reported) >= 80 and all("wavefronts over" in v.detail for v in reported)
+        # Each tiled MMA's own operand reads: every tile is a GMMA atom tiled, whose XOR puts the
+        # 8 rows of a core matrix in 8 bank groups (test_gmma_operand_wavefronts_by_hand_and_
+        # enumeration), so each reads at its ideal.
+        reads = [v for v in verdicts if v.title.startswith("GMMA operand reads")]
+        assert len(reads) == sum(1 for d in decisions if d.kind == "tiled_mma" and not d.error)
+        assert all(v.status == "reported" and "x, worst" not in v.detail for v in reads), \
+            [v.detail for v in reads if "x, worst" in v.detail or v.status != "reported"][:3]
         if name == "flash_trace.json.gz":
             sections = by_section(verdicts)
             assert len(sections) >= 38  # 19 compiled configurations (the exact run reuses one), forward and backward
@@ -284,7 +486,7 @@ def test_recorded_flash_attention_and_quack():
             assert all("below 2^40" in v.detail for v in tma if v.status == "unmapped")
             assert agree("make_tiled_copy_tv") >= 150 and agree("make_tiled_copy_C") >= 100
             assert agree("make_trivial_tiled_mma") >= 100 and agree("quack.sm90_utils.make_smem_layout") >= 150
-    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, disagree only FA's sdQ "
+    REPORT.append(f"cuteref.dsl H200 traces: (agree, unmapped, reported) {total}, disagree only FA's sdQ and its view sdQt "
                   "(element-offset swizzle)")
 
 
@@ -314,14 +516,16 @@ def test_cli_exit_codes(tmp_path):
     env = dict(os.environ)
     run = lambda *a: subprocess.run([sys.executable, "-m", "cuteref.dsl", *a], capture_output=True, text=True, env=env)  # noqa: E731
     ok = run("audit", os.path.join(TRACES, "dsl_kernels.json"))
-    assert ok.returncode == 0 and "29 decisions: 29 agree" in ok.stdout
+    # 29 decisions, each agreeing, and one report of GMMA operand reads for each of its 3 tiled MMAs.
+    assert ok.returncode == 0 and "32 decisions: 29 agree, 0 disagree, 0 unmapped, 0 failed, 3 reported" in ok.stdout
     if os.path.isdir(H200):
         caught = run("audit", os.path.join(H200, "quack_control_trace.json.gz"))
         assert caught.returncode == 1 and "DISAGREE" in caught.stdout
     assert run().returncode == 64 and run("frobnicate", "x").returncode == 64
     one = run("audit", "--section", "attention decisions bf16 hdim 128 tile 128x128 stages 2",
               os.path.join(TRACES, "attention_decisions.json"))
-    assert one.returncode == 0 and "23 decisions: 22 agree, 0 disagree, 0 unmapped, 0 failed, 1 reported" in one.stdout
+    # 23 decisions (22 agree, O's stmatrix store reported) and the operand reads of its 2 tiled MMAs.
+    assert one.returncode == 0 and "25 decisions: 22 agree, 0 disagree, 0 unmapped, 0 failed, 3 reported" in one.stdout
     nosuch = run("audit", "--section", "no such kernel", os.path.join(TRACES, "attention_decisions.json"))
     assert nosuch.returncode == 64 and "no section 'no such kernel'" in nosuch.stderr
     assert run("audit", "--section").returncode == 64
@@ -392,6 +596,21 @@ def test_live_partitions_and_in_layout_swizzle(tmp_path):
     kinds = [d.kind for d in trace.decisions]
     assert "coord_partition" in kinds and "smem_partition" in kinds and not any("unrecorded" in d.args for d in trace.decisions)
     verdicts = dsl.audit(trace)
+    # The transposed views of both tensors (the hooked transpose_view): each the model's transpose.
+    views = [v for v, d in zip(verdicts, trace.decisions) if d.kind == "transpose_view"]
+    assert len(views) == 2 and all(v.status == "agree" for v in views), dsl.render(verdicts)
+    assert "(64,8):(1,64)" in views[0].dsl and "S<3,4,3> o 0 o (64,8):(1,64)" in views[1].dsl
+    # The control: the first view made of (8,64):(1,8) is (64,8):(8,1); the model transposes the
+    # tile asked for, (64,8):(1,64). Index 1: element 1 (byte 2) against element 8 (byte 16;
+    # Sw<3,4,3> moves neither: bits 7-9 are 0).
+    perturbed = tmp_path / "perturbed"
+    r = subprocess.run([sys.executable, os.path.join(HERE, "dsl_partition_probe.py"), DSL, str(perturbed), "--perturb-view"],
+                       capture_output=True, text=True, env=dsl_env(), timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    trace = load(str(perturbed / "trace.json"))
+    views = [v for v, d in zip(dsl.audit(trace), trace.decisions) if d.kind == "transpose_view"]
+    assert [v.status for v in views] == ["disagree", "agree"], [v.detail for v in views]
+    assert "at index 1: left gives 1, right gives 8" in views[0].detail
     coord = next(v for v, d in zip(verdicts, trace.decisions) if d.kind == "coord_partition")
     # 8 x 8 threads of 8 bf16 over an 8 x 64 tile: thread 0's values are (0, 0..7); the tile
     # repeats 4 times down 32 rows: ((8,1),4,1):((1@1,0),8@0,0).
@@ -403,4 +622,5 @@ def test_live_partitions_and_in_layout_swizzle(tmp_path):
     offsets = [int(m) for m in re.findall(r"st\.shared\.b16\s+\[%r\d+\+(\d+)\]", (tmp_path / "smem_accesses.txt").read_text())]
     assert len(offsets) == 2, offsets
     assert offsets[1] - offsets[0] == 176 and offsets[0] % 1024 == 128, offsets
-    REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets in the PTX")
+    REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets "
+                  "in the PTX; 2 transposed views agree, 1 perturbed caught")

@@ -1,7 +1,8 @@
 """The audit: each decision of a trace against the model's value for the same arguments.
 
 `audit(trace)` returns one Verdict per decision, in order, plus one per register handoff (a
-tiled MMA that reads A from registers after one that accumulates in them). A verdict is
+tiled MMA that reads A from registers after one that accumulates in them) and one per tiled
+MMA for its own SMEM operand reads (gmma_reads.py). A verdict is
 
 - `agree`: the DSL's value and the model's are the same function (layouts compared with
   cuteref's functional ==, SMEM layouts read on byte addresses: from_dsl(..., bits), except
@@ -11,7 +12,8 @@ tiled MMA that reads A from registers after one that accumulates in them). A ver
 - `unmapped`: the audit has no model counterpart for this call, said with the reason;
 - `failed`: the DSL raised (its message), so there is no value to compare;
 - `reported`: a measure, not a verdict: the shared-memory wavefronts of a tiled copy's
-  instructions on the SMEM tensor a thread partitions, against the ideal (never a failure).
+  instructions on the SMEM tensor a thread partitions, or the model's count of a wgmma's own
+  operand reads under gmma_reads.ACCESS_MODEL, against the ideal (never a failure).
 
 Nothing is skipped: every recorded decision has a verdict.
 """
@@ -20,7 +22,7 @@ from typing import Dict, List, Optional
 
 import cuteref
 
-from . import model
+from . import gmma_reads, model
 from .trace import Decision, Trace
 
 
@@ -82,6 +84,9 @@ class _Auditor:
         # (section, tiled copy, operand, layout printout, bits, (B,M,S), index): SMEM tensors
         # partitioned with their swizzle on the pointer
         self.pointer_swizzled: List[tuple] = []
+        # (section, view's layout printout, bits, what, model value): quack's transposed views
+        # (transpose_view decisions), as the model transposes the tensor they view
+        self.views: List[tuple] = []
 
     def run(self) -> List[Verdict]:
         out = []
@@ -114,7 +119,16 @@ class _Auditor:
                 handoff = self.handoff(d)
                 if handoff is not None:
                     out.append(handoff)
-        return out
+        # Each tiled MMA's own SMEM operand reads, once the kernel's SMEM tiles are all known
+        # (a kernel makes its tiled MMAs before its SMEM layouts): after the MMA's verdict.
+        reads = {d.index: self.gmma_reads(d) for d in self.trace.decisions if d.kind == "tiled_mma" and not d.error
+                 and "unrecorded" not in d.args and "unrecorded" not in d.result}
+        final = []
+        for v in out:
+            final.append(v)
+            if v.index in reads and reads[v.index] is not None:
+                final.append(reads.pop(v.index))
+        return final
 
     @staticmethod
     def title(d: Decision) -> str:
@@ -298,6 +312,74 @@ class _Auditor:
             v.status, v.detail = "disagree", f"the model says the values move: {result}"
         return v
 
+    def gmma_reads(self, d: Decision) -> Optional[Verdict]:
+        """Reported, not judged: the wavefronts of the wgmma's own reads of its SMEM operands (A
+        of SS, B) under gmma_reads.ACCESS_MODEL. The trace does not record which SMEM tensor a
+        wgmma reads, so each one-stage SMEM tile of this kernel that can be the operand is
+        counted: the element width is the operand's, and the tile, or its transpose (FA's
+        transposed views), has the operand's contiguous mode and extents that are multiples of
+        one wgmma's block (64 or N rows, 32 bytes of K). Identical tiles are counted once."""
+        entry = next((t for e, t in self.mmas if e is d), None)
+        if entry is None:
+            return None
+        v = Verdict(None, d.section, f"GMMA operand reads of decision {d.index} ({entry})", "reported")
+        try:
+            self.count_gmma_reads(d, v)
+        except cuteref.Error as e:
+            v.status, v.detail = "unmapped", f"the model cannot count these reads: {e.diagnostic}"
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            v.status, v.detail = "unmapped", f"the audit cannot read this decision's record: {type(e).__name__}: {e}"
+        return v
+
+    def count_gmma_reads(self, d: Decision, v: Verdict) -> None:
+        v.dsl = "the wgmma reads its SMEM operands through the GMMA descriptor (not recorded: every fitting SMEM tile)"
+        v.model = gmma_reads.ACCESS_MODEL
+        rs = d.args.get("a_source") == "RMEM"
+        n = int(d.args["tiler_mn"][1])
+        lines, counted = [], 0
+        for op, key, major_key, mn_atom in (("A", "a_dtype", "a_leading_mode", 64), ("B", "b_dtype", "b_leading_mode", n)):
+            if op == "A" and rs:
+                lines.append("A: from registers (no SMEM read)")
+                continue
+            bits, major = int(d.args[key]["bits"]), str(d.args[major_key])
+            k_atom = 256 // bits
+            fits = self.operand_tiles(d.section, bits, major, mn_atom, k_atom)
+            if not fits:
+                lines.append(f"{op} ({major}-major, {bits}-bit): no SMEM tile of this kernel fits the operand")
+                continue
+            for what, view in fits:
+                c = gmma_reads.core_matrix_wavefronts(view, bits, major, (mn_atom, k_atom))
+                counted += 1
+                desc = gmma_reads.descriptor(view, bits, mn_atom, k_atom)
+                v.checks.append(f"{op}: {what} = {view}; {desc}")
+                lines.append(f"{op} ({major}-major) {what}: " + _wavefronts_gmma(c)
+                             + (" [no GMMA descriptor: a wgmma cannot read it as this operand]"
+                                if desc.startswith("no descriptor") else ""))
+        v.detail = "; ".join(lines)
+        if not counted:
+            v.status = "unmapped"
+
+    def operand_tiles(self, section: str, bits: int, major: str, mn_atom: int, k_atom: int) -> List[tuple]:
+        """(what, (MN, K) view) of each distinct one-stage SMEM tile of SECTION that fits a
+        MAJOR-major operand of one wgmma's (MN_ATOM, K_ATOM) block: the tile itself or its
+        transpose."""
+        out, seen = [], set()
+        for sec, b, tile, call in self.smem_tiles:
+            if sec != section or b != bits or int(cuteref.rank(tile)) != 2:
+                continue
+            for transposed in (False, True):
+                expr, view = _transposed(tile) if transposed else (call, tile)
+                mn, k = model.product_each(view)
+                want = 1 if major == "K" else 0
+                if mn % mn_atom or k % k_atom or gmma_reads.contiguous_mode(view) != want:
+                    continue
+                same = str(view).replace("_", "")  # a static extent prints with `_`: the same tile
+                if same in seen:
+                    continue
+                seen.add(same)
+                out.append((f"the transpose of {call}" if transposed else call, view))
+        return out
+
     # ---- TMA ---------------------------------------------------------------------------------
     def check_tma_atom(self, d: Decision, v: Verdict) -> None:
         gmem = d.args["gmem_tensor"]
@@ -477,6 +559,30 @@ class _Auditor:
         if hit is not None and hit[1] == bits:
             index, _, text, value = hit
             return f"the SMEM layout of [{index}]: {text} = {value}", value
+        for section, printout, b, what, value in reversed(self.views):
+            if (section, printout, b) == (d.section, d.args["tensor_layout"], bits):
+                return what, value
+        return self.transposed_smem_layout(d.section, d.args["tensor_layout"], bits)
+
+    def transposed_smem_layout(self, section: str, printout: str, bits: int) -> Optional[tuple]:
+        """3. A transposed view (quack's transpose_view: the tensor composed with the ordered
+        layout that swaps its first two modes) of an SMEM layout decision of this kernel, where
+        the trace holds no transpose_view decision: the view's printout is the decision's
+        printout transposed (same swizzle text, outer layouts equal as functions after the
+        transposition), and its reference placement is the model's transposition of the
+        model's layout for that decision."""
+        if not printout.lstrip().startswith("S<"):
+            return None
+        head, outer = printout.split(" o ", 1)[0], cuteref.from_dsl(_outer_of(printout))
+        for (sec, text), (index, b, call, value) in self.smem_layouts.items():
+            if sec != section or b != bits or not text.lstrip().startswith("S<") or text.split(" o ", 1)[0] != head:
+                continue
+            theirs = cuteref.from_dsl(_outer_of(text))
+            if int(cuteref.rank(theirs)) < 2 or int(cuteref.size(theirs)) != int(cuteref.size(outer)):
+                continue
+            if str(cuteref.equal(_transposed(theirs)[1], outer)) == "true":
+                expr, mine = _transposed(value)
+                return (f"the transpose of the SMEM layout of [{index}] ({call}): {expr} = {mine}", mine)
         return None
 
     def check_in_layout_swizzle(self, d: Decision, v: Verdict, bits: int, tiled: Optional[str]) -> None:
@@ -498,7 +604,7 @@ class _Auditor:
         what, reference = ref
         v.model = what
         agree = _compare(v, placed, reference, "placement (element offsets)")
-        if not agree and what.startswith("the SMEM layout of"):
+        if not agree and what.startswith(("the SMEM layout of", "the transpose of the SMEM layout of")):
             v.detail += ("; the tensor puts that layout over a pointer without its swizzle, so the swizzle acts on "
                          f"{bits}-bit element offsets, where the model's SMEM layout (and TMA and GMMA) apply it "
                          "to byte addresses")
@@ -512,6 +618,35 @@ class _Auditor:
             else:
                 theirs = model.literal(cuteref.eval(f"bank_conflicts({tiled}, {reference}, {d.args['operand']})"))
                 v.detail += f"; on the GPU {measure}, with the model's layout {theirs[1]} wavefronts"
+
+    def check_transpose_view(self, d: Decision, v: Verdict) -> None:
+        """quack's transpose_view of an SMEM tensor: the DSL's view, read as its tensor is (the
+        swizzle on byte addresses when on the pointer, on element offsets when in the layout
+        over a plain pointer), against the model's transposition of the tensor it views (its
+        composition with the ordered layout that swaps the first two modes). A later partition
+        of the view takes as reference placement the model's transposition of the viewed
+        tensor's reference placement (placement_reference), else of its own reading."""
+        source = next((a for a in d.args.values() if isinstance(a, dict) and "tensor_layout" in a), None)
+        if source is None:
+            raise cuteref.Error("transpose_view: the viewed tensor was not recorded as an SMEM tensor")
+        bits = int(source["bits"])
+        mine_in, how = _smem_tensor_value(source)
+        theirs, _ = _smem_tensor_value(d.result)
+        expr, mine = _transposed(mine_in)
+        v.dsl = f"{d.result['tensor_layout']} {how}: {theirs}"
+        v.model = f"{expr} = {mine}"
+        if not _compare(v, theirs, mine, "the view as the transpose of the tensor it views"):
+            return
+        reference = mine
+        what = f"the transposed view [{d.index}] of a tensor {source['tensor_layout']}"
+        if source["tensor_layout"].lstrip().startswith("S<") and not (source.get("swizzle") and source["swizzle"][0] > 0):
+            ref = self.placement_reference(Decision(d.index, "smem_partition", d.api, {
+                "tiled_copy": None, "operand": None, "tensor_layout": source["tensor_layout"]}, {},
+                section=d.section), _outer_of(source["tensor_layout"]), bits)
+            if ref is not None:
+                ref_expr, reference = _transposed(ref[1])
+                what = f"the transpose of {ref[0]}: {ref_expr} = {reference}"
+        self.views.append((d.section, d.result["tensor_layout"], bits, what, reference))
 
     def check_coord_partition(self, d: Decision, v: Verdict) -> None:
         """A thread's partition of a coordinate tensor (make_identity_tensor): the coordinates of
@@ -536,6 +671,42 @@ class _Auditor:
 def _wavefronts(wavefronts: int, instructions: int, ideal: int) -> str:
     return f"{wavefronts} wavefronts over {instructions} shared-memory instructions, ideal {ideal}" + \
         (f" ({wavefronts / ideal:.2f}x)" if ideal and wavefronts != ideal else "")
+
+
+def _wavefronts_gmma(c: dict) -> str:
+    return (f"per wgmma at most {c['block_worst']} wavefronts, ideal {c['block_ideal']}; per stage "
+            f"{c['wavefronts']} over {c['core_matrices']} core matrices ({c['blocks']} wgmma blocks), ideal {c['ideal']}"
+            + (f" ({c['wavefronts'] / c['ideal']:.2f}x, worst core matrix {c['worst']}-way)"
+               if c['wavefronts'] != c['ideal'] else ""))
+
+
+def _smem_tensor_value(t: dict) -> tuple:
+    """A recorded SMEM tensor ({tensor_layout, bits, swizzle}) as the function placing its
+    elements: the pointer's swizzle on byte addresses; a swizzle in the layout over a plain
+    pointer on element offsets (the DSL's generated code). Returns (value, how it was read)."""
+    text, bits, swizzle = t["tensor_layout"], int(t["bits"]), t.get("swizzle")
+    on_pointer = bool(swizzle and swizzle[0] > 0)
+    if text.lstrip().startswith("S<"):
+        if on_pointer:
+            raise cuteref.Error(f"`{text}`: a swizzle both in the tensor's layout and on its pointer")
+        return cuteref.from_dsl(text, elements=True), "read on element offsets (the swizzle in the layout)"
+    layout = cuteref.from_dsl(text)
+    if on_pointer:
+        expr = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}"
+        return cuteref.eval(expr), "with its pointer's swizzle on byte addresses"
+    return layout, "(no swizzle)"
+
+
+def _transposed(value) -> tuple:
+    """The model's transpose of a layout of rank >= 2 (its first two modes swapped, CuTe's
+    composition with make_ordered_layout((s1, s0, s2...), (1, 0, 2...))): (EXPR, value)."""
+    sizes = model.product_each(value)
+    if len(sizes) < 2:
+        raise cuteref.Error(f"{value} has rank {len(sizes)}: a transposed view needs two modes")
+    shape = [sizes[1], sizes[0]] + sizes[2:]
+    order = [1, 0] + list(range(2, len(sizes)))
+    expr = f"composition({value}, make_ordered_layout({model.tup(shape)}, {model.tup(order)}))"
+    return expr, cuteref.eval(expr)
 
 
 def _outer_of(text: str) -> str:
@@ -568,7 +739,9 @@ def _show(a) -> str:
     if isinstance(a, dict) and "dtype" in a and "tensor_layout" not in a:
         return f"{a['dtype']}"
     if isinstance(a, dict) and "tensor_layout" in a:
-        return f"tensor {a['dtype']} {a['tensor_layout']}"
+        swizzle = a.get("swizzle")
+        on = f" (pointer S<{swizzle[0]},{swizzle[1]},{swizzle[2]}>)" if swizzle and swizzle[0] > 0 else ""
+        return f"tensor {a.get('dtype', str(a.get('bits')) + '-bit')} {a['tensor_layout']}{on}"
     if isinstance(a, list):
         return model.tup(a) if all(isinstance(x, int) or isinstance(x, list) for x in a) else str(a)
     return str(a)

@@ -46,6 +46,7 @@ HOOKS: List[Tuple[str, str, str]] = [
     ("cutlass.cute", "make_tiled_copy_C", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_S", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_D", "tiled_copy"),
+    ("quack.layout_utils", "transpose_view", "transpose_view"),
 ]
 
 
@@ -109,12 +110,17 @@ def _partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, A
                 "coordinate_layout": str(tensor.layout)}
     if space is None or "smem" not in str(space).lower():
         return None
+    return dict({"tiled_copy": str(arguments["self"]), "operand": operand}, **smem_tensor(tensor))
+
+
+def smem_tensor(tensor: Any) -> Dict[str, Any]:
+    """A shared-memory tensor as recorded: its layout's printout, element width and the swizzle
+    its pointer carries ([B, M, S], applied to byte addresses; None for a plain pointer)."""
     swizzle = None
     swizzle_type = getattr(getattr(tensor.iterator, "type", None), "swizzle_type", None)
     if swizzle_type is not None:
         swizzle = [int(swizzle_type.num_bits), int(swizzle_type.num_base), int(swizzle_type.num_shift)]
-    return {"tiled_copy": str(arguments["self"]), "operand": operand,
-            "tensor_layout": str(tensor.layout), "bits": int(tensor.element_type.width), "swizzle": swizzle}
+    return {"tensor_layout": str(tensor.layout), "bits": int(tensor.element_type.width), "swizzle": swizzle}
 
 
 def _result(kind: str, value: Any) -> Dict[str, Any]:
@@ -134,6 +140,8 @@ def _result(kind: str, value: Any) -> Dict[str, Any]:
         return {"tv": str(value.layout_tv_tiled), "tiler": str(value.tiler_mn), "printout": str(value),
                 "op": type(op).__name__, "op_fields": {k: plain(v) for k, v in fields.items()},
                 "src_tv": str(value.layout_src_tv)}
+    if kind == "transpose_view":
+        return smem_tensor(value)
     if kind in ("smem_partition", "coord_partition"):
         return {"partition": str(value.layout) if hasattr(value, "layout") else str(value)}
     return {"layout": str(value)}
@@ -218,6 +226,9 @@ class Tracer:
                     if asked is None:
                         return fn(*args, **kwargs)
                     recorded_kind = asked.pop("kind", kind)
+                elif kind == "transpose_view":  # quack's view of an SMEM tensor with its first two modes swapped
+                    asked = {k: smem_tensor(v) if hasattr(v, "iterator") else plain(v)
+                             for k, v in bound.arguments.items() if k not in ("loc", "ip")}
                 else:
                     asked = {k: plain(v) for k, v in bound.arguments.items() if k not in ("loc", "ip")}
             except Exception as e:  # noqa: BLE001  (recording must never break the compile)
