@@ -1,7 +1,9 @@
 // The syntax tree of EXPR and CLAIM text (lang/parser.hpp builds it, once, for every reader):
 // `cuteref eval` evaluates it over the model's values (lang/evaluator.hpp) and `cuteref prove`
 // over symbolic ones (proofs/symbolic_evaluator.hpp). Each node keeps the 0-based offset of
-// its first character, so that a diagnostic names the column the text has.
+// its first character, so that a diagnostic names the column the text has. A Node is a view
+// into the SyntaxTree that parse_text filled: it is valid while that tree lives and holds no
+// other parse.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "int_tuple.hpp"
@@ -111,6 +114,8 @@ struct Node {
   // no template arguments.
   bool is_variable_word() const;
 };
+
+static_assert(std::is_trivially_copyable_v<Node>, "the parser moves nodes as plain values");
 
 inline const Node* NodeRange::begin() const noexcept { return pool_ ? pool_->data() + first_ : nullptr; }
 inline const Node* NodeRange::end() const noexcept { return pool_ ? pool_->data() + first_ + size_ : nullptr; }
