@@ -23,8 +23,9 @@ class Evaluator {
       case K::Underscore: return Value(IntTuple::underscore());
       case K::Word: {
         if (variables_ && n.is_variable_word())
-          if (auto it = variables_->find(n.name); it != variables_->end()) return Value(IntTuple::integer(it->second));
-        return Value(Symbol{n.name});
+          if (auto it = variables_->find(std::string(n.name)); it != variables_->end())
+            return Value(IntTuple::integer(it->second));
+        return Value(Symbol{std::string(n.name)});
       }
       case K::Tuple: {
         std::vector<Value> elements;
@@ -94,19 +95,19 @@ class Evaluator {
     if (n.name == "==") return at(n, [&] { return Value(functional_equal(lhs, rhs)); });
     auto integer = [&](const Value& v, const Node& side) {
       if (!v.is_int_tuple() || !std::get<IntTuple>(v.data).is_integer())
-        throw Error("column " + std::to_string(side.column()) + ": '" + n.name + "' compares integers, found " +
+        throw Error("column " + std::to_string(side.column()) + ": '" + std::string(n.name) + "' compares integers, found " +
                     v.kind_name());
       return std::get<IntTuple>(v.data).value();
     };
     const std::int64_t l = integer(lhs, n.children[0]), r = integer(rhs, n.children[1]);
     const bool holds = n.name == "!=" ? l != r : n.name == "<" ? l < r : n.name == "<=" ? l <= r : n.name == ">" ? l > r : l >= r;
-    return Value(Verdict{holds, holds ? "" : std::to_string(l) + " " + n.name + " " + std::to_string(r) + " is false"});
+    return Value(Verdict{holds, holds ? "" : std::to_string(l) + " " + std::string(n.name) + " " + std::to_string(r) + " is false"});
   }
 
   Value call(const Node& n) const {
-    if (!functions_) throw ParseError(n.column(), "expected a literal, found the name '" + n.name + "'");
+    if (!functions_) throw ParseError(n.column(), "expected a literal, found the name '" + std::string(n.name) + "'");
     const FunctionSpec* spec = functions_->find(n.name);
-    if (!spec) throw ParseError(n.column(), "unknown function '" + n.name + "'");
+    if (!spec) throw ParseError(n.column(), "unknown function '" + std::string(n.name) + "'");
     std::vector<Value> args;
     args.reserve(n.children.size());
     for (const Node& c : n.children) args.push_back((*this)(c));
@@ -138,14 +139,11 @@ class Evaluator {
     if (shape.has_underscore()) throw ParseError(n.colon + 1, "a layout's shape cannot contain '_'");
     bool f2 = false;
     const IntTuple stride = stride_tree(n.children[1], f2);
-    std::vector<IntTuple> leaves;
-    flatten_into(shape, leaves);
-    for (std::size_t k = 0; k < leaves.size(); ++k) {
-      if (leaves[k].value() >= 1) continue;
-      std::size_t remaining = k;
-      const std::optional<std::size_t> literal = literal_leaf(shape_node, remaining);
+    std::size_t k = 0;
+    if (const IntTuple* leaf = first_nonpositive_leaf(shape, k)) {
+      const std::optional<std::size_t> literal = literal_leaf(shape_node, k);
       throw ParseError(literal ? *literal + 1 : n.colon + 1,
-                       "shape leaf " + leaves[k].to_string() +
+                       "shape leaf " + leaf->to_string() +
                            " must be a positive integer (CuTe has no empty or negative modes)");
     }
     if (!congruent(shape, stride))
@@ -153,6 +151,21 @@ class Evaluator {
                        "stride " + stride.to_string() + " is not congruent with shape " + shape.to_string());
     if (f2) return Value(F2Layout(shape, stride));
     return Value(Layout(shape, stride));
+  }
+
+  // The first leaf of `t` (in the order of its leaves) whose value is below 1, or null; `k`
+  // counts the leaves before it (@pre k is 0 at the top).
+  static const IntTuple* first_nonpositive_leaf(const IntTuple& t, std::size_t& k) {
+    if (t.is_leaf()) {
+      if (t.value() >= 1) {
+        ++k;
+        return nullptr;
+      }
+      return &t;
+    }
+    for (const IntTuple& e : t.elements())
+      if (const IntTuple* found = first_nonpositive_leaf(e, k)) return found;
+    return nullptr;
   }
 
   // The k-th leaf of a shape written as literals only (integers and tuples), or null; `k` is

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "value.hpp"
@@ -22,14 +23,14 @@ struct FunctionSpec {
 class FunctionTable {
  public:
   void add(const std::string& name, FunctionSpec spec) { functions_[name] = std::move(spec); }
-  const FunctionSpec* find(const std::string& name) const {
+  const FunctionSpec* find(std::string_view name) const {
     auto it = functions_.find(name);
     return it == functions_.end() ? nullptr : &it->second;
   }
-  const std::map<std::string, FunctionSpec>& all() const { return functions_; }
+  const std::map<std::string, FunctionSpec, std::less<>>& all() const { return functions_; }
 
  private:
-  std::map<std::string, FunctionSpec> functions_;
+  std::map<std::string, FunctionSpec, std::less<>> functions_;  // std::less<>: found by a string_view
 };
 
 // Argument conversion helpers: throw Error naming the function, the argument position

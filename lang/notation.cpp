@@ -1,5 +1,7 @@
 #include "notation.hpp"
 
+#include <optional>
+
 #include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "evaluator.hpp"
@@ -7,10 +9,34 @@
 
 namespace cuteref {
 
+namespace {
+
+// The tree of this thread's outermost parse_and_evaluate, kept from call to call so that a
+// batch of lines reuses its storage; a nested call (a function that parses text of its own)
+// builds a tree of its own.
+struct ReusedTree {
+  SyntaxTree tree;
+  bool in_use = false;
+};
+
+}  // namespace
+
 Value parse_and_evaluate(std::string_view text, const FunctionTable* functions) {
-  const Node tree = parse_text(text, functions ? ParseMode::Expression : ParseMode::Literal, functions);
+  thread_local ReusedTree reused;
+  std::optional<SyntaxTree> own;
+  SyntaxTree* tree = &reused.tree;
+  if (reused.in_use) tree = &own.emplace();
+  struct Claim {
+    bool& in_use;
+    bool held;
+    ~Claim() {
+      if (held) in_use = false;
+    }
+  } claim{reused.in_use, !reused.in_use};
+  reused.in_use = true;
+  parse_text(text, functions ? ParseMode::Expression : ParseMode::Literal, functions, *tree);
   const EnumerationBudgetScope budget;
-  Value v = evaluate(tree, functions);
+  Value v = evaluate(tree->root(), functions);
   // A bare word means something only as an argument (an atom name, an enum word): on its own
   // it is most likely a misspelt function or value, so it is not echoed back.
   if (v.is_symbol())

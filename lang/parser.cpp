@@ -15,21 +15,34 @@ bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0;
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
-class Parser {
- public:
-  Parser(std::string_view text, ParseMode mode, const FunctionTable* functions)
-      : text_(text), mode_(mode), functions_(mode == ParseMode::Literal ? nullptr : functions) {}
+}  // namespace
 
-  Node parse_complete() {
+// Builds the tree bottom-up: a parsed node is a value on the C++ stack or on `pending`; making
+// a node with children moves them from `pending` into the pool as one run.
+class TreeParser {
+ public:
+  // parse_text's body (TreeParser may reach the tree's storage).
+  static void parse_into(std::string_view text, ParseMode mode, const FunctionTable* functions, SyntaxTree& tree);
+
+  // @pre tree's storage is cleared; the text is copied into it (the names are views of it).
+  TreeParser(SyntaxTree::Storage& storage, std::string_view text, ParseMode mode, const FunctionTable* functions)
+      : s_(storage), mode_(mode), functions_(mode == ParseMode::Literal ? nullptr : functions) {
+    s_.text.assign(text.data(), text.size());
+    text_ = s_.text;
+  }
+
+  // Parses the whole text; the root is appended to the pool last.
+  void parse_complete() {
     skip_ws();
     if (at_end()) fail("empty input: expected an expression");
-    Node n = relation();
+    const Node n = relation();
     skip_ws();
     if (!at_end()) fail(std::string("unexpected trailing text starting with '") + peek() + "'");
-    return n;
+    s_.nodes.push_back(n);
   }
 
  private:
+  SyntaxTree::Storage& s_;
   std::string_view text_;
   ParseMode mode_;
   const FunctionTable* functions_;
@@ -43,8 +56,8 @@ class Parser {
   // Counts one level of nesting at `open` while alive, so that no text exhausts the stack
   // (here or in the recursive evaluation that follows).
   struct NestingGuard {
-    Parser& p;
-    NestingGuard(Parser& parser, std::size_t open) : p(parser) {
+    TreeParser& p;
+    NestingGuard(TreeParser& parser, std::size_t open) : p(parser) {
       if (++p.nesting_ > kMaxExpressionNesting)
         p.fail_at(open, "expression nested deeper than " + std::to_string(kMaxExpressionNesting) + " levels");
     }
@@ -72,17 +85,37 @@ class Parser {
     Node n;
     n.kind = kind;
     n.offset = offset;
-    if (kind == Node::Kind::Layout || kind == Node::Kind::Binary || kind == Node::Kind::Compare ||
-        kind == Node::Kind::Apply || kind == Node::Kind::Composed)
-      n.children.reserve(kind == Node::Kind::Composed || kind == Node::Kind::Binary ? 3 : 2);
     return n;
   }
-  static Node binary(Node::Kind kind, std::string op, Node lhs, Node rhs) {
-    Node n = make(kind, lhs.offset);
-    n.name = std::move(op);
-    n.children.push_back(std::move(lhs));
-    n.children.push_back(std::move(rhs));
+  // `n` with the children pending above `base` (in order), which move into the pool.
+  Node adopt(Node n, std::size_t base) {
+    const std::size_t count = s_.pending.size() - base;
+    const std::size_t first = s_.nodes.size();
+    if (first + count > std::numeric_limits<std::uint32_t>::max())
+      fail("the expression has more nodes than the parser can hold");
+    s_.nodes.insert(s_.nodes.end(), s_.pending.begin() + static_cast<std::ptrdiff_t>(base), s_.pending.end());
+    s_.pending.resize(base);
+    n.children = NodeRange(&s_.nodes, static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(count));
     return n;
+  }
+  std::size_t pending_mark() const { return s_.pending.size(); }
+  void pend(const Node& n) { s_.pending.push_back(n); }
+  Node binary(Node::Kind kind, std::string_view op, const Node& lhs, const Node& rhs) {
+    const std::size_t base = pending_mark();
+    pend(lhs);
+    pend(rhs);
+    Node n = make(kind, lhs.offset);
+    n.name = op;
+    return adopt(n, base);
+  }
+  // A name not spelt as one piece of the text, kept by the tree.
+  std::string_view keep(std::string name) {
+    s_.names.push_back(std::move(name));
+    return s_.names.back();
+  }
+  const Node::Payload* keep(Node::Payload payload) {
+    s_.payloads.push_back(std::move(payload));
+    return &s_.payloads.back();
   }
 
   // ---- relations and arithmetic (C++'s precedence) ----------------------------------
@@ -102,33 +135,35 @@ class Parser {
       pos_ += o.size();
       skip_ws();
       if (at_end()) fail("expected an expression after '" + std::string(o) + "'");
-      return binary(Node::Kind::Compare, std::string(o), std::move(lhs), expr());
+      const Node rhs = expr();
+      return binary(Node::Kind::Compare, o, lhs, rhs);
     }
     return lhs;
   }
 
   // bitor [":" stride] {"(" args ")"}
   Node expr() {
-    Node shape = bit_or();
+    const Node shape = bit_or();
     skip_ws();
     if (peek() != ':') return shape;
-    Node layout = make(Node::Kind::Layout, shape.offset);
-    layout.colon = pos_;
-    ++pos_;
-    layout.children.push_back(std::move(shape));
-    layout.children.push_back(stride());
-    return applications(std::move(layout));
+    return applications(layout(shape, &TreeParser::bit_or));
   }
 
-  // The stride of a layout: an expression whose leaves may be scaled bases and F2 values.
-  Node stride() {
+  // SHAPE ":" STRIDE with the ':' next, the stride read by `operand` (bit_or in an expression,
+  // primary in a composed layout's term) as a stride: its leaves may be scaled bases and F2
+  // values, which cannot be mixed with non-zero integers in one layout.
+  Node layout(const Node& shape, Node (TreeParser::*operand)()) {
+    const std::size_t colon = pos_;
+    ++pos_;
     const bool outer = !in_stride_;
     if (outer) first_f2_.reset(), first_integer_.reset();
     in_stride_ = true;
     skip_ws();
-    Node s = bit_or();
+    const Node stride = (this->*operand)();
     if (outer) in_stride_ = false;
-    return s;
+    Node n = binary(Node::Kind::Layout, {}, shape, stride);
+    n.colon = colon;
+    return n;
   }
 
   Node applications(Node target) {
@@ -136,11 +171,10 @@ class Parser {
       skip_ws();
       if (peek() != '(') return target;
       if (mode_ == ParseMode::Literal) fail("application is not allowed in a literal");
-      const std::size_t start = target.offset;
-      Node apply = make(Node::Kind::Apply, start);
-      apply.children.push_back(std::move(target));
-      for (Node& a : arguments("of an application")) apply.children.push_back(std::move(a));
-      target = std::move(apply);
+      const std::size_t base = pending_mark();
+      pend(target);
+      arguments("of an application");
+      target = adopt(make(Node::Kind::Apply, target.offset), base);
     }
   }
 
@@ -170,21 +204,24 @@ class Parser {
       const int level = binary_operator(code);
       if (level == 0 || level < lowest) return lhs;
       if (mode_ == ParseMode::Literal) fail("arithmetic is not allowed in a literal");
-      Node chain = make(Node::Kind::Binary, lhs.offset);
-      chain.children.push_back(std::move(lhs));
+      const std::size_t base = pending_mark();
+      pend(lhs);
+      std::string ops;
       for (;;) {
         const std::size_t at = pos_;
         pos_ += (code == 'L' || code == 'R') ? 2 : 1;
         skip_ws();
         if (at_end()) fail_at(at, "expected an operand after '" + binary_operator_text(code) + "'");
-        chain.name.push_back(code);
-        chain.children.push_back(arithmetic(level + 1));
+        ops.push_back(code);
+        pend(arithmetic(level + 1));
         skip_ws();
         char next = 0;
         if (binary_operator(next) != level) break;
         code = next;
       }
-      lhs = std::move(chain);
+      Node chain = make(Node::Kind::Binary, lhs.offset);
+      chain.name = keep(std::move(ops));
+      lhs = adopt(chain, base);
     }
   }
   Node bit_or() { return arithmetic(1); }
@@ -197,9 +234,9 @@ class Parser {
       const std::size_t at = pos_;
       NestingGuard guard(*this, at);
       ++pos_;
-      Node n = make(Node::Kind::Negate, at);
-      n.children.push_back(unary());
-      return n;
+      const std::size_t base = pending_mark();
+      pend(unary());
+      return adopt(make(Node::Kind::Negate, at), base);
     }
     return postfix();
   }
@@ -207,34 +244,36 @@ class Parser {
   // primary {"(" args ")"}: a literal tuple or integer is not applied (the ':' of a layout may
   // follow it, and then the layout is).
   Node postfix() {
-    Node n = primary();
+    const Node n = primary();
     if (n.kind == Node::Kind::Tuple || n.kind == Node::Kind::Literal || n.kind == Node::Kind::Integer ||
         n.kind == Node::Kind::Group ||
         n.kind == Node::Kind::Basis || n.kind == Node::Kind::F2Stride || (n.kind == Node::Kind::Word && n.is_variable_word()))
       return n;
-    return applications(std::move(n));
+    return applications(n);
   }
 
-  // "(" [relation {"," relation}] ")" with the '(' next.
-  std::vector<Node> arguments(const std::string& context) {
+  // "(" [relation {"," relation}] ")" with the '(' next: the arguments are pending, their
+  // number returned. `context` and `name` together say where (for a diagnostic).
+  std::size_t arguments(std::string_view context, std::string_view name = {}) {
     skip_ws();
     const std::size_t open = pos_;
-    expect('(', context);
+    if (peek() != '(') expect('(', std::string(context) + std::string(name));
+    ++pos_;
     NestingGuard guard(*this, open);
     const bool stride_outside = in_stride_;
     in_stride_ = false;  // a call's or application's arguments are expressions of their own
-    std::vector<Node> args;
-    args.reserve(4);
+    std::size_t count = 0;
     skip_ws();
     if (peek() == ')') {
       ++pos_;
       in_stride_ = stride_outside;
-      return args;
+      return count;
     }
     for (;;) {
       skip_ws();
       if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
-      args.push_back(mode_ == ParseMode::Literal ? expr() : relation_in_argument());
+      pend(mode_ == ParseMode::Literal ? expr() : relation_in_argument());
+      ++count;
       skip_ws();
       if (peek() == ',') {
         ++pos_;
@@ -243,10 +282,10 @@ class Parser {
       if (peek() == ')') {
         ++pos_;
         in_stride_ = stride_outside;
-        return args;
+        return count;
       }
       if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
-      fail("expected ',' or ')' " + context + ", found " + describe_next());
+      fail("expected ',' or ')' " + std::string(context) + std::string(name) + ", found " + describe_next());
     }
   }
   // An argument may compare with `==` (EXPR's `f(A == B)`), never with the hypothesis operators.
@@ -258,21 +297,21 @@ class Parser {
     return n;
   }
 
-  // A tuple's elements inside a stride stay stride leaves.
-  std::vector<Node> tuple_elements(std::size_t open) {
+  // A tuple's elements, pending; their number returned. Inside a stride they stay stride leaves.
+  std::size_t tuple_elements(std::size_t open) {
     NestingGuard guard(*this, open);
     ++pos_;
-    std::vector<Node> elements;
-    elements.reserve(4);
+    std::size_t count = 0;
     skip_ws();
     if (peek() == ')') {
       ++pos_;
-      return elements;
+      return count;
     }
     for (;;) {
       skip_ws();
       if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
-      elements.push_back(mode_ == ParseMode::Literal || in_stride_ ? expr() : relation_in_argument());
+      pend(mode_ == ParseMode::Literal || in_stride_ ? expr() : relation_in_argument());
+      ++count;
       skip_ws();
       if (peek() == ',') {
         ++pos_;
@@ -280,7 +319,7 @@ class Parser {
       }
       if (peek() == ')') {
         ++pos_;
-        return elements;
+        return count;
       }
       if (at_end()) fail_at(open, "unbalanced '(': no matching ')' before end of input");
       fail(std::string("expected ',' or ')' ") + (in_stride_ ? "in a stride tuple" : "in a tuple") + ", found " +
@@ -296,17 +335,12 @@ class Parser {
     const char c = peek();
     const std::size_t start = pos_;
     if (c == '(') {
-      if (std::optional<Node> literal = literal_tuple()) return std::move(*literal);
-      std::vector<Node> elements = tuple_elements(start);
-      if (elements.size() == 1 && (elements[0].kind == Node::Kind::Binary || elements[0].kind == Node::Kind::Negate ||
-                                   elements[0].kind == Node::Kind::Group)) {
-        Node g = make(Node::Kind::Group, start);
-        g.children = std::move(elements);
-        return g;
-      }
-      Node t = make(Node::Kind::Tuple, start);
-      t.children = std::move(elements);
-      return t;
+      if (std::optional<Node> literal = literal_tuple()) return *literal;
+      const std::size_t base = pending_mark();
+      const std::size_t count = tuple_elements(start);
+      const Node::Kind only = count == 1 ? s_.pending.back().kind : Node::Kind::Tuple;
+      const bool group = only == Node::Kind::Binary || only == Node::Kind::Negate || only == Node::Kind::Group;
+      return adopt(make(group ? Node::Kind::Group : Node::Kind::Tuple, start), base);
     }
     if (is_ident_start(c) || (c == '_' && (is_ident_start(peek(1)) || peek(1) == '_'))) return identifier_form();
     if (c == '_' || c == '-' || is_digit(c)) return in_stride_ ? stride_leaf() : integer_literal(true);
@@ -320,56 +354,62 @@ class Parser {
   // what the general path gives; it only spares a node per leaf.
   std::optional<Node> literal_tuple() {
     const std::size_t start = pos_;
-    auto offsets = std::make_unique<std::vector<std::size_t>>();
-    std::optional<IntTuple> t = literal_tuple_at(*offsets, 0);
-    if (!t) {
+    const std::size_t first_offset = s_.leaf_offsets.size();
+    s_.pending_leaves.clear();
+    if (!literal_tuple_at(0)) {
       pos_ = start;
+      s_.pending_tuples.clear();
+      s_.leaf_offsets.resize(first_offset);
       return std::nullopt;
     }
-    if (in_stride_) {
-      std::vector<IntTuple> leaves;
-      flatten_into(*t, leaves);
-      for (std::size_t k = 0; k < leaves.size(); ++k) note_integer_leaf(leaves[k].value(), false, (*offsets)[k]);
-    }
+    const std::size_t leaves = s_.leaf_offsets.size() - first_offset;
+    if (in_stride_)
+      for (std::size_t k = 0; k < leaves; ++k)
+        note_integer_leaf(s_.pending_leaves[k], false, s_.leaf_offsets[first_offset + k]);
     Node n = make(Node::Kind::Literal, start);
-    n.payload = std::make_shared<const Node::Payload>(Node::Payload{std::move(*t), std::move(*offsets), std::nullopt});
+    n.payload = keep(Node::Payload{std::move(s_.pending_tuples.back()),
+                                   LeafOffsets(&s_.leaf_offsets, first_offset, leaves), std::nullopt});
+    s_.pending_tuples.pop_back();
     return n;
   }
-  std::optional<IntTuple> literal_tuple_at(std::vector<std::size_t>& offsets, std::size_t depth) {
-    if (nesting_ + depth + 1 > kMaxExpressionNesting) return std::nullopt;  // the general path reports it
+  // Reads one literal tuple onto pending_tuples (its leaves' offsets onto leaf_offsets, their
+  // values onto pending_leaves); false where anything else appears in it.
+  bool literal_tuple_at(std::size_t depth) {
+    if (nesting_ + depth + 1 > kMaxExpressionNesting) return false;  // the general path reports it
     ++pos_;  // '('
-    std::vector<IntTuple> elements;
+    const std::size_t base = s_.pending_tuples.size();
     skip_ws();
-    if (peek() == ')') {
-      ++pos_;
-      return IntTuple::tuple(std::move(elements));
-    }
-    for (;;) {
-      skip_ws();
-      if (peek() == '(') {
-        std::optional<IntTuple> inner = literal_tuple_at(offsets, depth + 1);
-        if (!inner) return std::nullopt;
-        elements.push_back(std::move(*inner));
-      } else {
-        const std::size_t at = pos_;
-        const bool is_static = peek() == '_';
-        if (is_static) ++pos_;
-        const bool negative = peek() == '-';
-        if (negative) ++pos_;
-        if (!is_digit(peek())) return std::nullopt;
-        const std::int64_t v = digits(negative);
-        offsets.push_back(at);
-        elements.push_back(IntTuple::integer(v, is_static));
+    if (peek() != ')') {
+      for (;;) {
+        skip_ws();
+        if (peek() == '(') {
+          if (!literal_tuple_at(depth + 1)) return false;
+        } else {
+          const std::size_t at = pos_;
+          const bool is_static = peek() == '_';
+          if (is_static) ++pos_;
+          const bool negative = peek() == '-';
+          if (negative) ++pos_;
+          if (!is_digit(peek())) return false;
+          const std::int64_t v = digits(negative);
+          s_.leaf_offsets.push_back(at);
+          s_.pending_leaves.push_back(v);
+          s_.pending_tuples.push_back(IntTuple::integer(v, is_static));
+        }
+        skip_ws();
+        if (peek() == ',') {
+          ++pos_;
+          continue;
+        }
+        if (peek() != ')') return false;
+        break;
       }
-      skip_ws();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() != ')') return std::nullopt;
-      ++pos_;
-      return IntTuple::tuple(std::move(elements));
     }
+    ++pos_;
+    IntTuple t = IntTuple::tuple_moved(s_.pending_tuples.data() + base, s_.pending_tuples.size() - base);
+    s_.pending_tuples.resize(base);
+    s_.pending_tuples.push_back(std::move(t));
+    return true;
   }
 
   std::int64_t digits(bool negative) {
@@ -460,8 +500,7 @@ class Parser {
     }
     note_integer_leaf(value, true, start);
     Node b = make(Node::Kind::Basis, start);
-    b.payload = std::make_shared<const Node::Payload>(
-        Node::Payload{IntTuple::basis(value, std::move(path), leaf.is_static), {}, std::nullopt});
+    b.payload = keep(Node::Payload{IntTuple::basis(value, std::move(path), leaf.is_static), {}, std::nullopt});
     return b;
   }
 
@@ -500,10 +539,10 @@ class Parser {
            "write the run-time value (e.g. 8 for a dynamic 8)");
   }
 
-  std::string identifier() {
+  std::string_view identifier() {
     const std::size_t start = pos_;
     while (is_ident_char(peek())) ++pos_;
-    return std::string(text_.substr(start, pos_ - start));
+    return text_.substr(start, pos_ - start);
   }
 
   Node identifier_form() {
@@ -513,7 +552,7 @@ class Parser {
       while (k < text_.size() && is_digit(text_[k])) ++k;
       if (k >= text_.size() || !is_ident_char(text_[k])) return f2_stride_leaf(start);
     }
-    const std::string name = identifier();
+    const std::string_view name = identifier();
     const std::size_t after_name = pos_;
     skip_ws();
     // Sw<B,M,S> is CuTe C++'s print of a swizzle, S<B,M,S> the CuTe DSL's.
@@ -525,37 +564,41 @@ class Parser {
       n.integer = name == "LayoutRight";
       return n;
     }
-    if (mode_ == ParseMode::Literal) fail_at(start, "expected a literal, found the name '" + name + "'");
-    const FunctionSpec* spec = name.rfind("__", 0) == 0 ? nullptr : functions_->find(name);
+    if (mode_ == ParseMode::Literal) fail_at(start, "expected a literal, found the name '" + std::string(name) + "'");
+    const FunctionSpec* spec = name.substr(0, 2) == "__" ? nullptr : functions_->find(name);
     // `8:a(x)`: in a stride, a word that names no function is a value, and the '(' applies the
     // layout.
     const bool stride_word = in_stride_ && !spec && std::islower(static_cast<unsigned char>(name[0]));
     if (peek() == '(' && !stride_word) {
-      if (!spec) fail_at(start, "unknown function '" + name + "'");
+      if (!spec) fail_at(start, "unknown function '" + std::string(name) + "'");
+      const std::size_t base = pending_mark();
+      const std::size_t count = arguments("in the arguments of ", name);
+      if (count < spec->min_args || count > spec->max_args)
+        fail_at(start, std::string(name) + ": wrong number of arguments: got " + std::to_string(count) +
+                           ", expected " + spec->signature);
       Node call = make(Node::Kind::Call, start);
       call.name = name;
-      call.children = arguments("in the arguments of " + name);
-      if (call.children.size() < spec->min_args || call.children.size() > spec->max_args)
-        fail_at(start, name + ": wrong number of arguments: got " + std::to_string(call.children.size()) +
-                           ", expected " + spec->signature);
-      return call;
+      return adopt(call, base);
     }
-    if (spec) fail("expected '(' after the function name '" + name + "'");
+    if (spec) fail("expected '(' after the function name '" + std::string(name) + "'");
     // A bare word: CuTe's template arguments `<K,MN>` and a PTX spelling's ".part"s stay part
     // of it, without blanks.
     pos_ = after_name;
     Node w = make(Node::Kind::Word, start);
-    w.name = name + dotted_suffix();
+    skip_dotted_suffix();
+    w.name = text_.substr(start, pos_ - start);
     const std::size_t before_template = pos_;
     skip_ws();
-    if (peek() == '<' && peek(1) != '<' && template_arguments_apply(w.name)) w.name += template_arguments();
-    else pos_ = before_template;
+    if (peek() == '<' && peek(1) != '<' && template_arguments_apply(w.name))
+      w.name = keep(std::string(w.name) + template_arguments());
+    else
+      pos_ = before_template;
     return w;
   }
 
   // Whether a '<' after a word opens its template arguments: always in EXPR; in a hypothesis,
   // where `a < b` compares, only when a '>' closes a list of words first.
-  bool template_arguments_apply(const std::string& word) const {
+  bool template_arguments_apply(std::string_view word) const {
     if (mode_ != ParseMode::Hypothesis || std::isupper(static_cast<unsigned char>(word[0]))) return true;
     for (std::size_t k = pos_ + 1; k < text_.size(); ++k) {
       const char c = text_[k];
@@ -566,14 +609,11 @@ class Parser {
   }
 
   // A PTX instruction spelling continues a word with ".word" parts (ld.shared.v4.b32).
-  std::string dotted_suffix() {
-    std::string out;
+  void skip_dotted_suffix() {
     while (peek() == '.' && pos_ + 1 < text_.size() && is_ident_char(text_[pos_ + 1])) {
-      out += '.';
       ++pos_;
-      out += identifier();
+      identifier();
     }
-    return out;
   }
 
   // "<" words separated by "," ">", returned verbatim without blanks.
@@ -599,8 +639,7 @@ class Parser {
     skip_ws();
     if (peek() != '(') fail("expected '(' after 'descriptor' (a descriptor is a group such as (1@0, 1@1))");
     Node n = make(Node::Kind::Descriptor, start);
-    n.payload = std::make_shared<const Node::Payload>(
-        Node::Payload{to_stride(parse_descriptor_group(text_, pos_)), {}, std::nullopt});
+    n.payload = keep(Node::Payload{to_stride(parse_descriptor_group(text_, pos_)), {}, std::nullopt});
     return n;
   }
 
@@ -611,11 +650,13 @@ class Parser {
     sw.dsl_spelling = dsl_spelling;
     const bool stride_outside = in_stride_;
     in_stride_ = false;
+    const std::size_t parameters = pending_mark();
     for (int k = 0; k < 3; ++k) {
       if (k) expect(',', "between swizzle parameters");
       skip_ws();
-      sw.children.push_back(shift());  // not `>`: it closes the list
+      pend(shift());  // not `>`: it closes the list
     }
+    sw = adopt(sw, parameters);
     in_stride_ = stride_outside;
     skip_ws();
     if (peek() != '>' && dsl_spelling && sw.children[2].kind == Node::Kind::Integer && sw.children[2].integer < 0)
@@ -633,39 +674,30 @@ class Parser {
     skip_ws();
     NestingGuard guard(*this, pos_);  // `Sw o Sw o ...` recurses without parentheses
     Node composed = make(Node::Kind::Composed, start);
-    composed.children.push_back(std::move(sw));
+    const std::size_t base = pending_mark();
+    pend(sw);
     if (text_.substr(pos_, 8) == "smem_ptr") {
-      composed.payload = std::make_shared<const Node::Payload>(Node::Payload{IntTuple::integer(0), {}, smem_pointer()});
+      composed.payload = keep(Node::Payload{IntTuple::integer(0), {}, smem_pointer()});
       expect_composition_o();
     }
     Node term = composed_term();
     skip_ws();
     if (!composed.payload && term.kind != Node::Kind::Layout && composition_o_next()) {
-      composed.children.push_back(std::move(term));  // the offset
+      pend(term);  // the offset
       expect_composition_o();
       term = composed_term();
     }
-    composed.children.push_back(std::move(term));
-    return composed;
+    pend(term);
+    return adopt(composed, base);
   }
 
   // PRIMARY [":" STRIDE]: a layout, or an offset.
   Node composed_term() {
     skip_ws();
-    Node shape = primary();
+    const Node shape = primary();
     skip_ws();
     if (peek() != ':') return shape;
-    Node layout = make(Node::Kind::Layout, shape.offset);
-    layout.colon = pos_;
-    ++pos_;
-    layout.children.push_back(std::move(shape));
-    const bool outer = !in_stride_;
-    if (outer) first_f2_.reset(), first_integer_.reset();
-    in_stride_ = true;
-    skip_ws();
-    layout.children.push_back(primary());
-    if (outer) in_stride_ = false;
-    return layout;
+    return layout(shape, &TreeParser::primary);
   }
 
   void expect_composition_o() {
@@ -704,8 +736,6 @@ class Parser {
   }
 };
 
-}  // namespace
-
 std::string binary_operator_text(char code) {
   if (code == 'L') return "<<";
   if (code == 'R') return ">>";
@@ -719,14 +749,14 @@ const std::optional<ComposedOffset>& Node::pointer() const {
 
 bool Node::is_variable_word() const {
   return kind == Kind::Word && !name.empty() && std::islower(static_cast<unsigned char>(name[0])) &&
-         name.find_first_of(".<") == std::string::npos;
+         name.find_first_of(".<") == std::string_view::npos;
 }
 
 void collect_variable_words(const Node& node, std::vector<std::string>& names) {
   if (node.is_variable_word()) {
     for (const auto& n : names)
       if (n == node.name) return;
-    names.push_back(node.name);
+    names.emplace_back(node.name);
     return;
   }
   for (const Node& c : node.children) collect_variable_words(c, names);
@@ -739,12 +769,43 @@ bool mentions_variable(const Node& node) {
   return false;
 }
 
-Node parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions) {
+SyntaxTree::SyntaxTree() : storage_(std::make_unique<Storage>()) {}
+SyntaxTree::~SyntaxTree() = default;
+
+void SyntaxTree::Storage::clear() {
+  nodes.clear();
+  pending.clear();
+  names.clear();
+  payloads.clear();
+  leaf_offsets.clear();
+  pending_tuples.clear();
+  pending_leaves.clear();
+}
+
+void TreeParser::parse_into(std::string_view text, ParseMode mode, const FunctionTable* functions, SyntaxTree& tree) {
+  if (!tree.storage_) tree.storage_ = std::make_unique<SyntaxTree::Storage>();
+  SyntaxTree::Storage& storage = *tree.storage_;
+  storage.clear();
   if (text.size() > kMaxExpressionBytes)
     throw ParseError(kMaxExpressionBytes + 1, "the expression is " + std::to_string(text.size()) +
                                                   " bytes, longer than the limit of " +
                                                   std::to_string(kMaxExpressionBytes) + " bytes");
-  return Parser(text, mode, functions).parse_complete();
+  try {
+    TreeParser(storage, text, mode, functions).parse_complete();
+  } catch (...) {
+    storage.clear();
+    throw;
+  }
+}
+
+void parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions, SyntaxTree& tree) {
+  TreeParser::parse_into(text, mode, functions, tree);
+}
+
+SyntaxTree parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions) {
+  SyntaxTree tree;
+  parse_text(text, mode, functions, tree);
+  return tree;
 }
 
 }  // namespace cuteref

@@ -39,6 +39,10 @@ enum class ParseMode {
 // Parses the complete text. `functions` names the callable functions (and checks their
 // arities); it is unused in ParseMode::Literal. Throws ParseError for malformed text and for
 // text longer than kMaxExpressionBytes or nested deeper than kMaxExpressionNesting.
-Node parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions);
+SyntaxTree parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions);
+
+// The same into `tree`, whose previous contents are dropped and whose storage is reused (a
+// batch parses line after line into one tree). After a throw `tree` holds no parse.
+void parse_text(std::string_view text, ParseMode mode, const FunctionTable* functions, SyntaxTree& tree);
 
 }  // namespace cuteref

@@ -1,14 +1,19 @@
 // The syntax tree of EXPR and CLAIM text (lang/parser.hpp builds it, once, for every reader):
 // `cuteref eval` evaluates it over the model's values (lang/evaluator.hpp) and `cuteref prove`
 // over symbolic ones (proofs/symbolic_evaluator.hpp). Each node keeps the 0-based offset of
-// its first character, so that a diagnostic names the column the text has.
+// its first character, so that a diagnostic names the column the text has. A Node is a view
+// into the SyntaxTree that parse_text filled: it is valid while that tree lives and holds no
+// other parse.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "int_tuple.hpp"
@@ -16,8 +21,46 @@
 
 namespace cuteref {
 
+struct Node;
+
+// A node's children: a contiguous run of the tree's node pool (SyntaxTree). Valid while the tree
+// lives; a Node is a small value that may be copied freely within that lifetime.
+class NodeRange {
+ public:
+  NodeRange() noexcept = default;
+  NodeRange(const std::vector<Node>* pool, std::uint32_t first, std::uint32_t size) noexcept
+      : pool_(pool), first_(first), size_(size) {}
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const Node* begin() const noexcept;
+  const Node* end() const noexcept;
+  const Node& operator[](std::size_t i) const noexcept;
+  const Node& front() const noexcept { return (*this)[0]; }
+  const Node& back() const noexcept { return (*this)[size_ - 1]; }
+
+ private:
+  const std::vector<Node>* pool_ = nullptr;
+  std::uint32_t first_ = 0, size_ = 0;
+};
+
+// Where each leaf of a Literal starts in the text, in the order of its leaves.
+class LeafOffsets {
+ public:
+  LeafOffsets() noexcept = default;
+  LeafOffsets(const std::vector<std::size_t>* all, std::size_t first, std::size_t size) noexcept
+      : all_(all), first_(first), size_(size) {}
+  std::size_t size() const noexcept { return size_; }
+  std::size_t operator[](std::size_t k) const noexcept { return (*all_)[first_ + k]; }
+
+ private:
+  const std::vector<std::size_t>* all_ = nullptr;
+  std::size_t first_ = 0, size_ = 0;
+};
+
+// One node of a syntax tree: a view into the SyntaxTree that holds it (its name, children and
+// literal payload live there), trivially copyable so that the parser moves it at no cost.
 struct Node {
-  enum class Kind {
+  enum class Kind : std::uint8_t {
     Integer,      // `8`, `_8` (static), `-3`: `integer`, `is_static`
     Underscore,   // `_` (a slice's free mode)
     Word,         // a bare word: a variable where bound (`x`), otherwise a Symbol (`K`, `SW128`,
@@ -43,25 +86,26 @@ struct Node {
                   // terms has depth 1)
     Compare,      // children {lhs, rhs}: `name` the operator, one of == != < <= > >=
   };
-  Kind kind = Kind::Integer;
-  std::size_t offset = 0;  // of the node's first character in the text
-  std::int64_t integer = 0;
-  bool is_static = false;
-  bool dsl_spelling = false;
-  std::size_t colon = 0;
-  // A Word's or Call's name; a Compare's operator; a Binary chain's operator codes (`ops()`).
-  std::string name;
-  // The literal payload (Basis, Descriptor, Literal; a Composed layout's smem_ptr), shared: a
-  // node is moved through every level of the parser and stays small.
+  // The literal payload of Basis, Descriptor and Literal nodes and of a Composed layout's
+  // smem_ptr, held by the tree.
   struct Payload {
-    IntTuple value;                        // Basis, Descriptor, Literal
-    std::vector<std::size_t> leaf_offsets;  // Literal
+    IntTuple value;                         // Basis, Descriptor, Literal
+    LeafOffsets leaf_offsets;               // Literal
     std::optional<ComposedOffset> pointer;  // Composed
   };
-  std::shared_ptr<const Payload> payload;
-  std::vector<Node> children;
 
-  const std::string& ops() const { return name; }
+  Kind kind = Kind::Integer;
+  bool is_static = false;
+  bool dsl_spelling = false;
+  std::size_t offset = 0;  // of the node's first character in the text
+  std::size_t colon = 0;
+  std::int64_t integer = 0;
+  // A Word's or Call's name; a Compare's operator; a Binary chain's operator codes (`ops()`).
+  std::string_view name;
+  NodeRange children;
+  const Payload* payload = nullptr;
+
+  std::string_view ops() const { return name; }
   const IntTuple& basis() const { return payload->value; }
   const std::optional<ComposedOffset>& pointer() const;
 
@@ -69,6 +113,46 @@ struct Node {
   // Whether a Word may name a variable of a claim: a lower-case word with no dotted part and
   // no template arguments.
   bool is_variable_word() const;
+};
+
+static_assert(std::is_trivially_copyable_v<Node>, "the parser moves nodes as plain values");
+
+inline const Node* NodeRange::begin() const noexcept { return pool_ ? pool_->data() + first_ : nullptr; }
+inline const Node* NodeRange::end() const noexcept { return pool_ ? pool_->data() + first_ + size_ : nullptr; }
+inline const Node& NodeRange::operator[](std::size_t i) const noexcept { return (*pool_)[first_ + i]; }
+
+class TreeParser;
+
+// A parsed text: its nodes (each node's children one contiguous run of the pool, the root last),
+// the text they name, and their literal payloads, all in one block that stays where it is when
+// the tree is moved. clear() keeps the storage's capacity, so that one tree reused line after
+// line (a batch) allocates nothing for its nodes.
+class SyntaxTree {
+ public:
+  SyntaxTree();
+  SyntaxTree(SyntaxTree&&) noexcept = default;
+  SyntaxTree& operator=(SyntaxTree&&) noexcept = default;
+  SyntaxTree(const SyntaxTree&) = delete;
+  SyntaxTree& operator=(const SyntaxTree&) = delete;
+  ~SyntaxTree();
+
+  // @pre the tree holds a parse (parse_text filled it).
+  const Node& root() const { return storage_->nodes.back(); }
+
+ private:
+  friend class TreeParser;
+  struct Storage {
+    std::string text;                // the parsed text: names are views of it
+    std::vector<Node> nodes;         // the pool
+    std::vector<Node> pending;       // children parsed, their parent not yet (a stack)
+    std::deque<std::string> names;   // names not spelt as one piece of the text
+    std::deque<Node::Payload> payloads;
+    std::vector<std::size_t> leaf_offsets;
+    std::vector<IntTuple> pending_tuples;        // a literal tuple's elements while it is read
+    std::vector<std::int64_t> pending_leaves;    // and its leaves' values
+    void clear();
+  };
+  std::unique_ptr<Storage> storage_;
 };
 
 // The text of a Binary operator code ("<<" for 'L', ">>" for 'R', else the character).

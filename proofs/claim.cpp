@@ -28,7 +28,8 @@ namespace {
 // A request's claim, --where and --assume texts, parsed: the two sides' trees, the free
 // variables (in order of appearance) and their ranges, and the hypotheses.
 struct ParsedClaim {
-  Node claim;  // a Compare "==": children {lhs, rhs}
+  SyntaxTree parsed;  // the claim's text parsed (`claim` is a view of it)
+  Node claim;         // its root, a Compare "==": children {lhs, rhs}
   std::vector<std::string> names;
   std::map<std::string, VariableRange> ranges;
   std::vector<Hypothesis> hypotheses;
@@ -43,7 +44,8 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
     throw Error("the claim is " + std::to_string(claim.size()) + " bytes, longer than the limit of " +
                 std::to_string(kMaxExpressionBytes) + " bytes");
   ParsedClaim p;
-  p.claim = parse_text(claim, ParseMode::Expression, &standard_functions());
+  p.parsed = parse_text(claim, ParseMode::Expression, &standard_functions());
+  p.claim = p.parsed.root();
   if (p.claim.kind != Node::Kind::Compare) throw Error("the claim must have the form EXPR == EXPR");
   collect_variable_words(p.claim, p.names);
   std::sort(p.names.begin(), p.names.end());

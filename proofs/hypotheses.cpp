@@ -13,7 +13,7 @@ namespace cuteref::proofs {
 
 namespace {
 
-bool is_predicate(const std::string& name) {
+bool is_predicate(std::string_view name) {
   return name == "divides" || name == "admissible" || name == "defined" || name == "injective";
 }
 
@@ -39,7 +39,7 @@ const FunctionTable& hypothesis_functions() {
 void refuse_nested_predicates(const Node& n, const std::string& text) {
   for (const Node& c : n.children) {
     if (c.kind == Node::Kind::Call && is_predicate(c.name))
-      throw Error("--assume '" + text + "': column " + std::to_string(c.column()) + ": " + c.name +
+      throw Error("--assume '" + text + "': column " + std::to_string(c.column()) + ": " + std::string(c.name) +
                   "(...) is a hypothesis, only allowed as the whole --assume");
     refuse_nested_predicates(c, text);
   }
@@ -48,7 +48,7 @@ void refuse_nested_predicates(const Node& n, const std::string& text) {
 // `l OP r` and divides(d, n), once for the symbolic statement (T = SymInt: a Z3 formula) and
 // the concrete check (T = int64: a bool).
 template <class T>
-auto compared(const std::string& op, const T& l, const T& r) {
+auto compared(std::string_view op, const T& l, const T& r) {
   if (op == "==") return l == r;
   if (op == "!=") return !(l == r);
   if (op == "<") return l < r;
@@ -77,9 +77,10 @@ std::int64_t concrete_integer(const Hypothesis& h, const Node& n, const Variable
 }  // namespace
 
 Hypothesis parse_hypothesis(const std::string& text) {
-  Hypothesis h{text, {}};
+  Hypothesis h{text, {}, {}};
   try {
-    h.tree = parse_text(text, ParseMode::Hypothesis, &hypothesis_functions());
+    h.parsed = parse_text(text, ParseMode::Hypothesis, &hypothesis_functions());
+    h.tree = h.parsed.root();
   } catch (const ParseError& e) {
     throw Error("--assume '" + text + "': " + e.what());
   }
@@ -112,7 +113,7 @@ std::vector<DivisibilityFact> divisibility_facts(const std::vector<Hypothesis>& 
   std::vector<DivisibilityFact> facts;
   auto spelled = [](const Node& n) -> std::optional<std::string> {
     if (n.kind == Node::Kind::Integer) return std::to_string(n.integer);
-    if (n.is_variable_word()) return n.name;
+    if (n.is_variable_word()) return std::string(n.name);
     return std::nullopt;
   };
   for (const Hypothesis& h : hypotheses) {

@@ -20,7 +20,8 @@ namespace cuteref::proofs {
 
 struct Hypothesis {
   std::string text;
-  Node tree;  // a Compare, or a Call of one of the four predicates
+  SyntaxTree parsed;  // the text parsed (`tree` is a view of it)
+  Node tree;          // its root: a Compare, or a Call of one of the four predicates
 };
 
 // Parses one --assume text. Throws Error ("--assume 'TEXT': ...") where it is not one of the

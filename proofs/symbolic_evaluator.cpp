@@ -56,8 +56,8 @@ class SymbolicEvaluator {
   }
 
   SymVal variable(const Node& n) const {
-    const auto it = variables_.find(n.name);
-    if (it == variables_.end()) throw ParseError(n.column(), "unknown name '" + n.name + "'");
+    const auto it = variables_.find(std::string(n.name));
+    if (it == variables_.end()) throw ParseError(n.column(), "unknown name '" + std::string(n.name) + "'");
     return integer(it->second);
   }
 
@@ -214,7 +214,8 @@ class SymbolicEvaluator {
     // A function whose answer depends on which leaves are static gets concrete arguments only
     // where those flags are known: a result of a symbolic operation that happens to be concrete
     // on a branch has no tracked flags.
-    const bool flags_matter = reads_static_flags(n.name);
+    const std::string name(n.name);
+    const bool flags_matter = reads_static_flags(name);
     std::vector<Value> values;
     for (const auto& a : args) {
       const bool tracked = a.kind != K::Tuple ? (a.kind != K::Layout && a.kind != K::Composed) || (a.t_static && a.stride_static)
@@ -234,13 +235,13 @@ class SymbolicEvaluator {
       }
     }
     const auto& table = symbolic_functions();
-    const auto it = table.find(n.name);
+    const auto it = table.find(name);
     if (it != table.end())
       if (std::optional<SymVal> v = it->second.call(args)) return *v;
     std::string covered;
-    for (const auto& [name, f] : table)
-      if (f.forms.rfind("none", 0) != 0) covered += (covered.empty() ? "" : ", ") + f.forms;
-    throw Unsupported("`" + n.name + "` on symbolic arguments" +
+    for (const auto& entry : table)
+      if (entry.second.forms.rfind("none", 0) != 0) covered += (covered.empty() ? "" : ", ") + entry.second.forms;
+    throw Unsupported("`" + name + "` on symbolic arguments" +
                       (it != table.end() ? " of this form (symbolically: " + it->second.forms + ")" : "") +
                       "; the functions with a symbolic form: " + covered);
   }
