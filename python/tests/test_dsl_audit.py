@@ -202,6 +202,43 @@ def test_coordinate_partition():
     REPORT.append("cuteref.dsl coordinate partitions: 1 agree, 1 perturbed caught")
 
 
+def same_printout_trace():
+    """Two tiled copies of 4 f32 a thread over 128 threads that print the same (the printout
+    names no instruction): a universal copy and a cp.async (CopyG2SOp); partitions of a
+    512-float SMEM tensor by each, and one whose operation the trace does not record."""
+    atom = "Copy Atom\n  ThrID: 1:0\n  TV Layout Src: (1,4):(0,1)\n  TV Layout Dst: (1,4):(0,1)\n  Value type: f32"
+
+    def copy(index, op):
+        return dsl.Decision(index, "tiled_copy", "cutlass.cute.make_tiled_copy_tv",
+                            {"atom": atom, "thr_layout": "128:1", "val_layout": "4:1"},
+                            {"tv": "(128,4):(4,1)", "tiler": "(512:1)", "printout": "TC", "op": op, "op_fields": {},
+                             "src_tv": "(1,4):(0,1)"})
+
+    def part(index, op):
+        args = {"tiled_copy": "TC", "operand": "D", "tensor_layout": "512:1", "bits": 32, "swizzle": [0, 4, 3]}
+        if op is not None:
+            args["copy_op"] = op
+        return dsl.Decision(index, "smem_partition", "cutlass.cute.atom.ThrCopy.partition_D", args, {"partition": "?"})
+
+    return dsl.Trace(decisions=[copy(0, "CopyUniversalOp"), copy(1, "CopyG2SOp"), part(2, "CopyUniversalOp"),
+                                part(3, "CopyG2SOp"), part(4, None)])
+
+
+def test_copies_of_different_instructions_that_print_the_same():
+    verdicts = dsl.audit(same_printout_trace())
+    by_index = {v.index: v for v in verdicts}
+    assert by_index[0].status == "agree" and by_index[1].status == "agree", dsl.render(verdicts)
+    # The universal copy's stores: each warp writes 32 x 16 contiguous bytes, 4 rows of 128
+    # bytes: 4 wavefronts an instruction, 4 warps: (4 instructions, 16 wavefronts, ideal 16).
+    assert by_index[2].status == "reported" and by_index[2].model.endswith("= (4,16,16)"), by_index[2].model
+    # cp.async's: the model does not count its wavefronts, and says so.
+    assert by_index[3].status == "unmapped" and "cp.async" in by_index[3].detail, by_index[3].detail
+    # Neither: the trace does not say which instruction the partition uses.
+    assert by_index[4].status == "unmapped" and "print the same" in by_index[4].detail, by_index[4].detail
+    REPORT.append("cuteref.dsl copies that print the same: the recorded operation picks the instruction (2), "
+                  "none recorded: unmapped with the reason (1)")
+
+
 # ---- transposed views ------------------------------------------------------------------------
 # quack's transpose_view composes a tensor with the ordered layout that swaps its first two
 # modes. Hand derivation for the bf16 SW128 atom's transpose V = (64,8):(1,64) (column c, row r

@@ -77,7 +77,13 @@ class _Auditor:
         self.smem_tiles: List[tuple] = []          # (section, bits, model tile (one stage), its EXPR)
         self.mmas: List[tuple] = []                # (decision, model tiled MMA EXPR)
         self.copies: Dict[tuple, str] = {}         # (section, DSL printout) -> model tiled copy EXPR
-        self.instr_copies: Dict[tuple, str] = {}   # the same with the model's atom of the DSL's instruction
+        # the same with the model's atom of the DSL's instruction (None: no model atom); a set,
+        # since tiled copies of different instructions can print the same (the printout names
+        # no instruction: a cp.async copy and a universal copy of one (thread, value) layout)
+        # instruction atom (None: none) -> the first such tiled copy EXPR; copies of one
+        # instruction that print the same have the same (thread, value) layout, checked each
+        self.instr_copies: Dict[tuple, dict] = {}
+        self.instr_of_op: Dict[tuple, Optional[str]] = {}  # (section, printout, DSL op class) -> instruction atom
         # (section, DSL printout) -> (decision index, bits, model EXPR, model value): each SMEM
         # layout the kernel made through a hooked call, as the model derives it
         self.smem_layouts: Dict[tuple, tuple] = {}
@@ -493,8 +499,9 @@ class _Auditor:
             self.copies[(d.section, d.result.get("printout"))] = tiled
             instr = model.copy_atom(d.result.get("op", ""), d.result.get("op_fields", {}), d.result.get("src_tv", ""), bits) \
                 if "op" in d.result else None
-            if instr is not None:
-                self.instr_copies[(d.section, d.result.get("printout"))] = tiled.replace(atom, instr, 1)
+            key = (d.section, d.result.get("printout"))
+            self.instr_copies.setdefault(key, {}).setdefault(instr, tiled.replace(atom, instr, 1) if instr is not None else None)
+            self.instr_of_op[key + (d.result.get("op"),)] = instr
         mine_tv, mine_tiler = cuteref.eval(tv), model.literal(cuteref.eval(tiler))
         v.dsl = f"TV {d.result['tv']}, tiler {d.result['tiler']}"
         v.model = f"{tv} = {mine_tv}; tiler {model.tup(mine_tiler)}"
@@ -506,12 +513,29 @@ class _Auditor:
             v.status, v.detail = "disagree", f"tiler: model {model.tup(mine_tiler)}, DSL {d.result['tiler']}"
 
 
+    def instruction_copy(self, key: tuple, op: Optional[str] = None):
+        """(the model's tiled copy with the atom of the DSL's instruction, None) for the tiled
+        copy printed as key[1] in section key[0] whose operation is of class OP (where the trace
+        records it); (None, why) where the trace names no such copy, its instruction has no model
+        atom, or copies of different instructions print the same and OP is not recorded."""
+        found = self.instr_copies.get(key)
+        if not found:
+            return None, "its tiled copy was not recorded, or its copy instruction has no model atom"
+        if op is not None and key + (op,) in self.instr_of_op:
+            found = {self.instr_of_op[key + (op,)]: found[self.instr_of_op[key + (op,)]]}
+        if len(found) > 1:
+            names = sorted(name or "an instruction with no model atom" for name in found)
+            return None, ("tiled copies of different instructions print the same in this kernel ("
+                          + ", ".join(names) + "): the trace does not say which one this partition uses")
+        tiled = next(iter(found.values()))
+        return (tiled, None) if tiled is not None else (None, "its copy instruction has no model atom in cuteref.dsl")
+
     def check_smem_partition(self, d: Decision, v: Verdict) -> None:
         """Reported, not judged, for a tensor whose swizzle is on its pointer (or that has none):
         the wavefronts of the copy's instructions on this SMEM tensor. A tensor whose swizzle
         sits in its layout over a plain pointer is judged first (check_in_layout_swizzle)."""
         key = (d.section, d.args["tiled_copy"])
-        tiled = self.instr_copies.get(key)
+        tiled, why_not = self.instruction_copy(key, d.args.get("copy_op"))
         swizzle = d.args.get("swizzle")
         bits = int(d.args["bits"])
         on_pointer = bool(swizzle and swizzle[0] > 0)
@@ -527,8 +551,7 @@ class _Auditor:
                                           bits, tuple(swizzle), d.index))
         v.status = "unmapped"
         if tiled is None:
-            v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
-                        if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
+            v.detail = why_not
             return
         smem = f"Sw<{swizzle[0]},{swizzle[1]},{swizzle[2]}> o smem_ptr[{bits}b](unset) o {layout}" \
             if on_pointer else str(layout)
@@ -654,11 +677,10 @@ class _Auditor:
         the same coordinate layout by the same tiled copy (its instruction's atom). The layout
         is the same for every thread (CuTe keeps the thread's first coordinate apart)."""
         key = (d.section, d.args["tiled_copy"])
-        tiled = self.instr_copies.get(key)
+        tiled, why_not = self.instruction_copy(key, d.args.get("copy_op"))
         if tiled is None:
             v.status = "unmapped"
-            v.detail = ("its tiled copy was not recorded, or its copy instruction has no model atom"
-                        if key not in self.copies else "its copy instruction has no model atom in cuteref.dsl")
+            v.detail = why_not
             return
         fn = "partition_S" if d.args["operand"] == "S" else "partition_D"
         call = f"{fn}({tiled}, 0, {cuteref.from_dsl(d.args['coordinate_layout'])})"

@@ -115,18 +115,22 @@ def copy_atom(op: str, fields: dict, src_tv: str, bits: int) -> Optional[str]:
     """The model's copy atom for a DSL copy operation (its class name and fields), with the
     values per thread read from the atom's source (thread, value) layout; None when the model
     has no counterpart. ldmatrix/stmatrix: x1, x2, x4 of 32-bit rows, or their transposes in
-    16-bit rows."""
+    16-bit rows; cp.async (CopyG2SOp): 32, 64 or 128 bits a thread."""
     n = fields.get("num_matrices")
     t = bool(fields.get("transpose"))
     if op == "LdMatrix8x8x16bOp" and n in (1, 2, 4):
         return f"SM75_U16x{2 * n}_LDSM_T" if t else f"SM75_U32x{n}_LDSM_N"
     if op == "StMatrix8x8x16bOp" and n in (1, 2, 4):
         return f"SM90_U16x{2 * n}_STSM_T" if t else f"SM90_U32x{n}_STSM_N"
-    if op == "CopyUniversalOp":
+    if op in ("CopyUniversalOp", "CopyG2SOp"):
         shape = parse_int_tuple(split_layout(src_tv)[0])
         width = extent(shape[1:]) * bits if isinstance(shape, list) else bits
-        if width in (8, 16, 32, 64, 128):
+        if op == "CopyUniversalOp" and width in (8, 16, 32, 64, 128):
             return f"UniversalCopy<uint{width}_t>"
+        # cp.async (global to shared) moves 4, 8 or 16 bytes a thread; its cache hint does not
+        # change where the bytes land, so the model's cache-always atom of that width stands for it.
+        if op == "CopyG2SOp" and width in (32, 64, 128):
+            return f"SM80_CP_ASYNC_CACHEALWAYS<uint{width}_t>"
     return None
 
 

@@ -94,8 +94,8 @@ def plain(x: Any) -> Any:
 
 def _partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """A thread copy's partition of a tensor, as recorded: for a shared-memory tensor the tiled
-    copy (its printout), S or D, the tensor's layout, element width and the swizzle its pointer
-    carries (applied to byte addresses); for a coordinate tensor (its iterator is a coordinate,
+    copy (its printout and its operation's class), S or D, the tensor's layout, element width and
+    the swizzle its pointer carries (applied to byte addresses); for a coordinate tensor (its iterator is a coordinate,
     not a pointer: the DSL gives it no memory space) the tiled copy, S or D, the coordinate
     layout and `kind` coord_partition; None (not recorded) for a tensor in global memory or
     registers."""
@@ -107,10 +107,19 @@ def _partition_args(api: str, arguments: Dict[str, Any]) -> Optional[Dict[str, A
         space = tensor.memspace
     except ValueError:  # no pointer: the DSL's coordinate tensors
         return {"kind": "coord_partition", "tiled_copy": str(arguments["self"]), "operand": operand,
-                "coordinate_layout": str(tensor.layout)}
+                "copy_op": _copy_op_name(arguments["self"]), "coordinate_layout": str(tensor.layout)}
     if space is None or "smem" not in str(space).lower():
         return None
-    return dict({"tiled_copy": str(arguments["self"]), "operand": operand}, **smem_tensor(tensor))
+    return dict({"tiled_copy": str(arguments["self"]), "operand": operand, "copy_op": _copy_op_name(arguments["self"])},
+                **smem_tensor(tensor))
+
+
+def _copy_op_name(thr_copy: Any) -> Optional[str]:
+    """The class of a thread copy's copy operation (CopyG2SOp, CopyUniversalOp, ...): the
+    tiled copy's printout does not name it, and copies of one (thread, value) layout through
+    different instructions print the same."""
+    op = getattr(thr_copy, "op", None)
+    return type(op).__name__ if op is not None else None
 
 
 def smem_tensor(tensor: Any) -> Dict[str, Any]:
