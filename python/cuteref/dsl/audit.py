@@ -523,7 +523,7 @@ class _Auditor:
         if str(tiler_value).startswith("(") and ":" in str(tiler_value):
             # a tuple of layouts (make_tiled_copy_C_atom's by-mode tiler, or a copy made from
             # one): compared layout by layout as functions
-            mine_parts = [cuteref.eval(f"get({tiler}, {i})") for i in range(int(cuteref.rank(tiler_value)))]
+            mine_parts = [cuteref.eval(part) for part in _top_level(str(tiler_value))]
             mine_tiler = tuple(int(cuteref.size(p)) for p in mine_parts)
         else:
             mine_parts, mine_tiler = None, model.literal(tiler_value)
