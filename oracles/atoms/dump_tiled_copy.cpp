@@ -12,6 +12,8 @@
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/arch/mma_sm90_gmma_ext.hpp>
+#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>
 
 #include <cstdio>
 #include <string>
@@ -297,6 +299,11 @@ int main() {
                                                        Layout<Shape<_2, _1, _1>>{}, Tile3{}, row(_128{}, _128{}), 0, false);
   mma_copy<'c', UniversalCopy<uint16_t>, half_t, SS>("UniversalCopy<uint16_t>", "SM90_64x64x16_F16F16F16_SS<K,K>",
                                                      Layout<Shape<_1, _2, _1>>{}, Tile3{}, col(_64{}, _128{}), 0, false);
+  // N = 24: the C fragment's values (2,2,3) hold one and a half stmatrix.x4 (CuTe's composition
+  // keeps the first 8 of the last mode's 3 x 4).
+  using SS24 = SM90_64x24x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::K>;
+  mma_copy<'c', SM90_U32x4_STSM_N, half_t, SS24>("SM90_U32x4_STSM_N", "SM90_64x24x16_F16F16F16_SS<K,K>",
+                                                 Layout<Shape<_1, _1, _1>>{}, Tile3{}, row(_64{}, _48{}), 0, false);
   mma_copy<'c', UniversalCopy<uint32_t>, half_t, SM80_16x8x16_F16F16F16F16_TN>(
       "UniversalCopy<uint32_t>", "SM80_16x8x16_F16F16F16F16_TN", L221{}, Tile3{}, row(_64{}, _64{}), k64h, false);
   mma_copy<'c', UniversalCopy<uint64_t>, float, SM80_16x8x16_F32F16F16F32_TN>(
