@@ -214,8 +214,10 @@ TiledCopy make_tiled_copy_C(const CopyAtom& a, int bits, const TiledMma& m) {
   return make_from_mma(a, bits, m, MmaOperand::C, "make_tiled_copy_C");
 }
 
-TiledCopy make_tiled_copy_C_atom(const CopyAtom& a, int bits, const TiledMma& m) {
-  const std::string fn = "make_tiled_copy_C_atom";
+namespace {
+
+// CuTe's make_tiled_copy_C_atom, step by step.
+TiledCopy c_atom_steps(const CopyAtom& a, int bits, const TiledMma& m, const std::string& fn) {
   const Layout c_tv = tiled_mma_layout_tv(m, MmaOperand::C);  // (thread, value) -> (M,N) index
   const std::int64_t threads = size_value(mode(c_tv, 0)), c_values = size_value(mode(c_tv, 1));
   const std::int64_t atom_values = size_value(mode(copy_atom_values(a, bits).src, 1));
@@ -250,6 +252,19 @@ TiledCopy make_tiled_copy_C_atom(const CopyAtom& a, int bits, const TiledMma& m)
   TiledCopy tc = make_tiled_copy_tv(a, bits, layout_tv, IntTuple::tuple(std::move(tiler_shape)));
   tc.tiler_layouts = tiler_value;
   return tc;
+}
+
+}  // namespace
+
+TiledCopy make_tiled_copy_C_atom(const CopyAtom& a, int bits, const TiledMma& m) {
+  const std::string fn = "make_tiled_copy_C_atom";
+  try {
+    return c_atom_steps(a, bits, m, fn);
+  } catch (const Error& e) {
+    // the algebra's diagnostics (and the atom's) named with the call they come from
+    if (std::string(e.what()).rfind(fn, 0) == 0) throw;
+    throw Error(fn + ": " + e.what() + " (atom " + a.name + ", " + std::to_string(bits) + " bits)");
+  }
 }
 
 std::int64_t tiled_copy_size(const TiledCopy& tc) { return size_value(mode(tc.layout_tv, 0)); }

@@ -105,6 +105,10 @@ TEST(TiledCopyCAtom, MoreAtomValuesThanTheFragmentIsAnError) {
   expect_error([] { tiled("make_tiled_copy_C_atom(SM90_U32x4_STSM_N, 16, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))"); },
                "more than the tiled MMA's 4 C values per thread");
   expect_error([] { tiled("make_tiled_copy_C_atom(SM90_U32x4_STSM_N, 16, (64,64):(64,1))"); }, "make_tiled_copy_C_atom");
+  // A 64-bit element is wider than the 32 bits a UniversalCopy<uint32_t> moves: the atom's
+  // precondition, named with the call.
+  expect_error([] { tiled("make_tiled_copy_C_atom(UniversalCopy<uint32_t>, 64, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN))"); },
+               "make_tiled_copy_C_atom: Copy_Atom<UniversalCopy<uint32_t>, 64-bit values>: the value width must divide");
   expect_error([] { tiled("make_tiled_copy_C_atom(NoSuchCopy, 16, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))"); },
                "NoSuchCopy");
 }
