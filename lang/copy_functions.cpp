@@ -172,6 +172,11 @@ void register_copy_functions(FunctionTable& table) {
                                   [](const Args& a) { return from_mma_call<make_tiled_copy_B>(a, "make_tiled_copy_B"); }});
   table.add("make_tiled_copy_C", {3, 3, "make_tiled_copy_C(ATOM, BITS, TILED_MMA)  the copy of the tiled MMA's C fragments",
                                   [](const Args& a) { return from_mma_call<make_tiled_copy_C>(a, "make_tiled_copy_C"); }});
+  table.add("make_tiled_copy_C_atom",
+            {3, 3,
+             "make_tiled_copy_C_atom(ATOM, BITS, TILED_MMA)  the smallest copy that retiles the tiled MMA's C fragments: "
+             "each thread's first NumValSrc C values (the atom's source values); Tiler_MN is a tuple of layouts",
+             [](const Args& a) { return from_mma_call<make_tiled_copy_C_atom>(a, "make_tiled_copy_C_atom"); }});
   table.add("make_tmem_copy", {3, 3,
                                "make_tmem_copy(ATOM, BITS, TMEM)  CuTe's make_tmem_copy(Copy_Atom<ATOM, BITS-bit T>, TMEM tensor): "
                                "four warps of a tcgen05.ld/st atom over the TMEM layout (coordinate -> TMEM address), e.g. "

@@ -214,6 +214,59 @@ TiledCopy make_tiled_copy_C(const CopyAtom& a, int bits, const TiledMma& m) {
   return make_from_mma(a, bits, m, MmaOperand::C, "make_tiled_copy_C");
 }
 
+namespace {
+
+// CuTe's make_tiled_copy_C_atom, step by step.
+TiledCopy c_atom_steps(const CopyAtom& a, int bits, const TiledMma& m, const std::string& fn) {
+  const Layout c_tv = tiled_mma_layout_tv(m, MmaOperand::C);  // (thread, value) -> (M,N) index
+  const std::int64_t threads = size_value(mode(c_tv, 0)), c_values = size_value(mode(c_tv, 1));
+  const std::int64_t atom_values = size_value(mode(copy_atom_values(a, bits).src, 1));
+  if (atom_values > c_values)
+    throw Error(fn + ": the atom " + a.name + " moves " + std::to_string(atom_values) + " values of " + std::to_string(bits) +
+                " bits per thread, more than the tiled MMA's " + std::to_string(c_values) +
+                " C values per thread (CuTe: copy_V <= size<1>(layoutC_TV))");
+  // The first atom_values values of each thread, in the fragment's order.
+  const Layout kept = composition(c_tv, make_layout(IntTuple::tuple({s(threads), s(atom_values)})));
+  const IntTuple mn = IntTuple::tuple({s(tiled_mma_tile_size(m, 0)), s(tiled_mma_tile_size(m, 1))});
+  // Mode i of the tiler: the (thread, value) -> coordinate i map with its stride-0 and size-1
+  // modes dropped, i.e. the coordinates along mode i the kept values reach.
+  std::vector<Value> tiler;
+  std::vector<IntTuple> tiler_shape;
+  for (int i = 0; i < 2; ++i) {
+    const Layout along(mn, i == 0 ? IntTuple::tuple({s(1), s(0)}) : IntTuple::tuple({s(0), s(1)}));
+    const Layout t = filter(composition(along, kept));
+    tiler_shape.push_back(t.shape());
+    tiler.push_back(Value(t));
+  }
+  const Value tiler_value(MixedTuple{tiler});
+  // tile index -> (M,N) index; its left inverse takes the kept values back into the tile.
+  const Layout tile2mma = composition(make_layout(mn), tiler_value);
+  const Layout layout_tv = composition(left_inverse(tile2mma), kept);
+  // CuTe assumes the kept values lie in the selected tile; a (thread, value) outside it would be
+  // mapped to a wrong element silently, so check it.
+  const Layout back = composition(tile2mma, layout_tv);
+  for (std::int64_t i = 0; i < size_value(kept); ++i)
+    if (apply_index(back, i) != apply_index(kept, i))
+      throw Error(fn + ": the kept C values " + kept.to_string() + " do not all lie in the tile " + tiler_value.to_string() +
+                  " they select ((thread, value) index " + std::to_string(i) + ")");
+  TiledCopy tc = make_tiled_copy_tv(a, bits, layout_tv, IntTuple::tuple(std::move(tiler_shape)));
+  tc.tiler_layouts = tiler_value;
+  return tc;
+}
+
+}  // namespace
+
+TiledCopy make_tiled_copy_C_atom(const CopyAtom& a, int bits, const TiledMma& m) {
+  const std::string fn = "make_tiled_copy_C_atom";
+  try {
+    return c_atom_steps(a, bits, m, fn);
+  } catch (const Error& e) {
+    // the algebra's diagnostics (and the atom's) named with the call they come from
+    if (std::string(e.what()).rfind(fn, 0) == 0) throw;
+    throw Error(fn + ": " + e.what() + " (atom " + a.name + ", " + std::to_string(bits) + " bits)");
+  }
+}
+
 std::int64_t tiled_copy_size(const TiledCopy& tc) { return size_value(mode(tc.layout_tv, 0)); }
 
 Layout tiled_copy_layout_S(const TiledCopy& tc) {

@@ -61,6 +61,17 @@ TiledCopy make_tiled_copy_A(const CopyAtom& atom, int value_bits, const TiledMma
 TiledCopy make_tiled_copy_B(const CopyAtom& atom, int value_bits, const TiledMma& mma);
 TiledCopy make_tiled_copy_C(const CopyAtom& atom, int value_bits, const TiledMma& mma);
 
+// make_tiled_copy_C_atom(Copy_Atom<atom, T>, mma): the smallest tiled copy that retiles the tiled
+// MMA's C fragments (pipelined epilogues storing a subtile at a time). Each thread keeps the first
+// NumValSrc values of its C fragment (NumValSrc: the atom's source values for value_bits), in the
+// fragment's order; Tiler_MN is a tuple of layouts, one per mode (M, N), selecting the C tile's
+// coordinates those values reach (filter of the coordinate along that mode), and TiledLayout_TV
+// maps (thread, value) to the index in that selected tile.
+// Preconditions (checked): NumValSrc <= the C fragment's values per thread (CuTe's static
+// assertion); the counts of make_tiled_copy_tv; the selected coordinates form a tile (every
+// (thread, value) reaches one, left_inverse of the tile's embedding recovers it).
+TiledCopy make_tiled_copy_C_atom(const CopyAtom& atom, int value_bits, const TiledMma& mma);
+
 // Number of threads (CuTe's size(TiledCopy)): size<0>(TiledLayout_TV).
 std::int64_t tiled_copy_size(const TiledCopy& tc);
 

@@ -1,5 +1,5 @@
-// Vendor oracle: CuTe's TiledCopy for a set of tiled copies (make_tiled_copy and
-// make_tiled_copy_A/B/C over UniversalCopy, cp.async, ldmatrix and stmatrix atoms), printed for
+// Vendor oracle: CuTe's TiledCopy for a set of tiled copies (make_tiled_copy,
+// make_tiled_copy_A/B/C and make_tiled_copy_C_atom over UniversalCopy, cp.async, ldmatrix and stmatrix atoms), printed for
 // compare_atoms:
 //   copy\tEXPR\tVALUE       the copy atoms' layouts, each tiled copy's TiledLayout_TV, Tiler_MN,
 //                           get_layoutS_TV, get_layoutD_TV and retile_D of an MMA fragment
@@ -12,6 +12,8 @@
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/arch/mma_sm90_gmma_ext.hpp>
+#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>
 
 #include <cstdio>
 #include <string>
@@ -94,8 +96,9 @@ std::string mma_expr(const char* mma, AtomLayout const& al, Perm const& perm) {
   return std::string("make_tiled_mma(") + mma + ", " + printed(al) + ", " + printed(perm) + ")";
 }
 
-// make_tiled_copy_A/B/C(Copy_Atom<Op, T>, mma), partitioning `tensor` (and a swizzled one);
-// with `fragment`, retile_D of thread 0's register fragment of `tensor` as the MMA makes it.
+// make_tiled_copy_A/B/C(Copy_Atom<Op, T>, mma) (Which 'c': make_tiled_copy_C_atom), partitioning
+// `tensor` (and a swizzled one); with `fragment`, retile_D of thread 0's register fragment of
+// `tensor` as the MMA makes it.
 template <char Which, class Op, class T, class MmaOp, class AtomLayout, class Perm, class Plain, class Swizzled>
 void mma_copy(const char* op, const char* mma_name, AtomLayout const& al, Perm const& perm, Plain const& plain,
               Swizzled const& sw, bool fragment) {
@@ -104,10 +107,11 @@ void mma_copy(const char* op, const char* mma_name, AtomLayout const& al, Perm c
   auto tiled = [&] {
     if constexpr (Which == 'A') return make_tiled_copy_A(Copy_Atom<Op, T>{}, mma);
     else if constexpr (Which == 'B') return make_tiled_copy_B(Copy_Atom<Op, T>{}, mma);
-    else return make_tiled_copy_C(Copy_Atom<Op, T>{}, mma);
+    else if constexpr (Which == 'C') return make_tiled_copy_C(Copy_Atom<Op, T>{}, mma);
+    else return make_tiled_copy_C_atom(Copy_Atom<Op, T>{}, mma);
   }();
-  const std::string tc = std::string("make_tiled_copy_") + Which + "(" + op + ", " + std::to_string(sizeof_bits<T>::value) +
-                         ", " + m + ")";
+  const std::string fn = Which == 'c' ? std::string("make_tiled_copy_C_atom") : std::string("make_tiled_copy_") + Which;
+  const std::string tc = fn + "(" + op + ", " + std::to_string(sizeof_bits<T>::value) + ", " + m + ")";
   layouts(tc, tiled);
   partitions(tc, tiled, smem<T>(plain), printed(plain));
   if constexpr (!is_same_v<Swizzled, int>) {
@@ -124,7 +128,7 @@ void mma_copy(const char* op, const char* mma_name, AtomLayout const& al, Perm c
       auto frag = thr_mma.partition_fragment_B(tensor);
       std::printf("copy\tretile(%s, make_fragment_B(%s, partition_B(%s, 0, %s)))\t%s\n", tc.c_str(), m.c_str(), m.c_str(),
                   printed(plain).c_str(), printed(tiled.get_slice(0).retile_D(frag).layout()).c_str());
-    } else {
+    } else if constexpr (Which == 'C') {
       auto frag = thr_mma.partition_fragment_C(tensor);
       std::printf("copy\tretile(%s, partition_fragment_C(%s, %s))\t%s\n", tc.c_str(), m.c_str(), printed(plain).c_str(),
                   printed(tiled.get_slice(0).retile_D(frag).layout()).c_str());
@@ -274,5 +278,39 @@ int main() {
       tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, Shape<_64, _32>{}), true);
   mma_copy<'C', SM90_U16x2_STSM_T, half_t, SM80_16x8x16_F16F16F16F16_TN>(
       "SM90_U16x2_STSM_T", "SM80_16x8x16_F16F16F16F16_TN", Layout<Shape<_1, _1, _1>>{}, Tile3{}, col(_16{}, _8{}), 0, true);
+
+  // make_tiled_copy_C_atom: the epilogue's copy of a subtile of the accumulators (quack's GEMM
+  // epilogue: an stmatrix atom over a 64xNx16 GMMA, one or two warpgroups along M or N).
+  mma_copy<'c', SM90_U32x4_STSM_N, half_t, SS>("SM90_U32x4_STSM_N", "SM90_64x64x16_F16F16F16_SS<K,K>",
+                                               Layout<Shape<_1, _1, _1>>{}, Tile3{}, row(_64{}, _64{}), k64h, false);
+  mma_copy<'c', SM90_U32x4_STSM_N, bfloat16_t, SSbf>("SM90_U32x4_STSM_N", "SM90_64x128x16_F32BF16BF16_SS<K,K>",
+                                                     Layout<Shape<_2, _1, _1>>{}, Tile3{}, row(_128{}, _128{}),
+                                                     tile_to_shape(GMMA::Layout_K_SW128_Atom<bfloat16_t>{}, Shape<_128, _128>{}),
+                                                     false);
+  mma_copy<'c', SM90_U32x2_STSM_N, bfloat16_t, SSbf>("SM90_U32x2_STSM_N", "SM90_64x128x16_F32BF16BF16_SS<K,K>",
+                                                     Layout<Shape<_1, _2, _1>>{}, Tile3{}, row(_64{}, _256{}), 0, false);
+  mma_copy<'c', SM90_U16x8_STSM_T, half_t, SS>("SM90_U16x8_STSM_T", "SM90_64x64x16_F16F16F16_SS<K,K>",
+                                               Layout<Shape<_2, _1, _1>>{}, Tile3{}, col(_128{}, _64{}), 0, false);
+  mma_copy<'c', SM90_U32x1_STSM_N, half_t, SS>("SM90_U32x1_STSM_N", "SM90_64x64x16_F16F16F16_SS<K,K>",
+                                               Layout<Shape<_1, _2, _1>>{}, Tile3{}, row(_64{}, _128{}), 0, false);
+  mma_copy<'c', UniversalCopy<uint32_t>, half_t, SS>("UniversalCopy<uint32_t>", "SM90_64x64x16_F16F16F16_SS<K,K>",
+                                                     Layout<Shape<_1, _1, _1>>{}, Tile3{}, row(_64{}, _64{}), k64h, false);
+  mma_copy<'c', UniversalCopy<uint128_t>, float, SSbf>("UniversalCopy<uint128_t>", "SM90_64x128x16_F32BF16BF16_SS<K,K>",
+                                                       Layout<Shape<_2, _1, _1>>{}, Tile3{}, row(_128{}, _128{}), 0, false);
+  mma_copy<'c', UniversalCopy<uint16_t>, half_t, SS>("UniversalCopy<uint16_t>", "SM90_64x64x16_F16F16F16_SS<K,K>",
+                                                     Layout<Shape<_1, _2, _1>>{}, Tile3{}, col(_64{}, _128{}), 0, false);
+  // N = 24: the C fragment's values (2,2,3) hold one and a half stmatrix.x4 (CuTe's composition
+  // keeps the first 8 of the last mode's 3 x 4).
+  using SS24 = SM90_64x24x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::K>;
+  mma_copy<'c', SM90_U32x4_STSM_N, half_t, SS24>("SM90_U32x4_STSM_N", "SM90_64x24x16_F16F16F16_SS<K,K>",
+                                                 Layout<Shape<_1, _1, _1>>{}, Tile3{}, row(_64{}, _48{}), 0, false);
+  mma_copy<'c', UniversalCopy<uint32_t>, half_t, SM80_16x8x16_F16F16F16F16_TN>(
+      "UniversalCopy<uint32_t>", "SM80_16x8x16_F16F16F16F16_TN", L221{}, Tile3{}, row(_64{}, _64{}), k64h, false);
+  mma_copy<'c', UniversalCopy<uint64_t>, float, SM80_16x8x16_F32F16F16F32_TN>(
+      "UniversalCopy<uint64_t>", "SM80_16x8x16_F32F16F16F32_TN", L221{}, Tile3{}, col(_64{}, _32{}), k32f, false);
+  mma_copy<'c', SM90_U32x1_STSM_N, half_t, SM80_16x8x16_F16F16F16F16_TN>(
+      "SM90_U32x1_STSM_N", "SM80_16x8x16_F16F16F16F16_TN", Layout<Shape<_1, _1, _1>>{}, Tile3{}, row(_16{}, _16{}), 0, false);
+  mma_copy<'c', SM90_U16x4_STSM_T, half_t, SM80_16x8x16_F16F16F16F16_TN>(
+      "SM90_U16x4_STSM_T", "SM80_16x8x16_F16F16F16F16_TN", L221{}, Tile3{}, col(_64{}, _32{}), 0, false);
   return 0;
 }

@@ -681,3 +681,43 @@ def test_live_partitions_and_in_layout_swizzle(tmp_path):
     assert offsets[1] - offsets[0] == 176 and offsets[0] % 1024 == 128, offsets
     REPORT.append("cuteref.dsl live partitions: coordinate partition recorded and agrees; in-layout swizzle on element offsets "
                   "in the PTX; 2 transposed views agree, 1 perturbed caught")
+
+
+@needs_dsl
+def test_live_epilogue_copy_c_atom(tmp_path):
+    """python/tests/dsl_epilogue_copy_probe.py compiled for sm_90a under the tracer: quack's
+    epilogue copies, make_tiled_copy_C_atom of an stmatrix.x4 atom over a 64x64x16 warpgroup and
+    make_tiled_copy_S of it, agree with the model's (TV layout, each mode of the by-mode tiler),
+    and so does that copy's partition of a coordinate tensor; with the MMA the copy is made of
+    swapped for one of two warpgroups (the decision keeps the one asked for), both copies disagree."""
+    def audited(out, *extra):
+        r = subprocess.run([sys.executable, os.path.join(HERE, "dsl_epilogue_copy_probe.py"), DSL, str(out), *extra],
+                           capture_output=True, text=True, env=dsl_env(), timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+        trace = load(str(out / "trace.json"))
+        verdicts = dsl.audit(trace)
+        # each decision's own verdict (the GMMA operand reads that follow a tiled MMA's have no index)
+        return [(trace.decisions[v.index], v) for v in verdicts
+                if v.index is not None and v.title.startswith(trace.decisions[v.index].api)], verdicts
+
+    decided, verdicts = audited(tmp_path / "plain")
+    by_api = {d.api.rsplit(".", 1)[-1]: v for d, v in decided}
+    c_atom, r2s = by_api["make_tiled_copy_C_atom"], by_api["make_tiled_copy_S"]
+    assert c_atom.status == "agree" and r2s.status == "agree", dsl.render(verdicts)
+    assert "tiler mode 0" in c_atom.checks and "tiler mode 1" in c_atom.checks
+    # The DSL's own printout: the first 8 C values of each thread, rows 16w + l/4 + 8v1 and
+    # columns 2(l%4) + v0 + 8v2 of the 64x64 tile (the derivation in tiled_copy_c_atom_test.cpp).
+    assert "((4,8,4),(2,2,2)):((64,1,8),(256,32,512))" in c_atom.dsl and "(8,4,2):(1,16,8)" in c_atom.dsl
+    coord = [v for d, v in decided if d.kind == "coord_partition"]
+    assert len(coord) == 1 and coord[0].status == "agree", dsl.render(verdicts)
+    smem = [v for d, v in decided if d.kind == "smem_partition"]
+    assert len(smem) == 1 and smem[0].status == "reported", dsl.render(verdicts)
+    assert dsl.counts(verdicts)["disagree"] == 0 and dsl.counts(verdicts)["unmapped"] == 0, dsl.render(verdicts)
+
+    decided, verdicts = audited(tmp_path / "perturbed", "--perturb-mma")
+    bad = {d.api.rsplit(".", 1)[-1]: v.detail for d, v in decided if v.status == "disagree"}
+    assert set(bad) == {"make_tiled_copy_C_atom", "make_tiled_copy_S"}, dsl.render(verdicts)
+    # two warpgroups: 256 threads x 8 values against the model's 128 x 8
+    assert "sizes differ: 1024 vs 2048" in bad["make_tiled_copy_C_atom"]
+    REPORT.append("cuteref.dsl live epilogue copies: make_tiled_copy_C_atom, make_tiled_copy_S of it and its coordinate "
+                  "partition agree; a swapped tiled MMA caught at both copies")

@@ -1,7 +1,7 @@
 // TiledCopy. Expected values are derived by hand from what the copies are documented to do (the
 // derivations in comments: CuTe's make_tiled_copy docs for the thread/value layouts, the PTX ISA
 // for ldmatrix/stmatrix row addresses and the mma/wgmma fragment tables); CuTe's own values for
-// every thread of 37 tiled copies are checked by the vendor suite (oracles/atoms/dump_tiled_copy).
+// every thread of 50 tiled copies are checked by the vendor suite (oracles/atoms/dump_tiled_copy).
 #include <gtest/gtest.h>
 
 #include "atoms/copy_bank_conflicts.hpp"

@@ -485,6 +485,23 @@ class _Auditor:
                 return
             tiled = f"{name}({atom}, {bits}, {mma})"
             tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
+        elif name == "make_tiled_copy_C_atom":
+            mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
+                        and e.result.get("printout") == d.args.get("mma")), None)
+            if mma is None:
+                v.status = "unmapped"
+                v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
+                return
+            # It keeps as many C values a thread as the atom moves: its (thread, value) layout
+            # depends on the atom itself, so the model takes the atom of the DSL's instruction.
+            atom = model.copy_atom(d.result.get("op", ""), d.result.get("op_fields", {}), d.result.get("src_tv", ""), bits)
+            if atom is None:
+                v.status = "unmapped"
+                v.detail = (f"its copy instruction ({d.result.get('op', 'not recorded')}) has no model atom in cuteref.dsl, "
+                            "and make_tiled_copy_C_atom keeps as many values a thread as the atom moves")
+                return
+            tiled = f"{name}({atom}, {bits}, {mma})"
+            tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
         elif name in ("make_tiled_copy_S", "make_tiled_copy_D"):
             source = self.copies.get((d.section, d.args.get("tiled_copy")))
             if source is None:
@@ -502,15 +519,38 @@ class _Auditor:
             key = (d.section, d.result.get("printout"))
             self.instr_copies.setdefault(key, {}).setdefault(instr, tiled.replace(atom, instr, 1) if instr is not None else None)
             self.instr_of_op[key + (d.result.get("op"),)] = instr
-        mine_tv, mine_tiler = cuteref.eval(tv), model.literal(cuteref.eval(tiler))
+        mine_tv, tiler_value = cuteref.eval(tv), cuteref.eval(tiler)
+        if str(tiler_value).startswith("(") and ":" in str(tiler_value):
+            # a tuple of layouts (make_tiled_copy_C_atom's by-mode tiler, or a copy made from
+            # one): compared layout by layout as functions
+            mine_parts = [cuteref.eval(part) for part in _top_level(str(tiler_value))]
+            mine_tiler = tuple(int(cuteref.size(p)) for p in mine_parts)
+        else:
+            mine_parts, mine_tiler = None, model.literal(tiler_value)
         v.dsl = f"TV {d.result['tv']}, tiler {d.result['tiler']}"
-        v.model = f"{tv} = {mine_tv}; tiler {model.tup(mine_tiler)}"
+        v.model = f"{tv} = {mine_tv}; tiler {tiler_value if mine_parts is not None else model.tup(mine_tiler)}"
         if not _compare(v, cuteref.from_dsl(d.result["tv"]), mine_tv, "TV layout"):
             return
-        theirs = [int(cuteref.size(cuteref.from_dsl(part))) for part in _top_level(d.result["tiler"])]
+        their_parts = _top_level(d.result["tiler"])
+        theirs = [int(cuteref.size(cuteref.from_dsl(part))) for part in their_parts]
         v.checks.append("tiler")
         if theirs != list(mine_tiler if isinstance(mine_tiler, tuple) else [mine_tiler]):
-            v.status, v.detail = "disagree", f"tiler: model {model.tup(mine_tiler)}, DSL {d.result['tiler']}"
+            v.status, v.detail = "disagree", f"tiler: model {mine_tiler}, DSL {d.result['tiler']}"
+            return
+        if mine_parts is not None:
+            for i, (mine, part) in enumerate(zip(mine_parts, their_parts)):
+                if not _compare(v, cuteref.from_dsl(part), mine, f"tiler mode {i}"):
+                    return
+        if tiled is None:
+            # make_tiled_copy_S/D: CuTe's make_tiled_copy_impl(atom, the source's layout S|D, its
+            # tiler), recorded as the tuple a tiled copy is so that its partitions are checked
+            instr = model.copy_atom(d.result.get("op", ""), d.result.get("op_fields", {}), d.result.get("src_tv", ""), bits) \
+                if "op" in d.result else None
+            key = (d.section, d.result.get("printout"))
+            self.copies[key] = f"({atom}, {bits}, {mine_tv}, {tiler_value})"
+            self.instr_copies.setdefault(key, {}).setdefault(
+                instr, f"({instr}, {bits}, {mine_tv}, {tiler_value})" if instr is not None else None)
+            self.instr_of_op[key + (d.result.get("op"),)] = instr
 
 
     def instruction_copy(self, key: tuple, op: Optional[str] = None):

@@ -44,6 +44,7 @@ HOOKS: List[Tuple[str, str, str]] = [
     ("cutlass.cute", "make_tiled_copy_A", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_B", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_C", "tiled_copy"),
+    ("cutlass.cute", "make_tiled_copy_C_atom", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_S", "tiled_copy"),
     ("cutlass.cute", "make_tiled_copy_D", "tiled_copy"),
     ("quack.layout_utils", "transpose_view", "transpose_view"),
