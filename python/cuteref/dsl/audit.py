@@ -463,6 +463,17 @@ class _Auditor:
     VALUE_BITS = {"bf16": 16, "f16": 16, "i16": 16, "u16": 16, "f32": 32, "tf32": 32, "i32": 32, "u32": 32,
                   "f64": 64, "i64": 64, "i8": 8, "u8": 8, "f8E4M3FN": 8, "f8E5M2": 8}
 
+    def tiled_mma_of(self, d: Decision, argument: str, v: Verdict) -> Optional[str]:
+        """The model's tiled MMA EXPR of the tiled MMA a copy decision names in ARGUMENT (its
+        printout), the latest of that section; None, with v unmapped and the reason, where the
+        kernel did not make it through a hooked call."""
+        mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
+                    and e.result.get("printout") == d.args.get(argument)), None)
+        if mma is None:
+            v.status = "unmapped"
+            v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
+        return mma
+
     def check_tiled_copy(self, d: Decision, v: Verdict) -> None:
         import re
         name = d.api.rsplit(".", 1)[-1]
@@ -477,20 +488,14 @@ class _Auditor:
             tiled = f"make_tiled_copy({atom}, {bits}, {thr}, {val})"
             tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
         elif name in ("make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C"):
-            mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
-                        and e.result.get("printout") == d.args.get("tiled_mma")), None)
+            mma = self.tiled_mma_of(d, "tiled_mma", v)
             if mma is None:
-                v.status = "unmapped"
-                v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
                 return
             tiled = f"{name}({atom}, {bits}, {mma})"
             tv, tiler = f"tiled_copy_layout({tiled}, TV)", f"tiled_copy_tiler({tiled})"
         elif name == "make_tiled_copy_C_atom":
-            mma = next((t for e, t in reversed(self.mmas) if e.section == d.section
-                        and e.result.get("printout") == d.args.get("mma")), None)
+            mma = self.tiled_mma_of(d, "mma", v)
             if mma is None:
-                v.status = "unmapped"
-                v.detail = "its tiled MMA was not made through a hooked call (make_trivial_tiled_mma) in this kernel"
                 return
             # It keeps as many C values a thread as the atom moves: its (thread, value) layout
             # depends on the atom itself, so the model takes the atom of the DSL's instruction.
