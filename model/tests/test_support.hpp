@@ -7,8 +7,10 @@
 #include <initializer_list>
 #include <string>
 
+#include "atoms/tiled_copy.hpp"
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "function_table.hpp"
 #include "int_tuple.hpp"
 #include "layout.hpp"
 #include "notation.hpp"
@@ -24,6 +26,10 @@ inline IntTuple C(const char* text) { return parse_int_tuple(text); }
 // A composed layout from its notation (`Sw<3,4,3> o 0 o (8,64):(64,1)`), and its value at index i.
 inline ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
 inline std::int64_t at(const ComposedLayout& c, std::int64_t i) { return evaluate_at(Value(c), i).value(); }
+// The value of an EXPR, with every function of the model.
+inline Value eval(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
+// The tiled copy an EXPR makes (`make_tiled_copy_C(...)`, ...).
+inline TiledCopy tiled(const std::string& text) { return tiled_copy_arg({eval(text)}, 0, "test"); }
 
 // CuTe's Swizzle<B,M,S> bit by bit, an oracle independent of swizzle.cpp: the destination field
 // is the B bits starting at M + max(0,-S); destination bit i is XOR-ed with bit i + S (the

@@ -12,11 +12,11 @@
 #include "test_support.hpp"
 
 using namespace cuteref;
+using cuteref::test::eval;
 using cuteref::test::expect_error;
 
 namespace {
 
-Value eval(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
 Layout L(const std::string& text) { return std::get<Layout>(eval(text).data); }
 TiledCopy copy(const std::string& text) { return tiled_copy_arg({eval(text)}, 0, "test"); }
 SwizzleAccess access(TiledCopy c, CopySide side) { return {std::move(c), side, std::nullopt, 0}; }

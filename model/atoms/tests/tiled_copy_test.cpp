@@ -12,14 +12,12 @@
 #include "test_support.hpp"
 
 using namespace cuteref;
+using cuteref::test::eval;
 using cuteref::test::expect_error;
+using cuteref::test::tiled;
 using cuteref::test::L;
 
 namespace {
-
-Value eval(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
-
-TiledCopy tiled(const std::string& text) { return tiled_copy_arg({eval(text)}, 0, "test"); }
 
 // Element offset of value v of thread t's partition.
 std::int64_t element(const Partition& p, std::int64_t v) { return p.offset + apply_index(p.layout, v); }

@@ -23,7 +23,6 @@ using namespace cuteref::test;
 
 namespace {
 
-Value eval(const std::string& text) { return parse_and_evaluate(text, &standard_functions()); }
 F2Layout F2(const std::string& text) { return std::get<F2Layout>(eval(text).data); }
 
 // Carry-less product restated: for every set bit k of a, XOR in b shifted by k.
