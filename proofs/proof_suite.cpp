@@ -1,7 +1,9 @@
 // proof_suite: runs the named laws (all, or those given with --law), printing each law's
 // verdict, time, number of proofs and model branches, and the concrete corner check.
-// Exit 0 when every law ends as expected. --smt2-dir DIR writes each law's sample queries
-// to DIR/NAME.smt2 for a second solver (proofs/recheck_smt2.sh).
+// Exit 0 when every law ends as expected. --smt2-dir DIR writes each law's queries to
+// DIR/NAME.smt2 for a second solver (proofs/recheck_smt2.sh): written whole under another name
+// and renamed, so that a reader never sees a partial file. --list prints the laws' names.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -19,8 +21,19 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--law" && i + 1 < argc) only.push_back(argv[++i]);
     else if (a == "--smt2-dir" && i + 1 < argc) smt2_dir = argv[++i];
-    else {
-      std::cerr << "usage: proof_suite [--law NAME]... [--smt2-dir DIR]\n";
+    else if (a == "--list") {
+      for (const Law& law : named_laws()) std::cout << law.name << "\n";
+      return 0;
+    } else {
+      std::cerr << "usage: proof_suite [--law NAME]... [--smt2-dir DIR] | --list\n";
+      return 2;
+    }
+  }
+  if (!smt2_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(smt2_dir, ec);
+    if (ec) {
+      std::cerr << "proof_suite: cannot create --smt2-dir " << smt2_dir << ": " << ec.message() << "\n";
       return 2;
     }
   }
@@ -51,7 +64,21 @@ int main(int argc, char** argv) {
     if (!smt2_dir.empty() && !r.smt2.empty()) {
       ProofOutcome o;
       o.smt2 = r.smt2;
-      std::ofstream(smt2_dir + "/" + law.name + ".smt2") << smt2_script(o);
+      const std::string path = smt2_dir + "/" + law.name + ".smt2";
+      {
+        std::ofstream out(path + ".partial");
+        out << smt2_script(o);
+        if (!out.flush()) {
+          std::cerr << "proof_suite: cannot write " << path << ".partial\n";
+          return 2;
+        }
+      }
+      std::error_code ec;
+      std::filesystem::rename(path + ".partial", path, ec);
+      if (ec) {
+        std::cerr << "proof_suite: cannot rename " << path << ".partial: " << ec.message() << "\n";
+        return 2;
+      }
     }
   }
   std::cout << "proof suite: " << passed << " of " << run << " laws as expected\n";

@@ -1,21 +1,43 @@
 #!/usr/bin/env bash
-# Second-solver check: the proof suite exports every query of every named law in SMT-LIB 2
-# with Z3's answers (`; expect: unsat`); cvc5 answers them, at most PER_QUERY ms each and
-# PER_LAW s for one law's queries, and the test fails on any definite answer that differs.
-# A query cvc5 does not answer within those limits is counted and named with the reason.
-# Usage: recheck_smt2.sh PROOF_SUITE CVC5 [PER_QUERY_MS [PER_LAW_S]]
+# Second-solver check: every query of every named law in SMT-LIB 2 with Z3's answers
+# (`; expect: unsat`); cvc5 answers them, at most PER_QUERY ms each and PER_LAW s for one law's
+# queries, and the test fails on any definite answer that differs. A query cvc5 does not answer
+# within those limits is counted and named with the reason.
+#
+# The queries are those the law tests exported (each runs `proof_suite --law NAME --smt2-dir
+# EXPORTED_DIR`): a law's file is used when it is newer than the proof suite's binary, and the
+# law is run here (Z3 again) when it is not, so that Z3's work is not done twice in one test run.
+# Usage: recheck_smt2.sh PROOF_SUITE CVC5 [EXPORTED_DIR [PER_QUERY_MS [PER_LAW_S]]]
 set -uo pipefail
-suite="$1"; cvc5="${2:-}"; per_query="${3:-2000}"; per_law="${4:-40}"
+suite="$1"; cvc5="${2:-}"; exported="${3:-}"; per_query="${4:-2000}"; per_law="${5:-40}"
 if [ -z "$cvc5" ]; then
   echo "cvc5_recheck: cvc5 is not installed (./run test installs Debian's cvc5): skipping"
   exit 77
 fi
+# Laws whose queries cvc5 (Debian's 1.0.3) does not answer at all within PER_LAW s, its
+# per-query limit notwithstanding: single large queries over 2^40-element domains and the bank
+# laws. Measured 2026-11-29 (clean-clone run, 2 cores): 0 of 6, 0 of 4, 0 of 5, 0 of 1, 0 of 1,
+# 0 of 1 answered, 240 s spent. They are named below and counted as not re-checked.
+undecided_by_cvc5=" complement_disjoint_injective composition_huge right_inverse swizzle_128B_block smem_wavefronts_swizzled_atoms smem_wavefronts_row_major_refuted "
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$suite" --smt2-dir "$dir" > "$dir/suite.log" || { cat "$dir/suite.log"; echo "cvc5_recheck: the proof suite failed"; exit 1; }
-checked=0; differ=0; undecided=0; unreached=0; total=0
-for f in "$dir"/*.smt2; do
-  law=$(basename "$f" .smt2)
+laws=$("$suite" --list) || { echo "cvc5_recheck: $suite --list failed"; exit 1; }
+checked=0; differ=0; undecided=0; unreached=0; total=0; skipped=0; reused=0
+for law in $laws; do
+  if [[ "$undecided_by_cvc5" == *" $law "* ]]; then
+    skipped=$((skipped+1))
+    echo "  $law: not re-checked (cvc5 answers none of its queries within ${per_law} s)"
+    continue
+  fi
+  f="$exported/$law.smt2"
+  if [ -n "$exported" ] && [ -f "$f" ] && [ "$f" -nt "$suite" ]; then
+    reused=$((reused+1))
+  else
+    "$suite" --law "$law" --smt2-dir "$dir" > "$dir/$law.log" ||
+      { cat "$dir/$law.log"; echo "cvc5_recheck: the proof suite failed on $law"; exit 1; }
+    f="$dir/$law.smt2"
+    [ -f "$f" ] || { echo "  $law: exports no query"; continue; }
+  fi
   mapfile -t expected < <(grep '^; expect: ' "$f" | sed 's/^; expect: //')
   mapfile -t got < <(timeout "$per_law" "$cvc5" --incremental --tlimit-per="$per_query" "$f" 2>/dev/null |
                      grep -E '^(sat|unsat|unknown)$')
@@ -32,5 +54,5 @@ for f in "$dir"/*.smt2; do
   total=$((total+n)); checked=$((checked+agree)); undecided=$((undecided+slow)); unreached=$((unreached+late))
   echo "  $law: $n queries, $agree agree$([ "$slow" -gt 0 ] && echo ", $slow without a cvc5 answer in ${per_query} ms")$([ "$late" -gt 0 ] && echo ", $late not reached within the law's ${per_law} s")"
 done
-echo "cvc5_recheck: $total queries: $checked agree, $differ differ, $undecided without a cvc5 answer within ${per_query} ms, $unreached not reached within ${per_law} s per law"
+echo "cvc5_recheck: $total queries of $(( $(wc -w <<<"$laws") - skipped )) laws ($reused exported by their law tests): $checked agree, $differ differ, $undecided without a cvc5 answer within ${per_query} ms, $unreached not reached within ${per_law} s per law; $skipped laws not re-checked (listed above)"
 [ "$differ" -eq 0 ] && [ "$checked" -gt 0 ]
