@@ -99,15 +99,16 @@ void bind_pycute_layout_type(nb::module_& m) {
       {Py_tp_doc, const_cast<char*>("pycute's Layout(shape, stride=None), backed by the model's layout")},
       {0, nullptr},
   };
-  // The name without the module: Python's messages name the type by tp_name ("cannot pickle
-  // 'Layout' object"), as for a class statement's type; __module__ is set below.
   static PyType_Spec spec = {
-      "Layout", static_cast<int>(sizeof(PycuteLayoutObject)), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots,
+      "cuteref._cuteref.pycute_core.Layout", static_cast<int>(sizeof(PycuteLayoutObject)), 0,
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots,
   };
   PyObject* type = PyType_FromSpec(&spec);
   if (type == nullptr) throw nb::python_error();
   pycute_layout_type = reinterpret_cast<PyTypeObject*>(type);  // kept for the interpreter's lifetime
-  nb::handle(type).attr("__module__") = m.attr("__name__");
+  // Python's messages name a type by tp_name ("cannot pickle 'Layout' object"): the bare name,
+  // as for a class statement's type (__module__ and __qualname__ come from the spec's name).
+  pycute_layout_type->tp_name = "Layout";
   m.attr("Layout") = nb::handle(type);
 }
 
