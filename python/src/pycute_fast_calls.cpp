@@ -37,13 +37,13 @@ PyObject* general(PyObject* self, PyObject* const* args, std::size_t nargsf, PyO
   return PyObject_Vectorcall(self, args, nargsf, kwnames);
 }
 
-// Runs op (the model's operation, returning a Layout) and wraps its result; any exception
+// Runs op (the model's operation, returning a Layout) into a new Layout object; any exception
 // (a precondition the model refuses, memory) hands the call to the general binding, which
 // raises the binding's error for it.
 template <class Op>
 PyObject* fast_or_general(Op&& op, PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   try {
-    return new_pycute_layout(op());
+    return new_pycute_layout_of(op);
   } catch (...) {
     return general(self, args, nargsf, kwnames);
   }

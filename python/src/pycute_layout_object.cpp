@@ -69,7 +69,7 @@ void set_layout(nb::handle h, Layout l) noexcept {
   }
 }
 
-PyObject* new_pycute_layout(Layout&& l) noexcept {
+PyObject* allocate_pycute_layout() noexcept {
   PycuteLayoutObject* self = nullptr;
 #ifndef Py_GIL_DISABLED
   if (free_count > 0) self = free_list[--free_count];
@@ -80,9 +80,13 @@ PyObject* new_pycute_layout(Layout&& l) noexcept {
     self = static_cast<PycuteLayoutObject*>(PyObject_Malloc(sizeof(PycuteLayoutObject)));
     if (self == nullptr) return PyErr_NoMemory();
   }
-  PyObject* o = PyObject_Init(reinterpret_cast<PyObject*>(self), pycute_layout_type);
-  new (self->storage) PycuteLayout{std::move(l)};
-  self->initialized = true;
+  self->initialized = false;
+  return PyObject_Init(reinterpret_cast<PyObject*>(self), pycute_layout_type);
+}
+
+PyObject* new_pycute_layout(Layout&& l) noexcept {
+  PyObject* o = allocate_pycute_layout();
+  if (o != nullptr) set_layout(nb::handle(o), std::move(l));
   return o;
 }
 

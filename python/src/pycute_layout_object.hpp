@@ -55,8 +55,29 @@ const Layout& layout_of(nb::handle h);
 // Replaces (or, on an object without one, sets) the layout h holds. @pre is_pycute_layout(h).
 void set_layout(nb::handle h, Layout l) noexcept;
 
+// A new Layout object that holds no layout yet (from the free list, or allocated), or nullptr
+// with MemoryError set.
+PyObject* allocate_pycute_layout() noexcept;
+
 // A new Layout object holding l (moved in), or nullptr with MemoryError set.
 PyObject* new_pycute_layout(Layout&& l) noexcept;
+
+// A new Layout object holding make()'s result, constructed in the object itself (no move), or
+// nullptr with MemoryError set. An exception of make() propagates; the object is freed.
+template <class Make>
+PyObject* new_pycute_layout_of(Make&& make) {
+  PyObject* o = allocate_pycute_layout();
+  if (o == nullptr) return nullptr;
+  auto* self = reinterpret_cast<PycuteLayoutObject*>(o);
+  try {
+    new (self->storage) PycuteLayout{make()};
+  } catch (...) {
+    Py_DECREF(o);
+    throw;
+  }
+  self->initialized = true;
+  return o;
+}
 
 // new_pycute_layout as an nb::object; a failed allocation throws nb::python_error.
 nb::object wrap(Layout l);
