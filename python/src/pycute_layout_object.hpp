@@ -1,5 +1,5 @@
 // cuteref.pycute.Layout as a plain CPython type: the model's Layout held inline in the Python
-// object, so that an operation's result is moved into a new object, and freed objects kept
+// object, so that an operation's result is constructed in a new object, and freed objects kept
 // on a free list for the next result. Its methods (pycute's Layout interface) are bound in
 // pycute_bindings.cpp; this file owns the object: creating, reading, replacing, freeing.
 //
