@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "function_table.hpp"
 #include "notation.hpp"
+#include "pycute_layout_object.hpp"
 
 namespace cuteref::python {
 
@@ -87,7 +88,7 @@ IntTuple int_tuple_from_python(nb::handle h, const char* what) {
 
 Value value_from_python(nb::handle h) {
   if (nb::isinstance<Value>(h)) return nb::cast<const Value&>(h);
-  if (nb::isinstance<PycuteLayout>(h)) return Value(nb::cast<const PycuteLayout&>(h).layout);
+  if (is_pycute_layout(h)) return Value(layout_of(h));
   if (is_int(h)) return Value(integer_from_python(h));
   if (h.is_none()) return Value(IntTuple::underscore());
   if (PyUnicode_Check(h.ptr())) return value_from_text(nb::cast<std::string>(h));

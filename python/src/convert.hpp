@@ -24,11 +24,6 @@ namespace cuteref::python {
 
 namespace nb = nanobind;
 
-// The pycute-compatible layout: a model layout behind pycute's Layout interface.
-struct PycuteLayout {
-  Layout layout;
-};
-
 // An integer leaf from a Python int. @pre PyLong_Check(h), not a bool.
 IntTuple integer_from_python(nb::handle h);
 

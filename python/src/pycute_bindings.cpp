@@ -31,6 +31,7 @@
 #include "layout_add.hpp"
 #include "make_layout.hpp"
 #include "product.hpp"
+#include "pycute_layout_object.hpp"
 #include "swizzle.hpp"
 
 namespace cuteref::python {
@@ -49,16 +50,13 @@ auto guarded(F&& f) -> decltype(f()) {
   }
 }
 
-bool is_pycute_layout(nb::handle h) { return nb::isinstance<PycuteLayout>(h); }
-const Layout& layout_of(nb::handle h) { return nb::inst_ptr<PycuteLayout>(h)->layout; }
-nb::object wrap(Layout l) { return nb::cast(PycuteLayout{std::move(l)}); }
 bool is_int(nb::handle h) { return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
 bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
 
 // A shape operand: an int or tuple of ints, or a pycute layout standing for its shape (PyCuTe's
 // shape functions accept anything with a shape).
 IntTuple shape_operand(nb::handle h, const char* fn) {
-  if (nb::isinstance<PycuteLayout>(h)) return nb::inst_ptr<PycuteLayout>(h)->layout.shape();
+  if (is_pycute_layout(h)) return layout_of(h).shape();
   return int_tuple_from_python(h, fn);
 }
 
@@ -140,6 +138,23 @@ Layout filter_by_profile(const Layout& l, const IntTuple& profile) {
   for (std::size_t i = 0; i < rank(l); ++i)
     modes.push_back(i < profile.rank() ? filter_by_profile(mode(l, i), profile[i]) : mode(l, i));
   return make_layout_from_modes(modes);
+}
+
+// Binds f as the method `name` of the Layout type, as nanobind's class_::def would: f's
+// first parameter is the object (`const PycuteLayout&`, pycute_layout_object.hpp's caster).
+template <class F, class... Extra>
+void def_layout_method(const char* name, F&& f, const Extra&... extra) {
+  nb::cpp_function_def(std::forward<F>(f), nb::scope(nb::handle(reinterpret_cast<PyObject*>(pycute_layout_type))),
+                       nb::name(name), nb::is_method(), extra...);
+}
+
+// A read-write property of the Layout type, as class_::def_prop_rw.
+template <class Getter, class Setter>
+void def_layout_property(const char* name, Getter&& getter, Setter&& setter) {
+  nb::object get = nb::cpp_function(std::forward<Getter>(getter), nb::is_method(), nb::is_getter(),
+                                    nb::rv_policy::reference_internal);
+  nb::object set = nb::cpp_function(std::forward<Setter>(setter), nb::is_method());
+  nb::detail::property_install(reinterpret_cast<PyObject*>(pycute_layout_type), name, get.ptr(), set.ptr());
 }
 
 nb::object pycute_layout_eq(const PycuteLayout& a, nb::handle b) {
@@ -228,48 +243,50 @@ nb::object pycute_cosize(nb::handle h) {
 void bind_pycute(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("pycute_core", "the model-backed core of cuteref.pycute");
 
-  nb::class_<PycuteLayout>(m, "Layout", "pycute's Layout(shape, stride=None), backed by the model's layout")
-      .def("__init__", [](PycuteLayout* self, nb::handle shape, nb::handle stride) {
-             const IntTuple s = int_tuple_from_python(shape, "Layout shape");
-             if (stride.is_none()) {
-               new (self) PycuteLayout{guarded([&] { return make_layout(s); })};
-             } else {
-               const IntTuple d = int_tuple_from_python(stride, "Layout stride");
-               new (self) PycuteLayout{guarded([&] { return Layout(s, d); })};
-             }
-           }, nb::arg("_shape"), nb::arg("_stride").none() = nb::none())
-      .def_prop_rw("shape", [](const PycuteLayout& l) { return int_tuple_to_python(l.layout.shape()); },
-                   [](PycuteLayout& l, nb::handle s) {
-                     const IntTuple shape = int_tuple_from_python(s, "Layout shape");
-                     l.layout = guarded([&] { return Layout(shape, l.layout.stride()); });
-                   })
-      .def_prop_rw("stride", [](const PycuteLayout& l) { return int_tuple_to_python(l.layout.stride()); },
-                   [](PycuteLayout& l, nb::handle d) {
-                     const IntTuple stride = int_tuple_from_python(d, "Layout stride");
-                     l.layout = guarded([&] { return Layout(l.layout.shape(), stride); });
-                   })
-      .def("__eq__", &pycute_layout_eq, nb::arg("other").none(), nb::is_operator())
-      .def("__ne__", [](const PycuteLayout& a, nb::handle b) -> nb::object {
-             nb::object r = pycute_layout_eq(a, b);
-             if (r.is(nb::handle(Py_NotImplemented))) return r;
-             return nb::bool_(!nb::cast<bool>(r));
-           }, nb::arg("other").none(), nb::is_operator())
-      .def("__hash__", [](const PycuteLayout& l) {
-             return nb::hash(nb::make_tuple(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride())));
-           })
-      .def("__len__", [](const PycuteLayout& l) { return l.layout.shape().is_tuple() ? l.layout.shape().rank() : 1; })
-      .def("__call__", &pycute_layout_call)
-      .def("__getitem__", &pycute_layout_getitem)
-      .def("size", [](const PycuteLayout& l) { return guarded([&] { return size_value(l.layout); }); })
-      .def("cosize", [](const PycuteLayout& l) { return guarded([&] { return cosize(l.layout).value(); }); })
-      .def("__str__", [](const PycuteLayout& l) {
-             return nb::str("{}:{}").format(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride()));
-           })
-      .def("__repr__", [](const PycuteLayout& l) {
-             return nb::str("Layout({},{})").format(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride()));
-           })
-      .def("__cuteref_value__", [](const PycuteLayout& l) { return Value(l.layout); },
-           "The layout as a cuteref.Value (CuTe notation, the whole EXPR language).");
+  bind_pycute_layout_type(m);
+  def_layout_method("__init__", [](nb::handle self, nb::handle shape, nb::handle stride) {
+    // Reached with another object only through Layout.__init__(obj, ...).
+    if (!is_pycute_layout(self)) throw nb::type_error("Layout.__init__: self must be a Layout object");
+    const IntTuple s = int_tuple_from_python(shape, "Layout shape");
+    if (stride.is_none()) {
+      set_layout(self, guarded([&] { return make_layout(s); }));
+    } else {
+      const IntTuple d = int_tuple_from_python(stride, "Layout stride");
+      set_layout(self, guarded([&] { return Layout(s, d); }));
+    }
+  }, nb::arg("_shape"), nb::arg("_stride").none() = nb::none());
+  def_layout_property("shape", [](const PycuteLayout& l) { return int_tuple_to_python(l.layout.shape()); },
+                      [](PycuteLayout& l, nb::handle s) {
+                        const IntTuple shape = int_tuple_from_python(s, "Layout shape");
+                        l.layout = guarded([&] { return Layout(shape, l.layout.stride()); });
+                      });
+  def_layout_property("stride", [](const PycuteLayout& l) { return int_tuple_to_python(l.layout.stride()); },
+                      [](PycuteLayout& l, nb::handle d) {
+                        const IntTuple stride = int_tuple_from_python(d, "Layout stride");
+                        l.layout = guarded([&] { return Layout(l.layout.shape(), stride); });
+                      });
+  def_layout_method("__eq__", &pycute_layout_eq, nb::arg("other").none(), nb::is_operator());
+  def_layout_method("__ne__", [](const PycuteLayout& a, nb::handle b) -> nb::object {
+    nb::object r = pycute_layout_eq(a, b);
+    if (r.is(nb::handle(Py_NotImplemented))) return r;
+    return nb::bool_(!nb::cast<bool>(r));
+  }, nb::arg("other").none(), nb::is_operator());
+  def_layout_method("__hash__", [](const PycuteLayout& l) {
+    return nb::hash(nb::make_tuple(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride())));
+  });
+  def_layout_method("__len__", [](const PycuteLayout& l) { return l.layout.shape().is_tuple() ? l.layout.shape().rank() : 1; });
+  def_layout_method("__call__", &pycute_layout_call);
+  def_layout_method("__getitem__", &pycute_layout_getitem);
+  def_layout_method("size", [](const PycuteLayout& l) { return guarded([&] { return size_value(l.layout); }); });
+  def_layout_method("cosize", [](const PycuteLayout& l) { return guarded([&] { return cosize(l.layout).value(); }); });
+  def_layout_method("__str__", [](const PycuteLayout& l) {
+    return nb::str("{}:{}").format(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride()));
+  });
+  def_layout_method("__repr__", [](const PycuteLayout& l) {
+    return nb::str("Layout({},{})").format(int_tuple_to_python(l.layout.shape()), int_tuple_to_python(l.layout.stride()));
+  });
+  def_layout_method("__cuteref_value__", [](const PycuteLayout& l) { return Value(l.layout); },
+                    "The layout as a cuteref.Value (CuTe notation, the whole EXPR language).");
 
   m.def("make_layout", &pycute_make_layout);
   m.def("size", &pycute_size, nb::arg("layout"));

@@ -22,38 +22,28 @@
 #include "convert.hpp"
 #include "divide.hpp"
 #include "product.hpp"
+#include "pycute_layout_object.hpp"
 
 namespace cuteref::python {
 
 namespace {
 
-PyTypeObject* layout_type = nullptr;  // cuteref.pycute.Layout, set by bind_pycute_fast_calls
-
-// A pycute layout (the class or a subclass of it).
-bool is_layout(PyObject* o) { return Py_TYPE(o) == layout_type || PyType_IsSubtype(Py_TYPE(o), layout_type); }
-const Layout& layout_in(PyObject* o) { return nb::inst_ptr<PycuteLayout>(o)->layout; }
-
-// A new cuteref.pycute.Layout holding l, or nullptr with a Python error set.
-PyObject* new_layout(Layout&& l) noexcept {
-  PyObject* o = nb::detail::nb_inst_alloc(layout_type);
-  if (o == nullptr) return nullptr;
-  new (nb::inst_ptr<PycuteLayout>(o)) PycuteLayout{std::move(l)};
-  nb::inst_mark_ready(o);
-  return o;
-}
+// The layout of an operand that is an initialized pycute layout (the class or a subclass of
+// it), or nullptr (any other operand: the general binding decides).
+const Layout* layout_operand(PyObject* o) noexcept { return is_pycute_layout(o) ? held_layout(o) : nullptr; }
 
 // What the general binding (`self`: the nanobind function) answers for these arguments.
 PyObject* general(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   return PyObject_Vectorcall(self, args, nargsf, kwnames);
 }
 
-// Runs op (the model's operation, returning a Layout) and wraps its result; any exception
+// Runs op (the model's operation, returning a Layout) into a new Layout object; any exception
 // (a precondition the model refuses, memory) hands the call to the general binding, which
 // raises the binding's error for it.
 template <class Op>
 PyObject* fast_or_general(Op&& op, PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   try {
-    return new_layout(op());
+    return new_pycute_layout_of(op);
   } catch (...) {
     return general(self, args, nargsf, kwnames);
   }
@@ -62,15 +52,16 @@ PyObject* fast_or_general(Op&& op, PyObject* self, PyObject* const* args, std::s
 // coalesce(L) and coalesce(L, None).
 PyObject* fast_coalesce(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   const Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  if (kwnames == nullptr && (n == 1 || (n == 2 && args[1] == Py_None)) && is_layout(args[0]))
-    return fast_or_general([&] { return coalesce(layout_in(args[0])); }, self, args, nargsf, kwnames);
+  const Layout* a = kwnames == nullptr && (n == 1 || (n == 2 && args[1] == Py_None)) ? layout_operand(args[0]) : nullptr;
+  if (a != nullptr) return fast_or_general([&] { return coalesce(*a); }, self, args, nargsf, kwnames);
   return general(self, args, nargsf, kwnames);
 }
 
 // complement(L, n) for an int n (pycute's max_idx) and complement(L) (max_idx 1).
 PyObject* fast_complement(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   const Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  if (kwnames == nullptr && (n == 1 || (n == 2 && PyLong_CheckExact(args[1]))) && is_layout(args[0])) {
+  const Layout* a = kwnames == nullptr && (n == 1 || (n == 2 && PyLong_CheckExact(args[1]))) ? layout_operand(args[0]) : nullptr;
+  if (a != nullptr) {
     std::int64_t max_idx = 1;
     if (n == 2) {
       int overflow = 0;
@@ -81,8 +72,7 @@ PyObject* fast_complement(PyObject* self, PyObject* const* args, std::size_t nar
       }
       max_idx = v;
     }
-    return fast_or_general([&] { return complement(layout_in(args[0]), IntTuple::integer(max_idx)); }, self, args,
-                           nargsf, kwnames);
+    return fast_or_general([&] { return complement(*a, IntTuple::integer(max_idx)); }, self, args, nargsf, kwnames);
   }
   return general(self, args, nargsf, kwnames);
 }
@@ -90,8 +80,11 @@ PyObject* fast_complement(PyObject* self, PyObject* const* args, std::size_t nar
 // f(A, B) for two pycute layouts.
 template <Layout (*Op)(const Layout&, const Layout&)>
 PyObject* fast_layout_pair(PyObject* self, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
-  if (kwnames == nullptr && PyVectorcall_NARGS(nargsf) == 2 && is_layout(args[0]) && is_layout(args[1]))
-    return fast_or_general([&] { return Op(layout_in(args[0]), layout_in(args[1])); }, self, args, nargsf, kwnames);
+  if (kwnames == nullptr && PyVectorcall_NARGS(nargsf) == 2) {
+    const Layout* a = layout_operand(args[0]);
+    const Layout* b = a != nullptr ? layout_operand(args[1]) : nullptr;
+    if (b != nullptr) return fast_or_general([&] { return Op(*a, *b); }, self, args, nargsf, kwnames);
+  }
   return general(self, args, nargsf, kwnames);
 }
 
@@ -122,7 +115,6 @@ PyMethodDef fast_defs[] = {
 }  // namespace
 
 void bind_pycute_fast_calls(nb::module_& m) {
-  layout_type = reinterpret_cast<PyTypeObject*>(m.attr("Layout").ptr());
   for (PyMethodDef& def : fast_defs) {
     nb::object general_binding = m.attr(def.ml_name);
     nb::object fast = nb::steal(PyCMethod_New(&def, general_binding.ptr(), m.attr("__name__").ptr(), nullptr));
