@@ -1,6 +1,9 @@
 #include "atoms/tiled_copy.hpp"
 
+#include <utility>
 #include <vector>
+
+#include "atoms/by_mode_tiler.hpp"
 
 #include "checked_math.hpp"
 #include "coalesce.hpp"
@@ -228,29 +231,20 @@ TiledCopy c_atom_steps(const CopyAtom& a, int bits, const TiledMma& m, const std
   // The first atom_values values of each thread, in the fragment's order.
   const Layout kept = composition(c_tv, make_layout(IntTuple::tuple({s(threads), s(atom_values)})));
   const IntTuple mn = IntTuple::tuple({s(tiled_mma_tile_size(m, 0)), s(tiled_mma_tile_size(m, 1))});
-  // Mode i of the tiler: the (thread, value) -> coordinate i map with its stride-0 and size-1
-  // modes dropped, i.e. the coordinates along mode i the kept values reach.
-  std::vector<Value> tiler;
-  std::vector<IntTuple> tiler_shape;
-  for (int i = 0; i < 2; ++i) {
-    const Layout along(mn, i == 0 ? IntTuple::tuple({s(1), s(0)}) : IntTuple::tuple({s(0), s(1)}));
-    const Layout t = filter(composition(along, kept));
-    tiler_shape.push_back(t.shape());
-    tiler.push_back(Value(t));
-  }
-  const Value tiler_value(MixedTuple{tiler});
-  // tile index -> (M,N) index; its left inverse takes the kept values back into the tile.
-  const Layout tile2mma = composition(make_layout(mn), tiler_value);
+  // The tiler selects the (M,N) coordinates the kept values reach; tile index -> (M,N) index,
+  // whose left inverse takes the kept values back into the tile.
+  ByModeTiler by_mode = by_mode_tiler(mn, kept);
+  const Layout& tile2mma = by_mode.tile_to_coord;
   const Layout layout_tv = composition(left_inverse(tile2mma), kept);
   // CuTe assumes the kept values lie in the selected tile; a (thread, value) outside it would be
   // mapped to a wrong element silently, so check it.
   const Layout back = composition(tile2mma, layout_tv);
   for (std::int64_t i = 0; i < size_value(kept); ++i)
     if (apply_index(back, i) != apply_index(kept, i))
-      throw Error(fn + ": the kept C values " + kept.to_string() + " do not all lie in the tile " + tiler_value.to_string() +
+      throw Error(fn + ": the kept C values " + kept.to_string() + " do not all lie in the tile " + by_mode.tiler.to_string() +
                   " they select ((thread, value) index " + std::to_string(i) + ")");
-  TiledCopy tc = make_tiled_copy_tv(a, bits, layout_tv, IntTuple::tuple(std::move(tiler_shape)));
-  tc.tiler_layouts = tiler_value;
+  TiledCopy tc = make_tiled_copy_tv(a, bits, layout_tv, by_mode.tiler_shape);
+  tc.tiler_layouts = std::move(by_mode.tiler);
   return tc;
 }
 

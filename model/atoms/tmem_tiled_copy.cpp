@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+
+#include "atoms/by_mode_tiler.hpp"
 
 #include "coalesce.hpp"
 #include "composition.hpp"
@@ -67,24 +70,11 @@ TiledCopy make_tmem_copy(const CopyAtom& atom, int value_bits, const Layout& tme
                 " (CuTe: the memory pointed to by AtomTVLayout does not exist in the DataLayout)");
 
   // The tiler of mode i: the map's part along coordinate i of the flattened-by-mode tensor.
-  const std::vector<std::int64_t> sizes = mode_sizes(tmem);
-  const IntTuple flat_shape = static_tuple(sizes);
-  std::vector<Value> tiler;
-  std::vector<IntTuple> tiler_shape;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    std::vector<IntTuple> unit(sizes.size(), s(0));
-    unit[i] = s(1);
-    const Layout along(flat_shape, IntTuple::tuple(std::move(unit)));
-    const Layout t = filter(composition(along, tv_coord));
-    tiler_shape.push_back(t.shape());
-    tiler.push_back(Value(t));
-  }
-  const Value tiler_value(MixedTuple{tiler});
+  ByModeTiler by_mode = by_mode_tiler(static_tuple(mode_sizes(tmem)), tv_coord);
   // (thread, value) -> tile index
-  const Layout tile2coord = composition(make_layout(flat_shape), tiler_value);
-  const Layout layout_tv = composition(left_inverse(tile2coord), tv_coord);
-  TiledCopy tc = make_tiled_copy_tv(atom, value_bits, layout_tv, IntTuple::tuple(std::move(tiler_shape)));
-  tc.tiler_layouts = tiler_value;
+  const Layout layout_tv = composition(left_inverse(by_mode.tile_to_coord), tv_coord);
+  TiledCopy tc = make_tiled_copy_tv(atom, value_bits, layout_tv, by_mode.tiler_shape);
+  tc.tiler_layouts = std::move(by_mode.tiler);
   return tc;
 }
 
