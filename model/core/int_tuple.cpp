@@ -45,25 +45,32 @@ inline void register_owner(FreeNodeLists& lists) {
   (void)&node_list_owner;  // the first use of a thread_local with a destructor registers it
 }
 
+// The memory of a tuple node of n elements (`bytes` long) from the heap, past the pool
+// (allocate_tuple_node's slow path). Throws Error beyond kMaxTupleElements.
+[[gnu::noinline]] void* tuple_node_from_heap(std::size_t n, std::size_t bytes) {
+  if (n > kMaxTupleElements)
+    throw Error("a tuple of " + std::to_string(n) + " elements, more than the limit of " +
+                std::to_string(kMaxTupleElements) + " (the rank of a tuple, shape, stride or tiler)");
+  register_owner(free_lists);
+  return ::operator new(bytes);
+}
+
 }  // namespace
 
 struct IntTuple::BasisNode : IntTuple::Node {
   std::vector<int> path;
 };
 
+// The pool's fast path (a pooled size with a free node) makes no call, so it needs no stack
+// frame; the heap is out of line.
 IntTuple::Node* IntTuple::allocate_tuple_node(std::size_t n) {
-  if (n > kMaxTupleElements)
-    throw Error("a tuple of " + std::to_string(n) + " elements, more than the limit of " +
-                std::to_string(kMaxTupleElements) + " (the rank of a tuple, shape, stride or tiler)");
   FreeNodeLists& lists = free_lists;
-  void* p;
-  if (n <= kMaxPooledSize && lists.count[n] > 0) {
-    p = lists.nodes[n][--lists.count[n]];
-  } else {
-    register_owner(lists);
-    p = ::operator new(sizeof(Node) + n * sizeof(IntTuple));
+  if (n <= kMaxPooledSize && lists.count[n] > 0) {  // n <= kMaxPooledSize < kMaxTupleElements
+    Node* node = new (lists.nodes[n][--lists.count[n]]) Node;
+    node->size = static_cast<std::uint32_t>(n);
+    return node;
   }
-  Node* node = new (p) Node;
+  Node* node = new (tuple_node_from_heap(n, sizeof(Node) + n * sizeof(IntTuple))) Node;
   node->size = static_cast<std::uint32_t>(n);
   return node;
 }
@@ -175,8 +182,11 @@ bool IntTuple::has_underscore() const {
 }
 
 bool IntTuple::has_basis() const {
-  if (is_tuple()) return std::any_of(elements().begin(), elements().end(), [](const IntTuple& e) { return e.has_basis(); });
-  return is_basis();
+  if (!is_tuple()) return is_basis();
+  // A leaf element is answered here, without the call (strides are mostly flat tuples).
+  for (const IntTuple& e : elements())
+    if (e.is_tuple() ? e.has_basis() : e.is_basis()) return true;
+  return false;
 }
 
 bool IntTuple::operator==(const IntTuple& o) const {

@@ -70,14 +70,20 @@ IntTuple size(const Layout& l) { return product(l.shape()); }
 std::int64_t size_value(const Layout& l) { return product(l.shape()).value(); }
 
 namespace {
-void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, CosizeSum<FlatIntLeaf>& sum) {
-  if (shape.is_tuple()) {
-    for (std::size_t i = 0; i < shape.rank(); ++i) cosize_accumulate(shape[i], stride[i], sum);
-    return;
-  }
+void cosize_add_leaf(const IntTuple& shape, const IntTuple& stride, CosizeSum<FlatIntLeaf>& sum) {
   if (!stride.is_integer())
     throw Error("cosize: stride " + stride.to_string() + " is a scaled basis; cosize needs integer strides");
   sum.add(FlatInt::of(shape), FlatInt::of(stride));
+}
+
+void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, CosizeSum<FlatIntLeaf>& sum) {
+  if (!shape.is_tuple()) return cosize_add_leaf(shape, stride, sum);
+  // A leaf mode is added here, without the call (layouts are mostly flat).
+  const TupleElements shapes = shape.elements();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (shapes[i].is_tuple()) cosize_accumulate(shapes[i], stride[i], sum);
+    else cosize_add_leaf(shapes[i], stride[i], sum);
+  }
 }
 }  // namespace
 
@@ -175,10 +181,13 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_
 Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
 Layout make_layout_from_modes(Layout&& m0, Layout&& m1) {
-  IntTuple shape, stride;
-  IntTuple::tuples_filled(2, shape, stride, [&](std::size_t i, IntTuple& s, IntTuple& d) {
-    LayoutFromValidParts::take_parts(std::move(i == 0 ? m0 : m1), s, d);
-  });
+  IntTuple s0, d0, s1, d1;
+  LayoutFromValidParts::take_parts(std::move(m0), s0, d0);
+  LayoutFromValidParts::take_parts(std::move(m1), s1, d1);
+  // Each tuple built in place from the parts (moves do not throw); if the second one's node
+  // cannot be allocated, the first owns s0 and s1 and d0, d1 are still held here.
+  IntTuple shape = IntTuple::tuple_made(2, [&](std::size_t i) noexcept { return std::move(i == 0 ? s0 : s1); });
+  IntTuple stride = IntTuple::tuple_made(2, [&](std::size_t i) noexcept { return std::move(i == 0 ? d0 : d1); });
   return LayoutFromValidParts::make(std::move(shape), std::move(stride));
 }
 
