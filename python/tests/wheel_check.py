@@ -3,7 +3,8 @@ build-wheel/ so that the compiler commands, and so ccache's entries, are the mai
 installs into an empty directory, and imports there: `python -c 'import cuteref;
 print(cuteref.eval("coalesce((2,(1,6)):(1,(6,2)))"))'` prints 12:1 (hand derivation in
 test_core.py), and cuteref.pycute and cuteref.strategies import from the installed tree.
-Usage: wheel_check.py SOURCE_DIR OUT_DIR
+Usage: wheel_check.py SOURCE_DIR OUT_DIR [SETUP_ARG...]: each SETUP_ARG (e.g. -Dwerror=true, the
+main build's setting, so that ccache finds the main build's compiles) is passed to meson setup.
 """
 import glob
 import os
@@ -14,14 +15,15 @@ import time
 
 
 def main():
-    source, out = sys.argv[1], sys.argv[2]
+    source, out, setup_args = sys.argv[1], sys.argv[2], sys.argv[3:]
     dist, site = os.path.join(out, "dist"), os.path.join(out, "site")
     for d in (dist, site):
         shutil.rmtree(d, ignore_errors=True)
     t0 = time.time()
     subprocess.run([sys.executable, "-m", "pip", "wheel", source, "--no-build-isolation", "--no-deps",
                     "--disable-pip-version-check", "-q", "-w", dist,
-                    "--config-settings=build-dir=" + os.path.join(source, "build-wheel")], check=True)
+                    "--config-settings=build-dir=" + os.path.join(source, "build-wheel")] +
+                   ["--config-settings=setup-args=" + a for a in setup_args], check=True)
     wheels = glob.glob(os.path.join(dist, "cuteref-*.whl"))
     print(f"python wheel: built {[os.path.basename(w) for w in wheels]} in {time.time() - t0:.0f} s")
     checks = []
