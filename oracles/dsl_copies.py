@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """The CuTe DSL's copy atoms and tiled copies against the model's (model/atoms/copy_atom, tiled_copy).
 
-    dsl_copies.py --cuteref build/cli/cuteref --dsl .vendor/dsl [--seed 1] [--cases 320]
+    dsl_copies.py --cuteref build/cli/cuteref --dsl .vendor/dsl [--seed 1] [--cases 320] [--c-atom-cases 96]
 
 The DSL (nvidia-cutlass-dsl, ./run installs it) builds copy atoms and tiled copies on the host
 inside traced @cute.jit calls (nothing is compiled; worker processes, a case that crashes the DSL
 is recorded and a new worker takes the rest): every copy atom below for every element width of
 8 to 64 bits (thr_id, layout_src_tv, layout_dst_tv), and make_tiled_copy_tv(atom, thr, val) over
 UniversalCopy (8 to 128 bits), cp.async (CopyG2SOp), ldmatrix and stmatrix atoms with 8- to
-64-bit elements and seeded thread/value layouts, and make_tiled_copy_A/B/C of tiled MMAs (SM80
-mma.sync and SM90 wgmma, several atom layouts). Every static property it prints is compared
-with the model's tiled copy of the same CuTe C++ names (make_tiled_copy, make_tiled_copy_A/B/C):
+64-bit elements and seeded thread/value layouts, make_tiled_copy_A/B/C of tiled MMAs (SM80
+mma.sync and SM90 wgmma, several atom layouts), and make_tiled_copy_C_atom of the same tiled MMAs
+with an epilogue's store atom (UniversalCopy of 8 to 128 bits, stmatrix x1/x2/x4 plain and
+.trans) of 8- to 32-bit output elements. Every static property it prints is compared with the
+model's tiled copy of the same CuTe C++ names (make_tiled_copy, make_tiled_copy_A/B/C/C_atom):
 
   size                 tiled_copy_size(TC)                     by value
-  tiler_mn             tiled_copy_tiler(TC)                    by value
+  tiler_mn             tiled_copy_tiler(TC)                    by value (make_tiled_copy_C_atom's
+                                                               pair of layouts: each mode as a function)
   layout_tv_tiled      tiled_copy_layout(TC, TV)               as functions
   layout_src_tv_tiled  tiled_copy_layout(TC, S)                as functions
   layout_dst_tv_tiled  tiled_copy_layout(TC, D)                as functions
@@ -23,7 +26,8 @@ with the model's tiled copy of the same CuTe C++ names (make_tiled_copy, make_ti
   DSL prints `tensor<(0,24) o LAYOUT>`, the first coordinate and a layout with scaled-basis
   strides, no pointer)
                        partition_and_offset_S|D(TC, t, (M,N):(1@0,1@1)): the layout as a
-                       function, the coordinate by value
+                       function, the coordinate by value (M,N: the tiler's extents repeated, for
+                       make_tiled_copy_C_atom the tiled MMA's tile repeated)
 
 "As functions": the same printout (static marks aside), else `DSL == MODEL` in the model, which
 compares size and the value (an integer or a coordinate) at every index. Refusals are compared
@@ -33,7 +37,8 @@ checked here on the DSL's own answer before it is counted apart).
 
 Negative control: the same comparator is run on wrong answers, each DSL answer against the
 model's answer for the next case, and every coordinate moved by one; the test fails unless
-every kind of comparison rejects some of them and every moved coordinate is rejected.
+every kind of comparison rejects some of them, within each kind of case (copy atom,
+make_tiled_copy_tv, _A, _B, _C, _C_atom) too, and every moved coordinate is rejected.
 Exit 0 when everything agrees, 1 otherwise, 77 (skip) without the DSL.
 """
 
@@ -171,6 +176,33 @@ def mma_case(rng):
             "reps": (rng.choice([1, 2]), rng.choice([1, 2])), "nested": False}
 
 
+def mma_tile(case):
+    """The tiled MMA's (M, N) tile: the atom's M and N (from its CuTe name, e.g. 16x8x16) times
+    the atom layout's extents (no permutation)."""
+    m, n = map(int, re.search(r"_(\d+)x(\d+)x\d+_", MMAS[case["mma"]][0]).groups())
+    shape = case["layout"][0]
+    return m * shape[0], n * shape[1]
+
+
+def c_atom_case(rng):
+    """make_tiled_copy_C_atom(atom, make_tiled_mma(op, atom layout)): an epilogue's store atom
+    (UniversalCopy or stmatrix) of an output element width, which need not be the accumulator's
+    (an F32 accumulator stored as 16-bit values is the common epilogue)."""
+    k = rng.randrange(len(MMAS))
+    name = MMAS[k][0]
+    if name.startswith("SM90"):
+        shape = rng.choice([(1, 1, 1), (2, 1, 1), (1, 2, 1)])
+    else:
+        shape = rng.choice([(1, 1, 1), (2, 1, 1), (1, 2, 1), (2, 2, 1), (4, 1, 1), (1, 4, 1), (4, 2, 1), (2, 4, 1)])
+    order = [0, 1, 2] if rng.random() < 0.6 else [1, 0, 2]
+    width = rng.choice([MMAS[k][2][2], 16, 16, 8])
+    choices = [("U", b) for b in (8, 16, 32, 64, 128) if b % width == 0]
+    choices += [("STSM", n, tr) for n in (1, 2, 4) for tr in (False, True) if width in ((8, 16) if tr else (8, 16, 32))]
+    return {"kind": "C_atom", "atom": rng.choice(choices), "width": width, "mma": k,
+            "layout": (shape, tuple(compact(list(shape), order))),
+            "reps": (rng.choice([1, 2]), rng.choice([1, 2])), "nested": False}
+
+
 def atom_cases():
     """Every copy atom the DSL offers here, for every element width: compared with the model's
     Copy_Atom<ATOM, T> layouts, or (where the model refuses) explained."""
@@ -187,6 +219,15 @@ def model_tc(case):
     if case["kind"] == "tv":
         return f"make_tiled_copy({atom}, {bits}, {text(*case['thr'])}, {text(*case['val'])})"
     return f"make_tiled_copy_{case['kind']}({atom}, {bits}, make_tiled_mma({MMAS[case['mma']][0]}, {text(*case['layout'])}))"
+
+
+def tile_of(case, tiler):
+    """The tile an identity tensor repeats, (M, N): the tiled copy's tiler_mn printout as extents,
+    or for make_tiled_copy_C_atom (whose tiler is a pair of layouts, the coordinates its values
+    reach) the tiled MMA's tile; None where the DSL refused the tiler or it is not such extents."""
+    if dsl_refused(tiler):
+        return None
+    return mma_tile(case) if case["kind"] == "C_atom" else parse_tiler(tiler)
 
 
 def identity_shape(case, tiler):
@@ -252,10 +293,10 @@ def dsl_answers(cute, cutlass, cases, emit):
                 got[key] = str(f())
             except Exception as e:
                 got[key] = {"error": error_text(e)}
-        tiler = parse_tiler(got["tiler"]) if isinstance(got["tiler"], str) else None
-        if tiler is None:
+        tile = tile_of(case, got["tiler"])
+        if tile is None:
             return got
-        shape = identity_shape(case, tiler)
+        shape = identity_shape(case, tile)
         got["tensor"] = shape
         ident = cute.make_identity_tensor(tup(shape))
         for t in case_threads(case, int(got["size"])):
@@ -365,6 +406,22 @@ def parse_tiler(s):
     if any(d != 1 and not (n == 1 and d == 0) for n, d in modes):
         return None
     return tuple(n for n, _ in modes)
+
+
+def tiler_modes(s):
+    """A by-mode tiler printout, the DSL's `((8,4,2):(1,16,8), (4,2,2):(2,1,8))` or the model's
+    `(_8:_1,_4:_2)`, as its two layout texts; None if it is not a pair of layouts."""
+    s = s.replace(" ", "")
+    if not (s.startswith("(") and s.endswith(")")):
+        return None
+    modes, depth, start = [], 0, 1
+    for k, ch in enumerate(s[1:-1], 1):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            modes.append(s[start:k])
+            start = k + 1
+    modes.append(s[start:-1])
+    return modes if len(modes) == 2 and all(":" in m for m in modes) else None
 
 
 def parse_tensor(s):
@@ -574,6 +631,13 @@ def compare(cuteref, answers, model, shift=0, move=0):
                 cmp.value(k, what + (" (both refuse)" if both else ""), both, str(d), a)
             elif what == "size":
                 cmp.value(k, what, d == plain(a), d, a)
+            elif what == "tiler" and m["by_mode"]:  # make_tiled_copy_C_atom: a pair of layouts
+                have, want = tiler_modes(d), tiler_modes(a)
+                for i in range(2):
+                    if have is None or want is None:
+                        cmp.value(k, f"tiler mode {i}", False, d, a)
+                    else:
+                        cmp.function(k, f"tiler mode {i}", have[i], want[i])
             elif what == "tiler":
                 tiler = parse_tiler(d)
                 cmp.value(k, what, tiler is not None and f"({tiler[0]},{tiler[1]})" == plain(a), d, a)
@@ -616,6 +680,7 @@ def main():
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=320, help="make_tiled_copy_tv cases (the MMA cases are a third of it)")
+    ap.add_argument("--c-atom-cases", type=int, default=96, help="make_tiled_copy_C_atom cases")
     ap.add_argument("--threads", type=int, default=128, help="partition every thread up to this many, else a sample of it")
     args = ap.parse_args()
     import dsl_oracle
@@ -631,6 +696,9 @@ def main():
     cases = atom_cases() + [tv_case(rng) for _ in range(args.cases)] + [mma_case(rng) for _ in range(args.cases // 3)]
     for c in cases:
         c["threads"], c["seed"] = args.threads, rng.randrange(1 << 30)
+    # Drawn after the others' seeds, so that adding them left the earlier cases as they were.
+    for c in [c_atom_case(rng) for _ in range(args.c_atom_cases)]:
+        cases.append(dict(c, threads=args.threads, seed=rng.randrange(1 << 30)))
     answers = run_dsl(args.dsl, cases)
 
     # The model: does it build the tiled copy? Then its properties and the same partitions (for a
@@ -649,7 +717,8 @@ def main():
             if crash_tiler[k].startswith("error:") or crash_size[k].startswith("error:"):
                 tensors[k], threads = None, []
             else:
-                tensors[k] = identity_shape(case, parse_tuple(crash_tiler[k]))
+                tile = mma_tile(case) if case["kind"] == "C_atom" else parse_tuple(crash_tiler[k])
+                tensors[k] = identity_shape(case, tile)
                 threads = case_threads(case, int(plain(crash_size[k])))
         else:
             tensors[k] = tup(got["tensor"]) if "tensor" in got else None
@@ -660,7 +729,8 @@ def main():
     model = [None] * len(cases)
     for (k, key), a in zip(where, batch(args.cuteref, lines)):
         if model[k] is None:
-            model[k] = {"parts": defaultdict(lambda: [None, None]), "tensor": tensors[k]}
+            model[k] = {"parts": defaultdict(lambda: [None, None]), "tensor": tensors[k],
+                        "by_mode": cases[k]["kind"] == "C_atom"}  # its tiler is a pair of layouts
         if isinstance(key, tuple):
             model[k]["parts"][key[1]]["SD".index(key[0])] = a
         else:
@@ -737,39 +807,56 @@ def main():
         for what, dsl, m in failures[k]:
             bad.append(f"FAIL {exprs[k]} {what}: DSL {dsl}, model {m}")
 
-    # Negative control: wrong answers must be rejected.
+    # Negative control: wrong answers must be rejected, by every kind of comparison, and within
+    # each kind of case (copy atom, make_tiled_copy_tv, _A, _B, _C, _C_atom) by every kind of
+    # comparison made for such cases (a comparison lax on one kind of case only is caught too).
     wrong, _ = compare(args.cuteref, answers, model, shift=1)
-    rejected = defaultdict(int)
-    for _, what, ok, _, _ in wrong:
+    rejected, rejected_in = defaultdict(int), defaultdict(int)
+    for owner, what, ok, _, _ in wrong:
         rejected[what] += not ok
+        rejected_in[cases[owner]["kind"], what] += not ok
+    compared_in = {(cases[owner]["kind"], what) for owner, what, _, _, _ in checks if not what.endswith("(both refuse)")}
+    lax = sorted(f"{kind} {what}" for kind, what in compared_in if rejected_in[kind, what] == 0)
     moved_checks, _ = compare(args.cuteref, answers, model, move=1)
-    moved_total = sum(1 for _, what, _, _, _ in moved_checks if what.endswith("coordinate"))
-    moved_rejected = sum(1 for _, what, ok, _, _ in moved_checks if what.endswith("coordinate") and not ok)
-    control_ok = all(rejected[w] > 0 for w in per_what if not w.endswith("(both refuse)")) and moved_rejected == moved_total > 0
+    moved_total, moved_rejected = defaultdict(int), defaultdict(int)
+    for owner, what, ok, _, _ in moved_checks:
+        if what.endswith("coordinate"):
+            moved_total[cases[owner]["kind"]] += 1
+            moved_rejected[cases[owner]["kind"]] += not ok
+    control_ok = all(rejected[w] > 0 for w in per_what if not w.endswith("(both refuse)")) and not lax and \
+        moved_rejected == moved_total and sum(moved_total.values()) > 0
 
     for line in bad[:60]:
         print(line)
     if len(bad) > 60:
         print(f"... {len(bad) - 60} more failures")
     columns = ("agree", "both refuse", "both refuse (DSL crashes)", "DSL answers, model refuses (known)", "failed")
-    print(f"{'family':36s} " + " ".join(f"{c:>{max(6, len(c))}s}" for c in columns))
+    width = max([36] + [len(fam) for fam in tally])
+    print(f"{'family':{width}s} " + " ".join(f"{c:>{max(6, len(c))}s}" for c in columns))
     for fam in sorted(tally):
-        print(f"{fam:36s} " + " ".join(f"{tally[fam][c]:{max(6, len(c))}d}" for c in columns))
+        print(f"{fam:{width}s} " + " ".join(f"{tally[fam][c]:{max(6, len(c))}d}" for c in columns))
     for kind in sorted(kinds):
         print(f"known kind {kind}: {kinds[kind]} cases (e.g. {examples[kind]})")
     print("comparisons: " + ", ".join(f"{w} {n}" for w, n in sorted(per_what.items())) +
           f" ({as_functions} of them as functions by the model's `==`)")
     print("negative control (each DSL answer against the next case's model answer), rejected: " +
           ", ".join(f"{w} {rejected[w]}" for w in sorted(per_what) if not w.endswith("(both refuse)")) +
-          f"; coordinates moved by one: {moved_rejected} of {moved_total} rejected")
+          f"; coordinates moved by one: {sum(moved_rejected.values())} of {sum(moved_total.values())} rejected (" +
+          ", ".join(f"{kind} {moved_rejected[kind]} of {moved_total[kind]}" for kind in sorted(moved_total)) + ")")
+    c_atom_rejected = {w: n for (kind, w), n in rejected_in.items() if kind == "C_atom" and (kind, w) in compared_in}
+    print("negative control, make_tiled_copy_C_atom cases alone, rejected: " +
+          ", ".join(f"{w} {c_atom_rejected[w]}" for w in sorted(c_atom_rejected)))
+    if lax:
+        print("vendor_dsl_copies: the negative control accepted every wrong answer of: " + ", ".join(lax))
     agree = sum(c["agree"] + c["both refuse"] + c["both refuse (DSL crashes)"] for c in tally.values())
     failed = sum(c["failed"] for c in tally.values())
     parts = sum(n for w, n in per_what.items() if w.startswith("partition_") and not w.endswith("coordinate"))
     n_atoms = sum(1 for c in cases if c["kind"] == "atom")
+    n_c_atom = sum(1 for c in cases if c["kind"] == "C_atom")
     known = sum(kinds.values())
     print(f"vendor_dsl_copies: {agree} passed, {failed} failed, {known} recorded disagreements counted apart "
-          f"({n_atoms} copy atoms and {len(cases) - n_atoms} tiled "
-          f"copies; {len(checks)} comparisons made, {parts} of them of thread partitions of identity tensors)")
+          f"({n_atoms} copy atoms and {len(cases) - n_atoms} tiled copies, {n_c_atom} of them make_tiled_copy_C_atom; "
+          f"{len(checks)} comparisons made, {parts} of them of thread partitions of identity tensors)")
     if not control_ok:
         print("vendor_dsl_copies: FAIL: the negative control was not rejected by every kind of comparison")
     return 1 if failed or bad or agree == 0 or not control_ok else 0
