@@ -356,7 +356,15 @@ def test_gmma_operand_wavefronts_by_hand_and_enumeration():
     assert enumerated_wavefronts(lambda m, k: 2 * int(sw32(m, k)), 16, 16, 16, "K") == 4
     with pytest.raises(cuteref.Error, match="not whole core matrices"):
         gmma_reads.core_matrix_wavefronts(cuteref.eval("(12,16):(16,1)"), 16, "K")
-    REPORT.append("cuteref.dsl GMMA operand reads: 4 tiles counted as derived and enumerated (64, 512, 64, 4), 1 refused")
+    # A core matrix's row must be 16 contiguous bytes at a 16-byte boundary (a GMMA
+    # descriptor's core matrix is): K at stride 64 read as K-major has no such rows; rows 9
+    # elements apart (18 bytes) start off the boundary, which the model's rule refuses by row.
+    with pytest.raises(cuteref.Error, match=r"row 0 is not 16 contiguous bytes \(element offsets \[0, 64, 128"):
+        gmma_reads.core_matrix_wavefronts(cuteref.eval("(64,64):(1,64)"), 16, "K")
+    with pytest.raises(cuteref.Error, match=r"core matrix at \(row 0, column 0\).*thread 1's 16-byte access at byte 18 "
+                                            r"is not aligned"):
+        gmma_reads.core_matrix_wavefronts(cuteref.eval("(8,8):(9,1)"), 16, "K")
+    REPORT.append("cuteref.dsl GMMA operand reads: 4 tiles counted as derived and enumerated (64, 512, 64, 4), 3 refused")
 
 
 def test_gmma_reads_in_the_audit():

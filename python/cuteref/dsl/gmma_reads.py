@@ -8,9 +8,12 @@ The access model (ACCESS_MODEL, printed in every report):
   K-major operand a row is 16 bytes of K (T = 128 / bits elements) at one MN index, the 8 rows
   8 consecutive MN indices; for an MN-major operand a row is T elements of MN at one K index,
   the 8 rows 8 consecutive K indices;
-- each core matrix is one 128-byte request: its wavefronts are the largest number of distinct
-  4-byte words that any one of the 32 banks (bank = byte address / 4 mod 32) holds among the
-  bytes of its 8 rows, at least 1;
+- each core matrix is one 128-byte request, counted as the model counts one 8-row matrix of
+  ldmatrix.x1 (`smem_wavefronts(ldmatrix.x1, ROWS, BITS)`, model/atoms/smem_banks.hpp: the
+  largest number of distinct 4-byte words that any one of the 32 banks holds among the bytes of
+  its 8 rows, at least 1; the rule whose counts agree with the hardware's counters for ldmatrix
+  on the H200, gpu/RESULTS.md). The rule is the model's, not restated here: this module only
+  gathers each core matrix's 8 row addresses;
 - a wgmma's count is the sum over the core matrices of its block (64 or N rows of MN, 32
   bytes of K), its ideal the block's bytes / 128 (one wavefront per core matrix); a stage's
   count is the sum over every core matrix of the tile read once, its ideal the tile's bytes /
@@ -26,7 +29,8 @@ import cuteref
 from . import model
 
 ACCESS_MODEL = ("the model's count, not a hardware counter: each core matrix (8 rows x 16 bytes) one 128-byte "
-                "request, its wavefronts the most distinct 4-byte words one of the 32 banks holds; ideal = bytes / 128")
+                "request, counted as smem_wavefronts(ldmatrix.x1, its 8 rows, BITS) (the most distinct 4-byte words one "
+                "of the 32 banks holds); ideal = bytes / 128")
 
 _cache: Dict[tuple, dict] = {}  # (tile, bits, major, block) -> count
 
@@ -50,7 +54,9 @@ def core_matrix_wavefronts(view, bits: int, major: str, block: Optional[Tuple[in
     T), and whole blocks when BLOCK is given (its extents whole core matrices too).
     Post: {core_matrices, wavefronts, ideal, worst} with ideal = bytes / 128 and worst the most
     wavefronts of one core matrix; with BLOCK also blocks, block_worst (the most wavefronts of
-    one wgmma) and block_ideal (its bytes / 128)."""
+    one wgmma) and block_ideal (its bytes / 128).
+    Also pre (checked): each core-matrix row is 16 contiguous bytes aligned to 16 (as a GMMA
+    descriptor's core matrix is)."""
     if bits % 8 or 128 % bits:
         raise cuteref.Error(f"a {bits}-bit element does not tile a 16-byte core matrix row")
     if major not in ("K", "MN"):
@@ -68,23 +74,31 @@ def core_matrix_wavefronts(view, bits: int, major: str, block: Optional[Tuple[in
         if ext_mn % block[0] or ext_k % block[1] or b_rows % 8 or b_cols % t:
             raise cuteref.Error(f"the tile ({ext_mn},{ext_k}) is not whole wgmma blocks {block} of whole core matrices")
     nbytes = bits // 8
-    total, worst, count = 0, 0, 0
-    per_block: Dict[Tuple[int, int], int] = {}
+    # Each core matrix's 8 row starts (element offsets), its rows checked to be contiguous;
+    # the model counts them all in one batch.
+    where_of, calls = [], []
     for g in range(rows_ext // 8):
         for c in range(cols_ext // t):
-            words: Dict[int, set] = {}
+            starts = []
             for r in range(8):
-                for e in range(t):
-                    row, col = 8 * g + r, c * t + e
-                    mn, k = (row, col) if major == "K" else (col, row)
-                    byte = int(view(mn, k)) * nbytes
-                    for b in range(byte, byte + nbytes):
-                        words.setdefault((b // 4) % 32, set()).add(b // 4)
-            w = max(1, max(len(s) for s in words.values()))
-            total, worst, count = total + w, max(worst, w), count + 1
-            if block is not None:
-                where = (8 * g // b_rows, c * t // b_cols)
-                per_block[where] = per_block.get(where, 0) + w
+                row = 8 * g + r
+                at = [int(view(*((row, c * t + e) if major == "K" else (c * t + e, row)))) for e in range(t)]
+                if at != list(range(at[0], at[0] + t)):
+                    raise cuteref.Error(f"core matrix ({g},{c}) of the {major}-major tile: row {r} is not 16 contiguous "
+                                        f"bytes (element offsets {at})")
+                starts.append(at[0])
+            where_of.append((8 * g, c * t))
+            calls.append(f"smem_wavefronts(ldmatrix.x1, ({','.join(map(str, starts))}), {bits})")
+    total, worst, count = 0, 0, 0
+    per_block: Dict[Tuple[int, int], int] = {}
+    for (row, col), w in zip(where_of, cuteref.batch(calls)):
+        if isinstance(w, cuteref.Error):
+            raise cuteref.Error(f"core matrix at (row {row}, column {col}) of the {major}-major tile: {w.diagnostic}")
+        w = int(w)
+        total, worst, count = total + w, max(worst, w), count + 1
+        if block is not None:
+            where = (row // b_rows, col // b_cols)
+            per_block[where] = per_block.get(where, 0) + w
     out = {"core_matrices": count, "wavefronts": total, "ideal": ext_mn * ext_k * nbytes // 128, "worst": worst}
     if block is not None:
         out.update(blocks=len(per_block), block_worst=max(per_block.values()),
