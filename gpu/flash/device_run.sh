@@ -12,6 +12,8 @@
 #                                         quack_check.py or placement.py with PYTHONPATH set,
 #                                         output into OUT (options: flash_check.py's or
 #                                         placement.py's)
+#   device_run.sh placement-backward OUT [options]
+#                                         placement.py --backward into OUT/placement_backward.json.gz
 #   device_run.sh one CONFIG OUT          flash_check.py --one CONFIG
 # Exit: the step's status; 64 for a bad command line.
 set -uo pipefail
@@ -53,10 +55,15 @@ case "${1:-}" in
     env_path
     out=$2; shift 2
     mkdir -p "$out" && python3 "$HERE/placement.py" --out "$out/placement.json.gz" "$@" ;;
+  placement-backward)
+    [ $# -ge 2 ] || { echo "usage: device_run.sh placement-backward OUT [placement.py options]" >&2; exit 64; }
+    env_path
+    out=$2; shift 2
+    mkdir -p "$out" && python3 "$HERE/placement.py" --backward --out "$out/placement_backward.json.gz" "$@" ;;
   one)
     [ $# -eq 3 ] || { echo "usage: device_run.sh one CONFIG OUT" >&2; exit 64; }
     env_path
     python3 "$HERE/flash_check.py" --out "$3" --one "$2" ;;
   *)
-    grep '^#' "$0" | sed -n '2,16p' >&2; exit 64 ;;
+    grep '^#' "$0" | sed -n '2,18p' >&2; exit 64 ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Where FlashAttention's Q, K and V tiles land in shared memory, read back from the hardware.
+"""Where FlashAttention's operand tiles land in shared memory, read back from the hardware.
 
     placement.py --out FILE.json.gz [--configs NAME...] [--tensors Q K V]
+    placement.py --backward --out FILE.json.gz [--configs NAME...] [--tensors Q dO K V]
 
 FlashAttention's SM90 forward builds each operand's SMEM layout with quack's
 make_smem_layout(dtype, ROW_MAJOR, (tile, hdim), stages) (Q: one tile, no stage mode; K and V:
@@ -20,6 +21,15 @@ The loads are waited for with a bounded poll (MAX_POLLS mbarrier tests per load)
 never completes is reported in `completed`, never a hang. The TMA copy is issued by a whole warp:
 the DSL's TMA copy elects its issuing lane with elect.sync over the full warp, so issuing it from
 one thread (`if tidx == 0`) deadlocks that warp.
+
+--backward does the same for FlashAttention's SM90 backward (flash_bwd_sm90, parameters from the
+trace's backward sections): Q and dO with make_smem_layout(dtype, ROW_MAJOR, (tile_m, hdim),
+Q_stage or dO_stage, major_mode_size) (the size that lets the same tile serve as Q and Q^T), K
+with (tile_n, hdim), no stage and its own major_mode_size, V with (tile_n, hdim) and neither;
+each TMA atom over the first two modes of its layout; Q and dO loaded per m-block into their
+stages (M_BLOCKS, ascending as FA's loop), K and V once (N_BLOCK, tma_get_copy_fn(...,
+single_stage=True)). LSE and dPsum are not loaded here: FA moves them with 1-D bulk copies
+(cpasync_bulk_get_copy_fn), not TMA tiles of an SMEM layout.
 
 placement_check.py compares each slot with the model's layout; this program only runs the
 hardware and writes FILE (JSON, gzip): per configuration and tensor, the calls' parameters, the
@@ -49,6 +59,18 @@ CONFIGS = {
     "f16-d128": ("f16", 128, 128, 128, 2),
 }
 TENSORS = ("Q", "K", "V")
+# name: (dtype, hdim, tile_m (Q, dO), tile_n (K, V), Q_stage, dO_stage, major_mode_size of Q and
+# dO, of K), as FA's backward chose them (V's make_smem_layout has no major_mode_size).
+BACKWARD_CONFIGS = {
+    "bwd-bf16-d64": ("bf16", 64, 128, 128, 2, 2, 64, 64),
+    "bwd-bf16-d96": ("bf16", 96, 64, 128, 2, 2, 96, 96),
+    "bwd-bf16-d128": ("bf16", 128, 80, 128, 2, 2, 128, 64),
+    "bwd-bf16-d128-causal": ("bf16", 128, 64, 128, 2, 2, 128, 64),
+    "bwd-bf16-d192": ("bf16", 192, 64, 96, 2, 1, 192, 96),
+    "bwd-bf16-d256": ("bf16", 256, 64, 48, 2, 1, 128, 128),
+    "bwd-f16-d128": ("f16", 128, 80, 128, 2, 2, 128, 64),
+}
+BACKWARD_TENSORS = ("Q", "dO", "K", "V")
 ID_MODULUS = 65521
 OTHER_SLICE = 0xFFFF  # GMEM outside the loaded (head, batch) slice: never an id (ids < 65521)
 SMEM_POISON = 0xFFFE  # shared memory before the loads
@@ -57,6 +79,8 @@ HEADS, BATCHES, SEQLEN = 2, 2, 512
 HEAD, BATCH_INDEX = 1, 1
 Q_BLOCK = 1  # Q's tile: rows [tile_m, 2 tile_m)
 KV_BLOCKS = (2, 1)  # stage s holds K's (V's) tile KV_BLOCKS[s], in the descending order FA loads
+M_BLOCKS = (1, 2)  # backward: stage s holds Q's (dO's) tile M_BLOCKS[s], ascending as FA loads
+N_BLOCK = 2  # backward: K's and V's tile
 THREADS = 128
 MAX_POLLS = 1 << 24
 
@@ -69,12 +93,23 @@ def skip(reason):
     _skip("placement", reason)
 
 
+def is_backward(cfg):
+    return len(cfg) == 8
+
+
 def tensor_plan(cfg, tensor):
-    """(tile rows, stages or None, the GMEM tile index each stage receives) of TENSOR."""
+    """(tile rows, stages or None, the GMEM tile index each stage receives, major_mode_size or
+    None) of TENSOR in configuration CFG (forward or backward)."""
+    if is_backward(cfg):
+        _, _, tile_m, tile_n, q_stage, do_stage, mms_q, mms_k = cfg
+        if tensor in ("Q", "dO"):
+            stages = q_stage if tensor == "Q" else do_stage
+            return tile_m, stages, M_BLOCKS[:stages], mms_q
+        return tile_n, None, (N_BLOCK,), (mms_k if tensor == "K" else None)
     _, _, tile_m, tile_n, stages = cfg
     if tensor == "Q":
-        return tile_m, None, (Q_BLOCK,)
-    return tile_n, stages, KV_BLOCKS[:stages]
+        return tile_m, None, (Q_BLOCK,), None
+    return tile_n, stages, KV_BLOCKS[:stages], None
 
 
 def build(cfg, tensor, one_thread=False):
@@ -89,8 +124,9 @@ def build(cfg, tensor, one_thread=False):
     from cutlass.cute.nvgpu import cpasync
     from cutlass.memory import SmemAllocator
     from cutlass.tensor_utils import LayoutEnum
-    dt, D, _, _, _ = cfg
-    tile, stages, blocks = tensor_plan(cfg, tensor)
+    dt, D = cfg[0], cfg[1]
+    backward = is_backward(cfg)
+    tile, stages, blocks, mms = tensor_plan(cfg, tensor)
     dtype = cutlass.BFloat16 if dt == "bf16" else cutlass.Float16
     loads = len(blocks)
     shared = {}
@@ -119,7 +155,7 @@ def build(cfg, tensor, one_thread=False):
         issuing = (tidx == 0) if one_thread else (warp == 0)
         if issuing:
             if cutlass.const_expr(stages is None):
-                # FA's Q: one tile, tma_get_copy_fn(..., single_stage=True).
+                # FA's forward Q, backward K and V: one tile, tma_get_copy_fn(..., single_stage=True).
                 gX = cute.local_tile(mX_cur, (tile, D), (blocks[0], 0))
                 copy_q, _, _ = quack_copy.tma_get_copy_fn(tma_atom, 0, cute.make_layout(1), gX, sX,
                                                           single_stage=True)
@@ -127,7 +163,7 @@ def build(cfg, tensor, one_thread=False):
                     cute.arch.mbarrier_arrive_and_expect_tx(bars, cute.size_in_bytes(dtype, s_layout))
                 copy_q(tma_bar_ptr=bars)
             else:
-                # FA's K and V: the tiles along seqlen, one stage each.
+                # FA's forward K and V, backward Q and dO: the tiles along seqlen, one stage each.
                 gX = cute.local_tile(mX_cur, (tile, D), (None, 0))
                 copy_kv, _, _ = quack_copy.tma_get_copy_fn(tma_atom, 0, cute.make_layout(1), gX, sX)
                 for s in cutlass.range_constexpr(loads):
@@ -155,14 +191,26 @@ def build(cfg, tensor, one_thread=False):
         # FA's (seqlen, hdim, heads, batch) view of the (batch, seqlen, heads, hdim) tensor.
         mX = cute.make_tensor(px, cute.make_layout((seqlen, D, heads, batches),
                                                    stride=(heads * D, 1, D, seqlen * heads * D)))
-        s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
         op = cpasync.CopyBulkTensorTileG2SOp()
-        if cutlass.const_expr(stages is None):
-            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, s_layout, (tile, D))
+        if cutlass.const_expr(backward):
+            # flash_bwd_sm90: major_mode_size where FA passes one; every atom over modes 0 and 1.
+            if cutlass.const_expr(mms is None):
+                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
+            else:
+                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages,
+                                                       major_mode_size=mms)
+            tma_layout = cute.select(s_layout, mode=[0, 1])
+            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D))
+        elif cutlass.const_expr(stages is None):
+            s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
+            tma_layout = s_layout
+            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D))
         else:
-            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, cute.select(s_layout, mode=[0, 1]),
-                                                           (tile, D), 1)
+            s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
+            tma_layout = cute.select(s_layout, mode=[0, 1])
+            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D), 1)
         shared["layout"] = str(s_layout)
+        shared["tma_layout"] = str(tma_layout)
         cosize = cute.cosize(s_layout.outer)
         shared["cosize"] = cosize
         out = cute.make_tensor(pout, cute.make_layout(cosize))
@@ -204,8 +252,8 @@ def as_int16(torch, patterns):
 
 def run_one(torch, cfg, tensor, one_thread=False):
     """Compiles, runs and dumps TENSOR's loads of configuration CFG on the GPU."""
-    dt, D, _, _, _ = cfg
-    tile, stages, blocks = tensor_plan(cfg, tensor)
+    dt, D = cfg[0], cfg[1]
+    tile, stages, blocks, mms = tensor_plan(cfg, tensor)
     t0 = time.time()
     # The (batch, seqlen, heads, hdim) tensor, FA's order: ids in the loaded slice only.
     ids = torch.full((BATCHES, SEQLEN, HEADS, D), OTHER_SLICE, dtype=torch.int32)
@@ -222,9 +270,11 @@ def run_one(torch, cfg, tensor, one_thread=False):
     compiled(*args)
     torch.cuda.synchronize()
     dump = out.cpu().numpy().astype("<u2").tobytes()
-    return {"dtype": dt, "tile": tile, "hdim": D, "stages": stages, "blocks": list(blocks),
+    return {"pass": "backward" if is_backward(cfg) else "forward", "dtype": dt, "tile": tile, "hdim": D,
+            "stages": stages, "blocks": list(blocks), "major_mode_size": mms,
             "head": HEAD, "batch": BATCH_INDEX, "id_modulus": ID_MODULUS,
-            "dsl_layout": shared.get("layout"), "completed": completed.cpu().tolist(),
+            "dsl_layout": shared.get("layout"), "dsl_tma_layout": shared.get("tma_layout"),
+            "completed": completed.cpu().tolist(),
             "wall_s": round(time.time() - t0, 2), "dump_u16_le_b64": base64.b64encode(dump).decode()}
 
 
@@ -237,8 +287,10 @@ def write(path, result):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--configs", nargs="*", default=list(CONFIGS))
-    ap.add_argument("--tensors", nargs="*", default=list(TENSORS))
+    ap.add_argument("--backward", action="store_true",
+                    help="FlashAttention's backward loads (configurations bwd-*, tensors Q dO K V)")
+    ap.add_argument("--configs", nargs="*", help="default: every configuration of the pass")
+    ap.add_argument("--tensors", nargs="*", help="default: every tensor of the pass")
     ap.add_argument("--one-thread-issue", action="store_true",
                     help="issue the loads from thread 0 alone (reproduces the earlier hang: run it under a timeout)")
     ap.add_argument("--compile-only", action="store_true",
@@ -247,10 +299,13 @@ def main(argv):
         args = ap.parse_args(argv)
     except SystemExit as e:
         sys.exit(64 if e.code == 2 else e.code)
-    unknown = [n for n in args.configs if n not in CONFIGS] + [t for t in args.tensors if t not in TENSORS]
+    configs, tensors = (BACKWARD_CONFIGS, BACKWARD_TENSORS) if args.backward else (CONFIGS, TENSORS)
+    args.configs = list(configs) if args.configs is None else args.configs
+    args.tensors = list(tensors) if args.tensors is None else args.tensors
+    unknown = [n for n in args.configs if n not in configs] + [t for t in args.tensors if t not in tensors]
     if unknown:
-        print(f"placement: unknown {unknown}; configurations {list(CONFIGS)}, tensors {list(TENSORS)}",
-              file=sys.stderr)
+        print(f"placement: unknown {unknown} for the {'backward' if args.backward else 'forward'}; "
+              f"configurations {list(configs)}, tensors {list(tensors)}", file=sys.stderr)
         return 64
     if args.compile_only:
         try:
@@ -260,8 +315,9 @@ def main(argv):
             skip(f"the CuTe DSL or quack is not importable ({e})")
         for name in args.configs:
             for tensor in args.tensors:
-                _, shared, _ = compile_one(CONFIGS[name], tensor, one_thread=args.one_thread_issue)
-                print(f"placement {name} {tensor}: compiled, SMEM layout {shared['layout']}", flush=True)
+                _, shared, _ = compile_one(configs[name], tensor, one_thread=args.one_thread_issue)
+                print(f"placement {name} {tensor}: compiled, SMEM layout {shared['layout']}, "
+                      f"TMA atom over {shared['tma_layout']}", flush=True)
         return 0
     torch = require_sm90("placement", ["quack.sm90_utils", "cutlass.cute"], "the CuTe DSL or quack")
     result, failed, ran = {}, 0, 0
@@ -271,7 +327,7 @@ def main(argv):
             ran += 1
             print(f"placement {name} {tensor}: compiling and running", flush=True)
             try:
-                one = run_one(torch, CONFIGS[name], tensor, args.one_thread_issue)
+                one = run_one(torch, configs[name], tensor, args.one_thread_issue)
                 result[name][tensor] = one
                 ok = all(v == 1 for v in one["completed"])
                 failed += not ok

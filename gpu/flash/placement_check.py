@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The model's SMEM layouts of FlashAttention's Q, K and V tiles against where the hardware put
+"""The model's SMEM layouts of FlashAttention's operand tiles against where the hardware put
 each element (placement.py's dump, made on an SM90 GPU; gpu/flash/traces/placement.json.gz holds
-the H200's).
+the H200's forward Q, K and V, placement_backward.json.gz its backward Q, dO, K and V).
 
     placement_check.py DUMP.json.gz
 
 For each configuration and tensor: the model derives the layout from FA's parameters (the SM90
-atom choice, tile_to_shape over (tile, hdim[, stages]), cuteref.dsl.model.smem_tile). Checks:
+atom choice for the tile's contiguous extent, or the major_mode_size FA's backward passes,
+tile_to_shape over (tile, hdim[, stages]), cuteref.dsl.model.smem_tile). Checks:
 every load completed; the DSL's printed layout, read with from_dsl(bits), is the model's
 function; for every (row, col[, stage]) loaded, the dump's slot at the model's offset (swizzle
 on byte addresses, the buffer 1024-byte aligned) holds that element's id, and every slot the
@@ -73,7 +74,9 @@ def check(name, tensor, one):
     """(passed, failed, lines) for one tensor of one configuration."""
     raw = base64.b64decode(one["dump_u16_le_b64"])
     dump = struct.unpack(f"<{len(raw) // 2}H", raw)
-    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])
+    # The forward's dumps have no major_mode_size (FA's forward passes none).
+    mms = one.get("major_mode_size")
+    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"], mms)
     lines, passed, failed = [], 0, 0
     label = f"{name} {tensor}"
 
@@ -93,11 +96,13 @@ def check(name, tensor, one):
             f"{hit} of {total} elements at the model's slots, {len(dump) - total} slots unaddressed"
             + (f"; first misplaced {first}" if first else "")
             + (f"; {len(stray)} unaddressed slots written, first {stray[0]}" if stray else ""))
-    kind = model.atom_kind("K", one["hdim"], BITS)
+    kind = model.atom_kind("K", one["hdim"] if mms is None else mms, BITS)
     shape = shape_of(one)
     order = model.tup([0, 1, 2][:len(shape)])
-    controls = {"swizzle one narrower": f"tile_to_shape(gmma_atom(K, {NARROWER[kind.split('_')[1]]}, {BITS}), "
-                                        f"{model.tup(shape)}, {order})",
+    swizzle = kind.split("_")[1]
+    other, what = ((NARROWER[swizzle], "swizzle one narrower") if swizzle in NARROWER
+                   else ("SW32", "a swizzle where the tile has none"))
+    controls = {what: f"tile_to_shape(gmma_atom(K, {other}, {BITS}), {model.tup(shape)}, {order})",
                 "other majorness": model.smem_tile("COL_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])[0]}
     for what, expr in controls.items():
         c_hit, c_total, wrong, _ = placement(cuteref.eval(expr), dump, one)

@@ -1,8 +1,10 @@
-"""FlashAttention's Q, K and V tiles as an H200 placed them in shared memory
-(gpu/flash/traces/placement.json.gz, written by gpu/flash/placement.py), against the model
+"""FlashAttention's operand tiles as an H200 placed them in shared memory (the forward's Q, K
+and V in gpu/flash/traces/placement.json.gz, the backward's Q, dO, K and V in
+placement_backward.json.gz, written by gpu/flash/placement.py), against the model
 (gpu/flash/placement_check.py), and dumps altered by hand that the check must refuse. Expected
-slots are derived by hand from the SW128 swizzle on byte addresses; element ids follow
-placement.py's fill ((row * hdim + col) mod 65521 in head 1, batch 1).
+slots are derived by hand from the SW128 and SW64 swizzles on byte addresses; element ids follow
+placement.py's fill ((row * hdim + col) mod 65521 in head 1, batch 1). The backward's parameters
+are compared with the ones FA's backward compile recorded (traces/flash_trace.json.gz).
 """
 import base64
 import copy
@@ -18,6 +20,10 @@ from conftest import REPORT, SOURCE_DIR
 
 FLASH = os.path.join(SOURCE_DIR, "gpu", "flash")
 DUMP = os.path.join(FLASH, "traces", "placement.json.gz")
+DUMP_BACKWARD = os.path.join(FLASH, "traces", "placement_backward.json.gz")
+TRACE = os.path.join(FLASH, "traces", "flash_trace.json.gz")
+needs_backward = pytest.mark.skipif(not os.path.isfile(DUMP_BACKWARD),
+                                    reason="gpu/flash/traces/placement_backward.json.gz is missing")
 pytestmark = pytest.mark.skipif(not os.path.isfile(DUMP), reason="gpu/flash/traces/placement.json.gz is missing")
 
 
@@ -28,8 +34,8 @@ def checker():
     return placement_check
 
 
-def load():
-    with gzip.open(DUMP, "rt") as f:
+def load(path=DUMP):
+    with gzip.open(path, "rt") as f:
         return json.load(f)
 
 
@@ -127,3 +133,138 @@ def test_failed_run_and_bad_files(tmp_path, capsys):
     assert pc.main([]) == 64
     err = capsys.readouterr().err
     assert "not a placement dump" in err and "missing.json.gz" in err
+
+
+# --- the backward (flash_bwd_sm90) ---
+
+def swizzled_slot(element, swizzle_bits):
+    """The 16-bit slot of unswizzled element offset ELEMENT under SW128 (3 bits) or SW64 (2 bits):
+    byte address bits 7.. XORed into bits 4.., the buffer 1024-byte aligned."""
+    byte = 2 * element
+    byte ^= ((byte >> 7) & ((1 << swizzle_bits) - 1)) << 4
+    return byte // 2
+
+
+@needs_backward
+def test_h200_backward_dump_read_by_hand():
+    configs = load(DUMP_BACKWARD)["configs"]
+    cases = 0
+    # bf16 head dim 192, K: tile 96 x 192 of n-block 2, major_mode_size 96 (192 bytes: SW64). The
+    # SW64 atom is 8 rows of 32 elements (64 bytes); tiled down the rows first (12 atoms, 256
+    # elements each), then across the columns (6 atom columns, 3072 elements each).
+    dump = slots(configs["bwd-bf16-d192"]["K"])
+    assert len(dump) == 96 * 192
+    for r, c in [(0, 0), (1, 0), (0, 1), (4, 0), (7, 31), (8, 5), (0, 32), (5, 40), (95, 191)]:
+        slot = swizzled_slot(32 * r + c % 32 + 3072 * (c // 32), 2)
+        assert dump[slot] == ((2 * 96 + r) * 192 + c) % 65521, (r, c)
+        cases += 1
+    # Row 4 under SW64 moves by 32 bytes (slot 144); V of the same configuration is SW128 (no
+    # major_mode_size): 8 rows of 64 elements, row 4 moves by 64 bytes (element 256 -> slot 288).
+    assert dump[144] == (2 * 96 + 4) * 192 and dump[128] != (2 * 96 + 4) * 192
+    v = slots(configs["bwd-bf16-d192"]["V"])
+    assert v[288] == (2 * 96 + 4) * 192
+    for r, c in [(0, 0), (3, 9), (8, 64), (95, 191)]:
+        slot = swizzled_slot(64 * r + c % 64 + 6144 * (c // 64), 3)
+        assert v[slot] == ((2 * 96 + r) * 192 + c) % 65521, (r, c)
+        cases += 1
+    # bf16 head dim 128, Q: tile 80 x 128, SW128, two stages holding m-blocks 1 and 2: 10 atoms
+    # of 512 elements down the rows, 5120 per atom column, 10240 per stage.
+    q = slots(configs["bwd-bf16-d128"]["Q"])
+    assert len(q) == 80 * 128 * 2
+    for r, c, s in [(0, 0, 0), (1, 0, 0), (79, 63, 0), (0, 64, 0), (0, 0, 1), (9, 70, 1), (79, 127, 1)]:
+        slot = swizzled_slot(64 * r + c % 64 + 5120 * (c // 64) + 10240 * s, 3)
+        assert q[slot] == ((80 * (1 + s) + r) * 128 + c) % 65521, (r, c, s)
+        cases += 1
+    REPORT.append(f"flash placement: {cases} slots of the H200's backward K, V (bf16 d192) and Q (bf16 d128) "
+                  "read by hand")
+
+
+@needs_backward
+def test_h200_backward_placement_is_the_model(tmp_path, capsys):
+    """Every backward configuration's Q, dO, K and V: each loaded element at the model's slot
+    (with FA's major_mode_size), the DSL's printed layout the model's function, each control
+    caught."""
+    rc, out = run_check(tmp_path, load(DUMP_BACKWARD), capsys)
+    assert rc == 0, out
+    # 7 configurations x 4 tensors x 5 verdicts.
+    assert "140 passed, 0 failed" in out
+    # tile rows x hdim x stages: Q and dO tile_m x hdim x Q_stage (dO_stage); K and V tile_n x hdim.
+    expected = {"bwd-bf16-d64 Q": 128 * 64 * 2, "bwd-bf16-d64 K": 128 * 64,
+                "bwd-bf16-d96 dO": 64 * 96 * 2, "bwd-bf16-d96 V": 128 * 96,
+                "bwd-bf16-d128 Q": 80 * 128 * 2, "bwd-bf16-d128 dO": 80 * 128 * 2, "bwd-bf16-d128 K": 128 * 128,
+                "bwd-bf16-d128-causal Q": 64 * 128 * 2, "bwd-bf16-d192 dO": 64 * 192,
+                "bwd-bf16-d192 K": 96 * 192, "bwd-bf16-d192 V": 96 * 192, "bwd-bf16-d256 Q": 64 * 256 * 2,
+                "bwd-bf16-d256 dO": 64 * 256, "bwd-bf16-d256 K": 48 * 256, "bwd-f16-d128 V": 128 * 128}
+    for label, n in expected.items():
+        assert f"PASS {label}: {n} of {n} elements at the model's slots, 0 slots unaddressed" in out, label
+    # K of head dim 192 is SW64 by FA's major_mode_size (96), so its narrower control is SW32.
+    assert "PASS bwd-bf16-d192 K: control (swizzle one narrower: tile_to_shape(gmma_atom(K, SW32, 16), (96,192)" in out
+    assert out.count("NOT caught") == 0 and out.count(") caught, ") == 56
+    REPORT.append(f"flash placement: the H200's backward dump, 140 verdicts, {len(expected)} element counts as derived")
+
+
+def trace_section(name):
+    """FA's backward decisions of configuration NAME (bwd-X: the trace's "X backward")."""
+    with gzip.open(TRACE, "rt") as f:
+        decisions = json.load(f)["decisions"]
+    section = name[len("bwd-"):] + " backward"
+    return [d for d in decisions if d.get("section") == section]
+
+
+@needs_backward
+def test_backward_parameters_are_the_ones_fa_chose():
+    """placement.py's backward calls against the decisions FA's backward compile recorded: its
+    first four make_smem_layout calls (sQ, sdO, sK, sV in _setup_attributes) and its first four
+    G2S TMA atoms (Q, K, V, dO)."""
+    configs = load(DUMP_BACKWARD)["configs"]
+    checked = 0
+    for name, tensors in configs.items():
+        decisions = trace_section(name)
+        layouts = [d for d in decisions if d["api"] == "quack.sm90_utils.make_smem_layout"][:4]
+        atoms = [d for d in decisions if d["kind"] == "tma_atom" and "GMEM -> SMEM" in d["args"]["op"]][:4]
+        assert len(layouts) == 4 and len(atoms) == 4, name
+        for tensor, made in zip(("Q", "dO", "K", "V"), layouts):
+            one = tensors[tensor]
+            assert made["args"]["tile"] == [one["tile"], one["hdim"]], (name, tensor)
+            assert made["args"]["stage"] == one["stages"], (name, tensor)
+            assert made["args"]["major_mode_size"] == one["major_mode_size"], (name, tensor)
+            assert made["args"]["dtype"]["dtype"] == {"bf16": "BFloat16", "f16": "Float16"}[one["dtype"]]
+            assert made["result"]["layout"] == one["dsl_layout"], (name, tensor)
+            checked += 1
+        for tensor, atom in zip(("Q", "K", "V", "dO"), atoms):
+            one = tensors[tensor]
+            assert atom["args"]["cta_tiler"] == [one["tile"], one["hdim"]], (name, tensor)
+            assert atom["args"]["smem_layout_"] == one["dsl_tma_layout"], (name, tensor)
+            checked += 1
+    assert checked == 7 * 8
+    REPORT.append(f"flash placement: {checked} backward SMEM layouts and TMA atoms the ones FA's backward recorded")
+
+
+@needs_backward
+def test_backward_dump_perturbed_is_refused(tmp_path, capsys):
+    data = load(DUMP_BACKWARD)
+    k = data["configs"]["bwd-bf16-d192"]["K"]
+    swapped = slots(k)
+    swapped[0], swapped[1] = swapped[1], swapped[0]  # elements (0, 0) and (0, 1): ids 0x9000, 0x9001
+    q = data["configs"]["bwd-bf16-d128"]["Q"]
+    stages = slots(q)
+    stages = stages[10240:] + stages[:10240]  # m-block 2 in stage 0, m-block 1 in stage 1
+    default_mms = copy.deepcopy(k)
+    default_mms["major_mode_size"] = None  # as if FA had passed none: the model picks SW128
+    data["configs"] = {"bwd-bf16-d192": {"K": with_slots(k, swapped)}, "bwd-bf16-d128": {"Q": with_slots(q, stages)},
+                       "bwd-bf16-d192-as-default": {"K": default_mms}}
+    rc, out = run_check(tmp_path, data, capsys)
+    assert rc == 1
+    assert ("FAIL bwd-bf16-d192 K: 18430 of 18432 elements at the model's slots, 0 slots unaddressed; first misplaced "
+            "(0, 0) (GMEM row 192, col 0) -> slot 0: holds 0x9001, element id 0x9000") in out, out
+    # (0, 0, 0) is GMEM row 80 (id 80 * 128 = 0x2800); stage 0 now holds row 160 (0x5000).
+    assert ("FAIL bwd-bf16-d128 Q: 0 of 20480 elements at the model's slots, 0 slots unaddressed; first misplaced "
+            "(0, 0, 0) (GMEM row 80, col 0) -> slot 0: holds 0x5000, element id 0x2800") in out, out
+    # SW128's (0, 32) is slot 32; the H200 put SW64's row 1 there: GMEM row 193, col 0 (0x90c0).
+    assert "FAIL bwd-bf16-d192-as-default K: the DSL's layout S<2,4,3>" in out
+    assert ("first misplaced (0, 32) (GMEM row 192, col 32) -> slot 32: holds 0x90c0, element id 0x9020") in out, out
+    # The control one narrower than SW128 is SW64, the H200's own placement: not caught.
+    assert "FAIL bwd-bf16-d192-as-default K: control (swizzle one narrower: tile_to_shape(gmma_atom(K, SW64, 16)" in out
+    assert "NOT caught" in out
+    assert "10 passed, 5 failed" in out
+    REPORT.append("flash placement: 3 perturbed backward dumps refused at the first differing element")
