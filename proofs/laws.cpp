@@ -361,7 +361,13 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
 // coalesce keeps the function for every flat rank: coalesce_induction.hpp's step lemma, with
 // the model's decisions, and a corner of small layouts enumerated.
 LawResult coalesce_every_rank_law(const ProofOptions& opt) {
-  LawResult r = coalesce_step_lemma(ScalarCoalesceOps<SymInt>{}, opt);
+  // The points coalesce_induction.hpp's statement covers: the first index (i = 0), a mode of
+  // shape 1 (the dropped step), the smallest kept summary (Np = sl = 1), strides of either
+  // sign down to the most negative.
+  const ProofOptions o = with_domain_points(
+      opt, {{{"i", 0}}, {{"s", 1}}, {{"Np", 1}, {"sl", 1}}, {{"d", INT64_MIN}}, {{"dl", INT64_MIN}}, {{"d", -1}}});
+  LawResult r = coalesce_step_lemma(ScalarCoalesceOps<SymInt>{}, o);
+  require_domain_points_checked(r, o);
   // The corner: coalesce of flat layouts of rank 1 to 6 with shapes in [1,3] and strides in
   // [-2,4] (all of them up to rank 3, the first 20000 in odometer order above) equals the
   // layout at every index, on the concrete model.
@@ -728,7 +734,12 @@ LawResult left_inverse_every_rank_law(const ProofOptions& opt) {
 // A nested layout is the function of its flattened modes, for every depth: the step lemma of
 // flatten_induction.hpp on the model's crd2idx, and a corner of layouts up to depth 4.
 LawResult flatten_every_depth_law(const ProofOptions& opt) {
-  LawResult r = flatten_step_lemma(ModelFlatten{}, opt);
+  // The points flatten_induction.hpp's statement covers: the first index (x = 0), every
+  // extent at 1 (extents are any int64 >= 1), a stride of either sign.
+  const ProofOptions o = with_domain_points(opt, {{{"x", 0}}, {{"p", 1}}, {{"q", 1}}, {{"s", 1}}, {{"w", 1}},
+                                                  {{"z", 1}}, {{"d", -1}}, {{"d", INT64_MIN}}});
+  LawResult r = flatten_step_lemma(ModelFlatten{}, o);
+  require_domain_points_checked(r, o);
   // The corner: nested profiles of depth 2 to 4 with up to 5 leaves, shapes in [1,3] and
   // strides in [-1,1]: L(i) == flatten(L)(i) for every i < size(L), on the concrete model.
   for (const char* text : {"((0,0),0)", "(0,(0,0))", "((0,(0,0)),0)", "(0,((0,0),0))", "(((0,0),0),(0,0))",

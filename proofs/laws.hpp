@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,15 @@ struct LawResult {
   std::string corner_failure;     // the first enumerated case that disagreed, if any
   std::string detail;             // counterexample(s) or why unknown
   std::vector<std::pair<std::string, std::string>> smt2;  // a sample of queries, with Z3's answers
+  // Per point of ProofOptions::domain_points: how many of the law's proofs checked it.
+  std::vector<std::size_t> domain_points_checked;
 };
+
+// Adds one proof's (or lemma's) count of domain points checked into a law's.
+inline void add_domain_points_checked(std::vector<std::size_t>& into, const std::vector<std::size_t>& counts) {
+  if (into.size() < counts.size()) into.resize(counts.size(), 0);
+  for (std::size_t k = 0; k < counts.size(); ++k) into[k] += counts[k];
+}
 
 struct Law {
   std::string name;
@@ -62,6 +71,7 @@ inline void fold_step_proof(LawResult& r, const ProofOutcome& out, const std::st
   r.unreachable += out.unreachable_paths;
   r.ms += out.ms;
   for (const auto& q : out.smt2) r.smt2.push_back(q);
+  add_domain_points_checked(r.domain_points_checked, out.domain_points_checked);
   if (out.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
   r.status = out.status;
   r.detail = what + ": " + status_name(out.status) + (out.reason.empty() ? "" : " " + out.reason);
@@ -76,9 +86,32 @@ inline void fold_lemma(LawResult& r, const LawResult& lemma) {
   r.unreachable += lemma.unreachable;
   r.ms += lemma.ms;
   for (const auto& q : lemma.smt2) r.smt2.push_back(q);
+  add_domain_points_checked(r.domain_points_checked, lemma.domain_points_checked);
   if (lemma.status == ProofStatus::Proved || r.status != ProofStatus::Proved) return;
   r.status = lemma.status;
   r.detail = lemma.detail;
+}
+
+// The law's options with the points its statement says its domain covers (ProofOptions::
+// domain_points): each variable name with a value, the others free.
+inline ProofOptions with_domain_points(ProofOptions o, std::vector<std::map<std::string, std::int64_t>> points) {
+  o.domain_points = std::move(points);
+  return o;
+}
+
+// After a law's proofs with with_domain_points(o, ...): a law still proved must have checked
+// every point in at least one proof (a point no proof has the variables of would be a law that
+// never looked at it); else it is Unknown, naming the point.
+inline void require_domain_points_checked(LawResult& r, const ProofOptions& o) {
+  for (std::size_t k = 0; k < o.domain_points.size(); ++k) {
+    if (k < r.domain_points_checked.size() && r.domain_points_checked[k] > 0) continue;
+    if (r.status != ProofStatus::Proved) return;
+    std::string text;
+    for (const auto& [name, value] : o.domain_points[k]) text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    r.status = ProofStatus::Unknown;
+    r.detail = "no proof of the law has the variables of the point (" + text + ") its statement covers";
+    return;
+  }
 }
 
 // prefix<k>, e.g. s0, d3 (std::string::append: GCC 12's -Wrestrict misreads "s" + to_string(k)).

@@ -107,6 +107,43 @@ void count_reachability(z3::solver solver, const z3::expr& hypotheses, const std
   if (!out.witness.empty() || variables.empty()) return;
   out.witness = values_in(solver.get_model(), variables);
 }
+// ProofOptions::domain_points: each point whose variables this proof has must satisfy the
+// whole domain. Returns false (out Unknown, its reason naming the point) when one does not or
+// Z3 cannot tell; counts the points checked in out.domain_points_checked.
+bool check_domain_points(SymbolicScope& scope, const std::vector<z3::expr>& full_domain,
+                         const std::vector<ProofVariable>& variables, const ProofOptions& options, ProofOutcome& out) {
+  out.domain_points_checked.assign(options.domain_points.size(), 0);
+  for (std::size_t k = 0; k < options.domain_points.size(); ++k) {
+    const auto& point = options.domain_points[k];
+    std::vector<z3::expr> equal;
+    std::string text;
+    for (const auto& [name, value] : point) {
+      const auto v = std::find_if(variables.begin(), variables.end(), [&](const ProofVariable& pv) { return pv.name == name; });
+      if (v == variables.end()) break;
+      // The variable's sort: a 64-bit bit-vector, or an integer (Encoding::Int64Range).
+      equal.push_back(v->value == (v->value.is_bv() ? scope.ctx().bv_val(static_cast<std::uint64_t>(value), 64)
+                                                     : scope.ctx().int_val(static_cast<int64_t>(value))));
+      text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    }
+    if (equal.size() != point.size()) continue;  // not this proof's variables
+    z3::solver solver = scope.make_solver();
+    z3::params p(scope.ctx());
+    p.set("rlimit", kReachabilityResources);
+    solver.set(p);
+    for (const auto& d : full_domain) solver.add(d);
+    for (const auto& e : equal) solver.add(e);
+    const z3::check_result r = solver.check();
+    current_scope().check_deadline();
+    if (r != z3::sat) {
+      out.status = ProofStatus::Unknown;
+      out.reason = "the domain " + std::string(r == z3::unsat ? "excludes" : "could not be shown to include") +
+                   " the point (" + text + ") that the law states it covers";
+      return false;
+    }
+    out.domain_points_checked[k] = 1;
+  }
+  return true;
+}
 }  // namespace
 
 ProofOutcome prove(SymbolicScope& scope, const std::vector<z3::expr>& domain,
@@ -145,6 +182,7 @@ ProofOutcome prove_within_limit(SymbolicScope& scope, const std::vector<z3::expr
   PathExplorer& explorer = scope.explorer();
   std::vector<z3::expr> full_domain = domain;
   for (const auto& r : scope.variable_ranges()) full_domain.push_back(r);
+  if (!check_domain_points(scope, full_domain, variables, options, out)) return out;
   explorer.set_domain(full_domain);
   do {
     phase = Phase::Building;  // the claim's evaluation includes the branch decisions' checks

@@ -36,6 +36,12 @@ struct ProofOptions {
   // goals: "wherever the model's checks pass, the claim holds" (a law about what the model
   // returns, not a proof that it returns).
   bool side_conditions_as_hypotheses = false;
+  // Points that a law's statement says lie in its domain, each a value for some of the
+  // variables (the others free). Before any case is proved, each point whose variables the
+  // proof has is checked against the whole domain (the variables' ranges and the domain's
+  // constraints) with Z3: a point outside it makes the outcome Unknown, so that a law whose
+  // domain was narrowed (it would prove less than it states) does not answer proved.
+  std::vector<std::map<std::string, std::int64_t>> domain_points;
 };
 
 struct ProofOutcome {
@@ -51,6 +57,9 @@ struct ProofOutcome {
   std::map<std::string, std::int64_t> values;   // counterexample (Refuted)
   std::string failed_side_condition;            // Refuted by a side condition: which
   std::string reason;                           // Unknown: why
+  // Per point of ProofOptions::domain_points: 1 when this proof checked it (it has the
+  // point's variables), else 0.
+  std::vector<std::size_t> domain_points_checked;
   // SMT-LIB 2 of each path's query with Z3's answer ("unsat", "sat", "unknown").
   std::vector<std::pair<std::string, std::string>> smt2;
 };

@@ -289,6 +289,49 @@ TEST(ProofMutants, LeftInverseStepLemma) {
   }
 }
 
+// A law's domain must cover the points its statement names (ProofOptions::domain_points): the
+// step lemma with a narrowed domain is the mutant here. i >= 0 is the lemma's stated range of
+// the index, so i = 0 is inside and i = -1 outside; a point no proof has the variables of is
+// never checked, which the law reports instead of answering proved.
+TEST(ProofMutants, DomainPoints) {
+  const ScalarCoalesceOps<SymInt> ops;
+  const ProofOptions inside = with_domain_points(ProofOptions{}, {{{"i", 0}}, {{"Np", 1}, {"sl", 1}}});
+  LawResult r = coalesce_step_lemma(ops, inside);
+  require_domain_points_checked(r, inside);
+  ++g_cases;
+  EXPECT_EQ(r.status, ProofStatus::Proved) << r.detail;
+  // Both proofs (after a kept mode, with none kept) name i, Np and sl (with none kept Np and sl
+  // are the constant 1, which the point agrees with), so each point is checked twice.
+  ASSERT_EQ(r.domain_points_checked.size(), 2u);
+  EXPECT_EQ(r.domain_points_checked[0], 2u);
+  EXPECT_EQ(r.domain_points_checked[1], 2u);
+  // A point that only the proof with a kept mode admits (Np = 2 is not the constant 1 of the
+  // other): that proof checks it, the other answers that its domain excludes it.
+  const ProofOptions kept_only = with_domain_points(ProofOptions{}, {{{"Np", 2}}});
+  r = coalesce_step_lemma(ops, kept_only);
+  ++g_cases;
+  EXPECT_EQ(r.status, ProofStatus::Unknown);
+  EXPECT_NE(r.detail.find("step with no mode kept: unknown the domain excludes the point (Np = 2)"), std::string::npos)
+      << r.detail;
+
+  const ProofOptions outside = with_domain_points(ProofOptions{}, {{{"i", -1}}});
+  r = coalesce_step_lemma(ops, outside);
+  require_domain_points_checked(r, outside);
+  ++g_cases;
+  EXPECT_EQ(r.status, ProofStatus::Unknown);
+  EXPECT_NE(r.detail.find("the domain excludes the point (i = -1) that the law states it covers"), std::string::npos)
+      << r.detail;
+
+  const ProofOptions unnamed = with_domain_points(ProofOptions{}, {{{"no_such_variable", 0}}});
+  r = coalesce_step_lemma(ops, unnamed);
+  require_domain_points_checked(r, unnamed);
+  ++g_cases;
+  EXPECT_EQ(r.status, ProofStatus::Unknown);
+  EXPECT_NE(r.detail.find("no proof of the law has the variables of the point (no_such_variable = 0)"),
+            std::string::npos)
+      << r.detail;
+}
+
 TEST(ProofMutants, CountsCases) {
   std::cout << "[ proof mutants ] " << g_cases << " laws run (the model's and its mutants)\n";
   EXPECT_GT(g_cases, 0u);
