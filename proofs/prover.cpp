@@ -107,6 +107,7 @@ void count_reachability(z3::solver solver, const z3::expr& hypotheses, const std
   if (!out.witness.empty() || variables.empty()) return;
   out.witness = values_in(solver.get_model(), variables);
 }
+
 // ProofOptions::domain_points: each point whose variables this proof has must satisfy the
 // whole domain. Returns false (out Unknown, its reason naming the point) when one does not or
 // Z3 cannot tell; counts the points checked in out.domain_points_checked.
@@ -118,7 +119,10 @@ bool check_domain_points(SymbolicScope& scope, const std::vector<z3::expr>& full
     std::vector<z3::expr> equal;
     std::string text;
     for (const auto& [name, value] : point) {
-      const auto v = std::find_if(variables.begin(), variables.end(), [&](const ProofVariable& pv) { return pv.name == name; });
+      // A loop, not find_if with a lambda: clang 14 (the sanitizer lane's) cannot capture a
+      // structured binding.
+      auto v = variables.begin();
+      while (v != variables.end() && v->name != name) ++v;
       if (v == variables.end()) break;
       // The variable's sort: a 64-bit bit-vector, or an integer (Encoding::Int64Range).
       equal.push_back(v->value == (v->value.is_bv() ? scope.ctx().bv_val(static_cast<std::uint64_t>(value), 64)
