@@ -106,10 +106,9 @@ inline void require_domain_points_checked(LawResult& r, const ProofOptions& o) {
   for (std::size_t k = 0; k < o.domain_points.size(); ++k) {
     if (k < r.domain_points_checked.size() && r.domain_points_checked[k] > 0) continue;
     if (r.status != ProofStatus::Proved) return;
-    std::string text;
-    for (const auto& [name, value] : o.domain_points[k]) text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     r.status = ProofStatus::Unknown;
-    r.detail = "no proof of the law has the variables of the point (" + text + ") its statement covers";
+    r.detail = "no proof of the law has the variables of the point (" + domain_point_text(o.domain_points[k]) +
+               ") its statement covers";
     return;
   }
 }

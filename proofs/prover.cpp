@@ -12,6 +12,12 @@
 
 namespace cuteref::proofs {
 
+std::string domain_point_text(const std::map<std::string, std::int64_t>& point) {
+  std::string text;
+  for (const auto& [name, value] : point) text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  return text;
+}
+
 z3::expr in_range(const z3::expr& v, std::int64_t lo, std::int64_t hi) {
   if (v.is_int()) return v >= v.ctx().int_val(lo) && v <= v.ctx().int_val(hi);
   return z3::sge(v, v.ctx().bv_val(lo, 64)) && z3::sle(v, v.ctx().bv_val(hi, 64));
@@ -117,7 +123,6 @@ bool check_domain_points(SymbolicScope& scope, const std::vector<z3::expr>& full
   for (std::size_t k = 0; k < options.domain_points.size(); ++k) {
     const auto& point = options.domain_points[k];
     std::vector<z3::expr> equal;
-    std::string text;
     for (const auto& [name, value] : point) {
       // A loop, not find_if with a lambda: clang 14 (the sanitizer lane's) cannot capture a
       // structured binding.
@@ -127,7 +132,6 @@ bool check_domain_points(SymbolicScope& scope, const std::vector<z3::expr>& full
       // The variable's sort: a 64-bit bit-vector, or an integer (Encoding::Int64Range).
       equal.push_back(v->value == (v->value.is_bv() ? scope.ctx().bv_val(static_cast<std::uint64_t>(value), 64)
                                                      : scope.ctx().int_val(static_cast<int64_t>(value))));
-      text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     }
     if (equal.size() != point.size()) continue;  // not this proof's variables
     z3::solver solver = scope.make_solver();
@@ -141,7 +145,7 @@ bool check_domain_points(SymbolicScope& scope, const std::vector<z3::expr>& full
     if (r != z3::sat) {
       out.status = ProofStatus::Unknown;
       out.reason = "the domain " + std::string(r == z3::unsat ? "excludes" : "could not be shown to include") +
-                   " the point (" + text + ") that the law states it covers";
+                   " the point (" + domain_point_text(point) + ") that the law states it covers";
       return false;
     }
     out.domain_points_checked[k] = 1;

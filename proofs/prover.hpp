@@ -44,6 +44,9 @@ struct ProofOptions {
   std::vector<std::map<std::string, std::int64_t>> domain_points;
 };
 
+// A domain point as a diagnostic names it: "name = value, ..." in the variables' order.
+std::string domain_point_text(const std::map<std::string, std::int64_t>& point);
+
 struct ProofOutcome {
   ProofStatus status = ProofStatus::Unknown;
   double ms = 0;
