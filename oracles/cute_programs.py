@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
 
 import layouts as L
+import recorded_answers
 
 # An operation of a pattern: its name (the per-op tally), its CuTe expression over the
 # pattern's variables, and whether CuTe promises the result's rank (checked if so).
@@ -124,11 +125,22 @@ class Compiler:
     vendor_dir: str  # for value_hash.hpp
     compiled: int = 0  # units compiled (not found in the cache) by the last build()
 
+    # What can change a program's meaning, and where its headers are found (recorded_answers).
+    SEMANTIC_FLAGS = ("-std=c++17", "-O1")
+
+    def include_flags(self) -> List[str]:
+        return ["-I" + self.vendor_dir] + self.cpp_args
+
+    def fingerprint(self) -> str:
+        """recorded_answers.fingerprint of the generated programs (they all include HEADER's
+        headers and nothing else)."""
+        return recorded_answers.fingerprint(self.cxx, self.SEMANTIC_FLAGS, self.include_flags(), HEADER)
+
     def build(self, sources: Dict[str, str], jobs: int = 2) -> Dict[str, str]:
         """Compile each named source to a binary; returns name -> binary path.
         Raises RuntimeError with the compiler's message on failure."""
         os.makedirs(self.cache_dir, exist_ok=True)
-        flags = [self.cxx, "-std=c++17", "-O1", "-w", "-I" + self.vendor_dir] + gcc_heap_flags(self.cxx) + self.cpp_args
+        flags = [self.cxx, *self.SEMANTIC_FLAGS, "-w", "-I" + self.vendor_dir] + gcc_heap_flags(self.cxx) + self.cpp_args
 
         def one(item):
             name, text = item

@@ -27,6 +27,7 @@ sys.path.insert(0, HERE)
 import layouts as L  # noqa: E402
 import cpp_cases  # noqa: E402
 import cute_programs  # noqa: E402
+import recorded_answers  # noqa: E402
 import pycute_cases  # noqa: E402
 import known_defects  # noqa: E402
 import dsl_side  # noqa: E402
@@ -41,6 +42,7 @@ class Tally:
         self.n = defaultdict(lambda: defaultdict(int))  # op -> column -> count
         self.diffs = []
         self.compile_note = ""
+        self.recording_errors = []  # recorded CuTe answers that CuTe C++ no longer gives
 
     def add(self, op, column, k=1):
         self.n[op][column] += k
@@ -126,22 +128,6 @@ def cpp_side(args, tally, rng, case_rng, pc):
     order = cpp_cases.compilation_order(statics, args.static_full)
     for k, si in enumerate(order):
         tus[args.tus + k // args.pairs_per_tu].append((static_base + si, all_patterns[static_base + si]))
-    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
-    binaries, notes = {}, []
-    # two builds, so that the compiler CPU time of the static pairs is measured on its own
-    for what, keys in (("run-time patterns", [k for k in tus if k < args.tus]),
-                       ("static pairs", [k for k in tus if k >= args.tus])):
-        sources = {f"cute_tu{k}": cute_programs.translation_unit(tus[k]) for k in keys}
-        cpu0 = children_cpu()
-        w0 = time.time()
-        binaries.update(compiler.build(sources, jobs=args.jobs))
-        cpu, wall = children_cpu() - cpu0, time.time() - w0
-        note = f"{what}: {len(sources)} TUs ({compiler.compiled} compiled now), {wall:.1f}s wall, {cpu:.1f}s CPU"
-        if what == "static pairs" and compiler.compiled == len(sources) and statics:
-            note += f", {1000 * cpu / len(statics):.0f} ms CPU per pair"
-        notes.append(note)
-    tally.compile_note = "; ".join(notes)
-    t1 = time.time()
     # inputs per TU
     tu_of = {i: k for k, v in tus.items() for i, _ in v}
     inputs = defaultdict(list)
@@ -154,10 +140,36 @@ def cpp_side(args, tally, rng, case_rng, pc):
         mask = sum(1 << oi for oi in s_accepted[si])
         if mask:
             inputs[tu_of[static_base + si]].append(f"{static_base + si} {STATIC_ID + si} {mask} 0")
+    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
+    sources = {k: cute_programs.translation_unit(tus[k]) for k in tus if inputs[k]}
+    answers, recording_keys = static_unit_answers(args, compiler, tally, sources, inputs,
+                                                  static_units=[k for k in sources if k >= args.tus])
+    binaries, notes = {}, []
+    # two builds, so that the compiler CPU time of the static pairs is measured on its own
+    for what, keys in (("run-time patterns", [k for k in sources if k < args.tus]),
+                       ("static pairs", [k for k in sources if k >= args.tus and k not in answers])):
+        cpu0 = children_cpu()
+        w0 = time.time()
+        binaries.update(compiler.build({f"cute_tu{k}": sources[k] for k in keys}, jobs=args.jobs))
+        cpu, wall = children_cpu() - cpu0, time.time() - w0
+        note = f"{what}: {len(keys)} TUs ({compiler.compiled} compiled now), {wall:.1f}s wall, {cpu:.1f}s CPU"
+        if what == "static pairs" and keys and compiler.compiled == len(keys):
+            pairs = sum(len(inputs[k]) for k in keys)
+            note += f", {1000 * cpu / pairs:.0f} ms CPU per pair"
+        notes.append(note)
+    tally.compile_note = "; ".join(notes + ([tally.compile_note] if tally.compile_note else []))
+    t1 = time.time()
     case_by_id = {ci: (pi, c) for pi, ci, c in cases}
     rows = []
     for k, lines in inputs.items():
-        outs, traps = cute_programs.run_binary(binaries[f"cute_tu{k}"], lines)
+        if not lines:
+            continue
+        if k in answers:
+            outs, traps = answers[k]
+        else:
+            outs, traps = cute_programs.run_binary(binaries[f"cute_tu{k}"], lines)
+            if k in recording_keys:
+                answers[k] = (outs, traps)
         for line, oi, status in traps:
             pi, cid = (int(x) for x in line.split(" ")[:2])
             if cid >= STATIC_ID:
@@ -179,6 +191,12 @@ def cpp_side(args, tally, rng, case_rng, pc):
                 op = all_patterns[pi].ops[oi]
                 expected = c.expected_size.get(oi)
             rows.append((expr, text, int(n), int(h), op.check_rank, op.name, expected))
+    if args.record:
+        recorded_answers.Recording(args.record).write(
+            {recording_keys[k]: answers[k] for k in recording_keys},
+            f"CuTe C++'s answers for the static pairs of oracles/differential.py --seed {args.seed} "
+            f"--static-pairs {args.static_pairs} --static-full {args.static_full} --pairs-per-tu {args.pairs_per_tu}")
+        tally.compile_note += f"; recorded the answers of {len(recording_keys)} static-pair TUs in {args.record}"
     verdicts = compare(args.diff, [r[:5] for r in rows])
     for r, v in zip(rows, verdicts):
         record(tally, "cute", r[5], r[0], r[1], v, {"pc": pc, "expected_size": r[6], "vendor_size": r[2]})
@@ -186,6 +204,42 @@ def cpp_side(args, tally, rng, case_rng, pc):
         write_cute_dump(args.dump_cute, rows, verdicts)
     t2 = time.time()
     return t1 - t0, t2 - t1
+
+
+def static_unit_answers(args, compiler, tally, sources, inputs, static_units):
+    """The static-pair units whose CuTe answers come from the recording (--recording,
+    recorded_answers.py): unit -> answers, and every static unit's recording key.
+    --verify-recorded of the recorded units are compiled and run again, and a byte of
+    difference from the recording is a failure (tally.recording_errors). With --record or
+    --no-recording nothing is read from the recording."""
+    fingerprint = compiler.fingerprint()
+    keys = {k: recorded_answers.answer_key(fingerprint, sources[k], inputs[k]) for k in static_units}
+    if args.record or args.no_recording:
+        return {}, keys
+    recording = recorded_answers.Recording(args.recording)
+    found = {keys[k]: k for k in static_units if recording.get(keys[k]) is not None}
+    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE)
+    verify = [found[key] for key in recorded_answers.verification_sample(list(found), args.verify_recorded, seed)]
+    cpu0, w0 = children_cpu(), time.time()
+    binaries = compiler.build({f"cute_tu{k}": sources[k] for k in verify}, jobs=args.jobs)
+    answers = {}
+    for k in verify:
+        live = cute_programs.run_binary(binaries[f"cute_tu{k}"], inputs[k])
+        difference = recorded_answers.first_difference(recording.get(keys[k]), live)
+        if difference:
+            tally.recording_errors.append(f"cute_tu{k} ({len(inputs[k])} static pairs): {difference}")
+        answers[k] = live
+    for key, k in found.items():
+        answers.setdefault(k, recording.get(key))
+    note = (f"recorded answers: {len(found)} of {len(static_units)} static-pair TUs from {os.path.relpath(args.recording)}, "
+            f"{len(verify)} of them compiled again and compared with the recording "
+            f"({', '.join(f'cute_tu{k}' for k in sorted(verify))}; verification seed {seed[:12]}; "
+            f"{time.time() - w0:.1f}s wall, {children_cpu() - cpu0:.1f}s CPU)")
+    if len(found) < len(static_units):
+        note += (f"; {len(static_units) - len(found)} static-pair TUs are not in the recording (compiled): "
+                 f"the recording is stale, regenerate it (oracles/README.md, \"Recorded answers\")")
+    tally.compile_note = note
+    return answers, keys
 
 
 def write_cute_dump(path, rows, verdicts):
@@ -297,6 +351,18 @@ def main():
                     help="pycute cases for left_inverse: more than --pycute-extra, since about a "
                          "third are refused by the model (negative or non-dividing strides) or are "
                          "known pycute defects/quirks, neither counted as checked")
+    ap.add_argument("--recording", default=os.path.join(HERE, "recorded", "cute_static_pairs.json.xz"),
+                    help="CuTe C++'s recorded answers for the static pairs (recorded_answers.py): a static-pair "
+                         "TU whose answers are recorded for this compiler, these headers, this source and this "
+                         "input is not compiled")
+    ap.add_argument("--verify-recorded", type=int, default=2,
+                    help="how many recorded static-pair TUs are compiled and run again and must give the "
+                         "recorded answers byte for byte (-1: all)")
+    ap.add_argument("--verify-seed", default=None,
+                    help="chooses those TUs (default: the checkout's commit, so each commit checks another sample)")
+    ap.add_argument("--no-recording", action="store_true", help="compile every static-pair TU")
+    ap.add_argument("--record", default="",
+                    help="compile every static-pair TU and write their answers to this file (then --recording)")
     ap.add_argument("--tus", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)
@@ -377,12 +443,14 @@ def main():
     for (oracle, op), k in sorted(shown.items()):
         if k > args.show:
             print(f"... {k - args.show} more disagreements of {op} with {oracle}")
+    for e in tally.recording_errors:
+        print(f"RECORDING DIFFERS from CuTe C++: {e}")
     if short:
         print(f"FAIL: too few checked cases for: {', '.join(short)}")
     if total == 0:
         print("FAIL: no case checked")
         return 1
-    if tally.diffs or short:
+    if tally.diffs or short or tally.recording_errors:
         return 1
     if args.no_cpp:
         print("vendor: SKIP (77): the CuTe C++ half did not run (no CuTe-compatible CUDA headers); pycute passed")

@@ -1,0 +1,118 @@
+"""CuTe C++'s recorded answers: the output of a compiled CuTe program on its input, kept so that
+a run need not compile the program again to know what CuTe answers.
+
+A compiled program's output is a function of four things: the compiler, the headers it
+includes, its own source and its input. `fingerprint` hashes the first two (the compiler's
+version and the contents, not the paths, of every header the program includes, as the compiler
+itself lists them), and a recorded answer is keyed by that fingerprint with the program's source
+and input. Another wheel, another CUDA header, another compiler, another case or another verdict
+of the model (which decides the operations a program runs) is another key: the program is
+compiled and run as if nothing were recorded.
+
+A recording is only as good as the check that it is CuTe's: each run compiles a few recorded
+programs again (`verification_sample`) and fails if their output differs from the recording by
+a byte. Regenerating the recording is one command (oracles/README.md, "Recorded answers").
+"""
+
+import hashlib
+import json
+import lzma
+import os
+import subprocess
+import tempfile
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# A program's output: its result lines, and its traps as (input line, op index, exit status).
+Answers = Tuple[List[str], List[Tuple[str, int, int]]]
+
+
+def _included_files(cxx: str, flags: Sequence[str], source_text: str) -> List[str]:
+    """The files a source includes, in the order the compiler lists them (`-M`: system
+    headers too). Raises RuntimeError with the compiler's message when it cannot list them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "fingerprint.cpp")
+        with open(src, "w") as f:
+            f.write(source_text)
+        r = subprocess.run([cxx, *flags, "-M", src], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"listing the headers of a CuTe program failed:\n{r.stderr[-4000:]}")
+    words = r.stdout.replace("\\\n", " ").split()
+    # "fingerprint.o: fingerprint.cpp header header ..."
+    return [w for w in words[1:] if not w.endswith("fingerprint.cpp")]
+
+
+def fingerprint(cxx: str, semantic_flags: Sequence[str], include_flags: Sequence[str], source_text: str) -> str:
+    """sha256 of the compiler's version, the flags that can change a program's meaning
+    (`semantic_flags`: language standard, optimisation; not the include paths, which differ
+    from one checkout to another) and the contents of every file `source_text` includes."""
+    h = hashlib.sha256()
+    version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.splitlines()
+    h.update(("\n".join(version[:1]) + "\n" + " ".join(semantic_flags) + "\n").encode())
+    files = _included_files(cxx, list(semantic_flags) + list(include_flags), source_text)
+    if not files:
+        raise RuntimeError("the compiler listed no header for a CuTe program")
+    for path in files:
+        with open(path, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def answer_key(fingerprint_hex: str, source_text: str, input_lines: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for part in (fingerprint_hex, source_text, "\n".join(input_lines)):
+        h.update(hashlib.sha256(part.encode()).digest())
+    return h.hexdigest()
+
+
+class Recording:
+    """Recorded answers by key, read from and written to one xz-compressed JSON file (xz, not
+    gzip: CuTe's printed layouts repeat over long distances, and xz's window finds them)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.answers: Dict[str, Answers] = {}
+        if path and os.path.exists(path):
+            with lzma.open(path, "rt") as f:
+                data = json.load(f)
+            for key, entry in data["answers"].items():
+                self.answers[key] = (list(entry["out"]), [tuple(t) for t in entry["traps"]])
+
+    def get(self, key: str) -> Optional[Answers]:
+        return self.answers.get(key)
+
+    def write(self, answers: Dict[str, Answers], about: str) -> None:
+        """Writes exactly `answers` (keys sorted, so that equal recordings are equal files)."""
+        data = {"about": about,
+                "answers": {k: {"out": out, "traps": [list(t) for t in traps]}
+                            for k, (out, traps) in sorted(answers.items())}}
+        tmp = self.path + ".tmp"
+        # xz stores no name or time: the same answers give the same bytes.
+        with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as f:
+            f.write(json.dumps(data, indent=0, sort_keys=True).encode())
+        os.replace(tmp, self.path)
+
+
+def verification_sample(keys: Sequence[str], count: int, seed: str) -> List[str]:
+    """`count` of the recorded keys (all when count < 0), chosen by a hash of the seed and the
+    key: reproducible for one seed, another sample for another."""
+    ordered = sorted(keys, key=lambda k: hashlib.sha256(f"{seed}:{k}".encode()).hexdigest())
+    return ordered if count < 0 else ordered[:count]
+
+
+def first_difference(recorded: Answers, live: Answers) -> Optional[str]:
+    """None when the two outputs are equal; else where they first differ, in words."""
+    (r_out, r_traps), (l_out, l_traps) = recorded, live
+    for i in range(max(len(r_out), len(l_out))):
+        a = r_out[i] if i < len(r_out) else "<none>"
+        b = l_out[i] if i < len(l_out) else "<none>"
+        if a != b:
+            return f"line {i + 1}: recorded {a!r}, CuTe C++ now {b!r}"
+    if [tuple(t) for t in r_traps] != [tuple(t) for t in l_traps]:
+        return f"traps: recorded {r_traps}, CuTe C++ now {l_traps}"
+    return None
+
+
+def source_commit(directory: str) -> str:
+    """The checkout's commit (the default verification seed), or "0" outside a git checkout."""
+    r = subprocess.run(["git", "-C", directory, "rev-parse", "HEAD"], capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "0"
