@@ -131,10 +131,10 @@ class Compiler:
     def include_flags(self) -> List[str]:
         return ["-I" + self.vendor_dir] + self.cpp_args
 
-    def fingerprint(self) -> str:
-        """recorded_answers.fingerprint of the generated programs (they all include HEADER's
-        headers and nothing else)."""
-        return recorded_answers.fingerprint(self.cxx, self.SEMANTIC_FLAGS, self.include_flags(), HEADER)
+    def fingerprint(self, source_text: str = HEADER) -> str:
+        """recorded_answers.fingerprint of a program compiled by build(): by default of the
+        generated programs (they all include HEADER's headers and nothing else)."""
+        return recorded_answers.fingerprint(self.cxx, self.SEMANTIC_FLAGS, self.include_flags(), source_text)
 
     def build(self, sources: Dict[str, str], jobs: int = 2) -> Dict[str, str]:
         """Compile each named source to a binary; returns name -> binary path.

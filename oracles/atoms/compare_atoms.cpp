@@ -1,8 +1,9 @@
-// Differential test of model/atoms against CuTe C++: runs the vendor dump programs (built with
-// g++ against the wheel's CuTe headers), reads the values CuTe computed and compares each with
-// the model's, as functions and (for layouts) with the same shape profile.
+// Differential test of model/atoms against CuTe C++: reads the output of the vendor dump
+// programs (compiled with g++ against the wheel's CuTe headers, or their recorded output:
+// run_dumps.py), the values CuTe computed, and compares each with the model's, as functions and
+// (for layouts) with the same shape profile.
 //
-//   compare_atoms RECORDED_DISAGREEMENTS DUMP_PROGRAM...
+//   compare_atoms RECORDED_DISAGREEMENTS DUMP_OUTPUT...
 //
 // Dump lines (tab-separated; other lines, e.g. CuTe's host warnings, are ignored):
 //   KIND  EXPR  VALUE                     EXPR evaluated by the model's expression language
@@ -20,7 +21,6 @@
 #include <iostream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -150,7 +150,7 @@ std::string check_swizzled_partition(const std::vector<std::string>& f, const st
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: compare_atoms RECORDED_DISAGREEMENTS DUMP_PROGRAM...\n";
+    std::cerr << "usage: compare_atoms RECORDED_DISAGREEMENTS DUMP_OUTPUT...\n";
     return 2;
   }
   try {
@@ -158,13 +158,8 @@ int main(int argc, char** argv) {
     std::map<std::string, Tally> tally;
     long shown = 0;
     for (int i = 2; i < argc; ++i) {
-      FILE* pipe = popen(argv[i], "r");
-      if (!pipe) throw Error(std::string("cannot run ") + argv[i]);
-      std::string out;
-      char buf[65536];
-      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-      if (pclose(pipe) != 0) throw Error(std::string(argv[i]) + " failed");
-      std::istringstream lines(out);
+      std::ifstream lines(argv[i]);
+      if (!lines) throw Error(std::string("cannot read the dump output ") + argv[i]);
       std::string line;
       while (std::getline(lines, line)) {
         const auto f = split_tabs(line);

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Test `atoms` (suite `vendor`): CuTe's values from the dump programs, then compare_atoms.
+
+    run_dumps.py --compare COMPARE_ATOMS --disagreements FILE --cache DIR [--cpp-arg=...]
+                 [--recording FILE | --no-recording | --record FILE]
+                 [--verify-recorded N] [--verify-seed S] DUMP.cpp...
+
+Each dump program's output is CuTe's (recorded_answers.py): recorded for this compiler, these
+headers and this source (oracles/recorded/cute_atoms.json.xz), or else compiled with g++ against
+the wheel's headers (`-std=c++17 -O1`, cached by source and flags) and run. --verify-recorded of
+the recorded dumps are compiled and run anyway and must print the recorded output byte for byte.
+Then compare_atoms reads every output and compares each value with the model's.
+Exit: compare_atoms's (0 when every value agrees or is a recorded disagreement), or 1 when a
+recording differs from CuTe or a dump program fails.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ATOMS = os.path.dirname(os.path.abspath(__file__))
+ORACLES = os.path.dirname(ATOMS)
+sys.path.insert(0, ORACLES)
+
+import cute_programs  # noqa: E402
+import recorded_answers  # noqa: E402
+
+
+def run_dump(binary):
+    r = subprocess.run([binary], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{binary} exited with {r.returncode}: {r.stderr[-2000:]}")
+    return r.stdout.splitlines(), []
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--compare", required=True, help="the compare_atoms program")
+    ap.add_argument("--disagreements", required=True, help="corpus/vendor/atoms_disagreements.txt")
+    ap.add_argument("--cache", required=True, help="compiled dump programs and their output")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cpp-arg", action="append", default=[], help="compiler argument for CuTe (repeat)")
+    ap.add_argument("--recording", default=os.path.join(ORACLES, "recorded", "cute_atoms.json.xz"))
+    ap.add_argument("--verify-recorded", type=int, default=1,
+                    help="how many recorded dumps are compiled and run again (-1: all)")
+    ap.add_argument("--verify-seed", default=None, help="chooses them (default: the checkout's commit)")
+    ap.add_argument("--no-recording", action="store_true", help="compile and run every dump")
+    ap.add_argument("--record", default="", help="compile and run every dump and write their output to this file")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("dumps", nargs="+", help="the dump programs' sources")
+    args = ap.parse_args()
+
+    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, ORACLES)
+    sources, keys = {}, {}
+    for path in args.dumps:
+        name = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            sources[name] = f.read()
+        keys[name] = recorded_answers.answer_key(compiler.fingerprint(sources[name]), sources[name], [])
+    use_recording = not (args.record or args.no_recording)
+    recording = recorded_answers.Recording(args.recording if use_recording else "")
+    recorded = {keys[n]: n for n in sources if recording.get(keys[n]) is not None}
+    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(ORACLES)
+    verify = [recorded[k] for k in recorded_answers.verification_sample(list(recorded), args.verify_recorded, seed)]
+    compile_now = [n for n in sources if keys[n] not in recorded or n in verify]
+
+    w0 = time.time()
+    try:
+        binaries = compiler.build({n: sources[n] for n in compile_now}, jobs=args.jobs)
+    except RuntimeError as e:
+        print(f"atoms: {e}")
+        return 1
+    compiled_s = time.time() - w0
+    errors, outputs = [], {}
+    for n in sources:
+        if n in binaries:
+            try:
+                outputs[n] = run_dump(binaries[n])
+            except RuntimeError as e:
+                print(f"atoms: {e}")
+                return 1
+            if n in verify:
+                difference = recorded_answers.first_difference(recording.get(keys[n]), outputs[n])
+                if difference:
+                    errors.append(f"{n}: {difference}")
+        else:
+            outputs[n] = recording.get(keys[n])
+    if args.record:
+        recorded_answers.Recording(args.record).write({keys[n]: outputs[n] for n in sources},
+                                                      "CuTe C++'s output of the oracles/atoms dump programs")
+    files = []
+    for n in sources:
+        out = os.path.join(args.cache, n + ".out")
+        with open(out, "w") as f:
+            f.write("".join(line + "\n" for line in outputs[n][0]))
+        files.append(out)
+    print(f"atoms: {len(sources)} dump programs: {len(sources) - len(compile_now)} outputs from the recording "
+          f"{os.path.relpath(args.recording)}, {len(compile_now)} compiled and run "
+          f"({', '.join(compile_now) or 'none'}; {compiler.compiled} compiled now, {compiled_s:.1f}s), "
+          f"{len(verify)} of them compared with the recording (verification seed {seed[:12]})")
+    if use_recording and len(recorded) < len(sources):
+        print(f"atoms: {len(sources) - len(recorded)} dump programs are not in the recording (compiled): "
+              f"the recording is stale, regenerate it (oracles/atoms/README.md)")
+    sys.stdout.flush()
+    rc = subprocess.run([args.compare, args.disagreements] + files).returncode
+    for e in errors:
+        print(f"RECORDING DIFFERS from CuTe C++: {e}")
+    return 1 if errors else rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
