@@ -14,10 +14,11 @@ their source so that a second run with another seed only recompiles what changed
 
 import hashlib
 import os
+import resource
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import layouts as L
 import recorded_answers
@@ -199,3 +200,70 @@ def run_binary(binary: str, lines: List[str]) -> Tuple[List[str], List[Tuple[str
                     results += [o for o in q.stdout.splitlines() if o != "#done"]
         pending = pending[done + 1:]
     return results, traps
+
+
+@dataclass
+class ProgramAnswers:
+    """What recorded_or_compiled found: every program's answers, and where each came from."""
+    answers: Dict[str, recorded_answers.Answers]
+    recorded: List[str]          # answers read from the recording
+    compiled: List[str]          # compiled (or found in the build cache) and run now
+    verified: List[str]          # of the recorded ones, also compiled and run and compared
+    errors: List[str]            # "NAME: where the recording differs from CuTe C++"
+    compile_cpu: float           # CPU seconds of the compiles (children's user + system)
+    note: str                    # one line for the summary
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def recorded_or_compiled(compiler: Compiler, programs: Dict[str, Tuple[str, List[str]]],
+                         run: Callable[[str, List[str]], recorded_answers.Answers],
+                         recording: str, verify: int, seed: str, record: str = "", jobs: int = 2,
+                         about: str = "") -> ProgramAnswers:
+    """CuTe's answers of each program (name -> (source, input lines)): from the recording file
+    `recording` where it holds them for this compiler, these headers, this source and input
+    (recorded_answers.py), else compiled and run by `run(binary, lines)`. `verify` of the
+    recorded programs (-1: all; chosen by `seed`) are compiled and run too, and each byte of
+    difference from the recording is an error. With `record`, every program is compiled and
+    run and the answers are written there ("" for `recording`: nothing is read)."""
+    fingerprints = {}  # by the programs' preprocessor directives: the generated ones share them
+    keys = {}
+    for n, (src, lines) in programs.items():
+        directives = recorded_answers.preprocessor_directives(src)
+        if directives not in fingerprints:
+            fingerprints[directives] = compiler.fingerprint(src)
+        keys[n] = recorded_answers.answer_key(fingerprints[directives], src, lines)
+    store = recorded_answers.Recording("" if record else recording)
+    recorded = {keys[n]: n for n in programs if store.get(keys[n]) is not None}
+    verified = [recorded[k] for k in recorded_answers.verification_sample(list(recorded), verify, seed)]
+    to_run = [n for n in programs if keys[n] not in recorded or n in verified]
+    cpu0 = children_cpu()
+    binaries = compiler.build({n: programs[n][0] for n in to_run}, jobs=jobs)
+    compile_cpu = children_cpu() - cpu0
+    answers, errors = {}, []
+    for n in programs:
+        if n in binaries:
+            answers[n] = run(binaries[n], programs[n][1])
+            if n in verified:
+                difference = recorded_answers.first_difference(store.get(keys[n]), answers[n])
+                if difference:
+                    errors.append(f"{n}: {difference}")
+        else:
+            answers[n] = store.get(keys[n])
+    if record:
+        recorded_answers.write_recording(record, {keys[n]: answers[n] for n in programs}, about)
+    compiled = f"{len(to_run)} compiled and run ({compiler.compiled} compiled now, {compile_cpu:.1f}s CPU)"
+    if record or not recording:
+        note = compiled + (f"; every answer written to {record}" if record else "")
+    else:
+        note = (f"{len(recorded)} of {len(programs)} from the recording {os.path.relpath(recording)}, {compiled}, "
+                f"{len(verified)} of them compared with the recording"
+                + (f" ({', '.join(verified)}; verification seed {seed[:12]})" if verified else ""))
+    if recording and not record and len(recorded) < len(programs):
+        note += (f"; {len(programs) - len(recorded)} not in the recording: it is stale, regenerate it "
+                 f"(oracles/README.md, \"Recorded answers\")")
+    return ProgramAnswers(answers, [recorded[k] for k in recorded], to_run, verified, errors, compile_cpu, note)

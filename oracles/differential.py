@@ -15,7 +15,6 @@ checked cases (times --scale, except max_common_*, whose cases are compiled stat
 import argparse
 import os
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -46,12 +45,6 @@ class Tally:
 
     def add(self, op, column, k=1):
         self.n[op][column] += k
-
-
-def children_cpu() -> float:
-    """CPU seconds (user + sys) of the finished child processes so far."""
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def run_lines(cmd, lines):
@@ -142,34 +135,35 @@ def cpp_side(args, tally, rng, case_rng, pc):
             inputs[tu_of[static_base + si]].append(f"{static_base + si} {STATIC_ID + si} {mask} 0")
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
     sources = {k: cute_programs.translation_unit(tus[k]) for k in tus if inputs[k]}
-    answers, recording_keys = static_unit_answers(args, compiler, tally, sources, inputs,
-                                                  static_units=[k for k in sources if k >= args.tus])
-    binaries, notes = {}, []
-    # two builds, so that the compiler CPU time of the static pairs is measured on its own
-    for what, keys in (("run-time patterns", [k for k in sources if k < args.tus]),
-                       ("static pairs", [k for k in sources if k >= args.tus and k not in answers])):
-        cpu0 = children_cpu()
-        w0 = time.time()
-        binaries.update(compiler.build({f"cute_tu{k}": sources[k] for k in keys}, jobs=args.jobs))
-        cpu, wall = children_cpu() - cpu0, time.time() - w0
-        note = f"{what}: {len(keys)} TUs ({compiler.compiled} compiled now), {wall:.1f}s wall, {cpu:.1f}s CPU"
-        if what == "static pairs" and keys and compiler.compiled == len(keys):
-            pairs = sum(len(inputs[k]) for k in keys)
-            note += f", {1000 * cpu / pairs:.0f} ms CPU per pair"
-        notes.append(note)
-    tally.compile_note = "; ".join(notes + ([tally.compile_note] if tally.compile_note else []))
+    # The run-time patterns' units, compiled (their inputs change with --case-seed).
+    cpu0, w0 = cute_programs.children_cpu(), time.time()
+    binaries = compiler.build({f"cute_tu{k}": sources[k] for k in sources if k < args.tus}, jobs=args.jobs)
+    notes = [f"run-time patterns: {len(binaries)} TUs ({compiler.compiled} compiled now), "
+             f"{time.time() - w0:.1f}s wall, {cute_programs.children_cpu() - cpu0:.1f}s CPU"]
+    # The static pairs' units: CuTe's answers recorded, or compiled and run (recorded_answers.py).
+    static = cute_programs.recorded_or_compiled(
+        compiler, {f"cute_tu{k}": (sources[k], inputs[k]) for k in sources if k >= args.tus},
+        cute_programs.run_binary, "" if args.no_recording else args.recording, args.verify_recorded,
+        args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE),
+        record=args.record, jobs=args.jobs,
+        about=f"CuTe C++'s answers for the static pairs of oracles/differential.py --seed {args.seed} "
+              f"--static-pairs {args.static_pairs} --static-full {args.static_full} --pairs-per-tu {args.pairs_per_tu}")
+    note = f"static-pair TUs: {static.note}"
+    pairs_compiled = sum(len(inputs[int(name[len("cute_tu"):])]) for name in static.compiled)
+    if compiler.compiled == len(static.answers) and pairs_compiled:  # every unit compiled now
+        note += f", {1000 * static.compile_cpu / pairs_compiled:.0f} ms CPU per pair"
+    tally.compile_note = "; ".join(notes + [note])
+    tally.recording_errors = static.errors
     t1 = time.time()
     case_by_id = {ci: (pi, c) for pi, ci, c in cases}
     rows = []
     for k, lines in inputs.items():
         if not lines:
             continue
-        if k in answers:
-            outs, traps = answers[k]
+        if k >= args.tus:
+            outs, traps = static.answers[f"cute_tu{k}"]
         else:
             outs, traps = cute_programs.run_binary(binaries[f"cute_tu{k}"], lines)
-            if k in recording_keys:
-                answers[k] = (outs, traps)
         for line, oi, status in traps:
             pi, cid = (int(x) for x in line.split(" ")[:2])
             if cid >= STATIC_ID:
@@ -191,12 +185,6 @@ def cpp_side(args, tally, rng, case_rng, pc):
                 op = all_patterns[pi].ops[oi]
                 expected = c.expected_size.get(oi)
             rows.append((expr, text, int(n), int(h), op.check_rank, op.name, expected))
-    if args.record:
-        recorded_answers.Recording(args.record).write(
-            {recording_keys[k]: answers[k] for k in recording_keys},
-            f"CuTe C++'s answers for the static pairs of oracles/differential.py --seed {args.seed} "
-            f"--static-pairs {args.static_pairs} --static-full {args.static_full} --pairs-per-tu {args.pairs_per_tu}")
-        tally.compile_note += f"; recorded the answers of {len(recording_keys)} static-pair TUs in {args.record}"
     verdicts = compare(args.diff, [r[:5] for r in rows])
     for r, v in zip(rows, verdicts):
         record(tally, "cute", r[5], r[0], r[1], v, {"pc": pc, "expected_size": r[6], "vendor_size": r[2]})
@@ -204,42 +192,6 @@ def cpp_side(args, tally, rng, case_rng, pc):
         write_cute_dump(args.dump_cute, rows, verdicts)
     t2 = time.time()
     return t1 - t0, t2 - t1
-
-
-def static_unit_answers(args, compiler, tally, sources, inputs, static_units):
-    """The static-pair units whose CuTe answers come from the recording (--recording,
-    recorded_answers.py): unit -> answers, and every static unit's recording key.
-    --verify-recorded of the recorded units are compiled and run again, and a byte of
-    difference from the recording is a failure (tally.recording_errors). With --record or
-    --no-recording nothing is read from the recording."""
-    fingerprint = compiler.fingerprint()
-    keys = {k: recorded_answers.answer_key(fingerprint, sources[k], inputs[k]) for k in static_units}
-    if args.record or args.no_recording:
-        return {}, keys
-    recording = recorded_answers.Recording(args.recording)
-    found = {keys[k]: k for k in static_units if recording.get(keys[k]) is not None}
-    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE)
-    verify = [found[key] for key in recorded_answers.verification_sample(list(found), args.verify_recorded, seed)]
-    cpu0, w0 = children_cpu(), time.time()
-    binaries = compiler.build({f"cute_tu{k}": sources[k] for k in verify}, jobs=args.jobs)
-    answers = {}
-    for k in verify:
-        live = cute_programs.run_binary(binaries[f"cute_tu{k}"], inputs[k])
-        difference = recorded_answers.first_difference(recording.get(keys[k]), live)
-        if difference:
-            tally.recording_errors.append(f"cute_tu{k} ({len(inputs[k])} static pairs): {difference}")
-        answers[k] = live
-    for key, k in found.items():
-        answers.setdefault(k, recording.get(key))
-    note = (f"recorded answers: {len(found)} of {len(static_units)} static-pair TUs from {os.path.relpath(args.recording)}, "
-            f"{len(verify)} of them compiled again and compared with the recording "
-            f"({', '.join(f'cute_tu{k}' for k in sorted(verify))}; verification seed {seed[:12]}; "
-            f"{time.time() - w0:.1f}s wall, {children_cpu() - cpu0:.1f}s CPU)")
-    if len(found) < len(static_units):
-        note += (f"; {len(static_units) - len(found)} static-pair TUs are not in the recording (compiled): "
-                 f"the recording is stale, regenerate it (oracles/README.md, \"Recorded answers\")")
-    tally.compile_note = note
-    return answers, keys
 
 
 def write_cute_dump(path, rows, verdicts):

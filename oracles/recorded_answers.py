@@ -41,6 +41,17 @@ def _included_files(cxx: str, flags: Sequence[str], source_text: str) -> List[st
     return [w for w in words[1:] if not w.endswith("fingerprint.cpp")]
 
 
+def preprocessor_directives(source_text: str) -> str:
+    """The source's preprocessor directives (with their continuation lines), nothing else: what
+    decides which files it includes (other lines cannot change a condition)."""
+    kept, continued = [], False
+    for line in source_text.splitlines():
+        if continued or line.lstrip().startswith("#"):
+            kept.append(line)
+            continued = line.endswith("\\")
+    return "\n".join(kept) + "\n"
+
+
 def fingerprint(cxx: str, semantic_flags: Sequence[str], include_flags: Sequence[str], source_text: str) -> str:
     """sha256 of the compiler's version, the flags that can change a program's meaning
     (`semantic_flags`: language standard, optimisation; not the include paths, which differ
@@ -48,7 +59,7 @@ def fingerprint(cxx: str, semantic_flags: Sequence[str], include_flags: Sequence
     h = hashlib.sha256()
     version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.splitlines()
     h.update(("\n".join(version[:1]) + "\n" + " ".join(semantic_flags) + "\n").encode())
-    files = _included_files(cxx, list(semantic_flags) + list(include_flags), source_text)
+    files = _included_files(cxx, list(semantic_flags) + list(include_flags), preprocessor_directives(source_text))
     if not files:
         raise RuntimeError("the compiler listed no header for a CuTe program")
     for path in files:
@@ -65,13 +76,16 @@ def answer_key(fingerprint_hex: str, source_text: str, input_lines: Sequence[str
 
 
 class Recording:
-    """Recorded answers by key, read from and written to one xz-compressed JSON file (xz, not
+    """Recorded answers by key, read from and written to one xz-compressed JSON file ("" for
+    none; a path that does not exist is an error, not an empty recording) (xz, not
     gzip: CuTe's printed layouts repeat over long distances, and xz's window finds them)."""
 
     def __init__(self, path: str):
         self.path = path
         self.answers: Dict[str, Answers] = {}
-        if path and os.path.exists(path):
+        if path:
+            if not os.path.exists(path):
+                raise RuntimeError(f"the recording {path} does not exist (write it with --record)")
             with lzma.open(path, "rt") as f:
                 data = json.load(f)
             for key, entry in data["answers"].items():
@@ -80,16 +94,17 @@ class Recording:
     def get(self, key: str) -> Optional[Answers]:
         return self.answers.get(key)
 
-    def write(self, answers: Dict[str, Answers], about: str) -> None:
-        """Writes exactly `answers` (keys sorted, so that equal recordings are equal files)."""
-        data = {"about": about,
-                "answers": {k: {"out": out, "traps": [list(t) for t in traps]}
-                            for k, (out, traps) in sorted(answers.items())}}
-        tmp = self.path + ".tmp"
-        # xz stores no name or time: the same answers give the same bytes.
-        with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as f:
-            f.write(json.dumps(data, indent=0, sort_keys=True).encode())
-        os.replace(tmp, self.path)
+
+def write_recording(path: str, answers: Dict[str, Answers], about: str) -> None:
+    """Writes exactly `answers` to `path` (keys sorted, so that equal recordings are equal files)."""
+    data = {"about": about,
+            "answers": {k: {"out": out, "traps": [list(t) for t in traps]}
+                        for k, (out, traps) in sorted(answers.items())}}
+    tmp = path + ".tmp"
+    # xz stores no name or time: the same answers give the same bytes.
+    with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as f:
+        f.write(json.dumps(data, indent=0, sort_keys=True).encode())
+    os.replace(tmp, path)
 
 
 def verification_sample(keys: Sequence[str], count: int, seed: str) -> List[str]:

@@ -58,6 +58,11 @@ def main():
         except RuntimeError as e:
             check("listing the headers" in str(e), f"the refusal names what failed: {e}")
 
+        check(a == R.fingerprint(cxx, flags, ["-I" + one], source.replace("return VALUE", "return VALUE + 1")),
+              "a change outside the preprocessor directives changes the fingerprint (the key's source covers it)")
+        check(R.preprocessor_directives('#include "a.h"\nint x;\n  #define M \\\n  1\nint y;\n')
+              == '#include "a.h"\n  #define M \\\n  1\n', "a directive or its continuation line is lost")
+
         k = R.answer_key(a, "src", ["1 2 3"])
         check(k == R.answer_key(a, "src", ["1 2 3"]), "the key is not a function of its parts")
         check(k != R.answer_key(a, "src", ["1 2 4"]), "another input gives the same key")
@@ -68,13 +73,18 @@ def main():
 
         answers = {k: (["1\t0\t(_2):(_1)\t2\t99"], []), "k2": (["x"], [("1 2 1 0", 0, 136)])}
         p1, p2 = os.path.join(tmp, "r1.json.xz"), os.path.join(tmp, "r2.json.xz")
-        R.Recording(p1).write(answers, "test")
-        R.Recording(p2).write(dict(reversed(list(answers.items()))), "test")
+        R.write_recording(p1, answers, "test")
+        R.write_recording(p2, dict(reversed(list(answers.items()))), "test")
         with open(p1, "rb") as f1, open(p2, "rb") as f2:
             check(f1.read() == f2.read(), "equal recordings are not equal files")
         back = R.Recording(p1)
         check(back.get(k) == answers[k] and back.get("k2") == answers["k2"], "a recording does not read back")
         check(back.get("absent") is None, "an absent key reads back as an answer")
+        try:
+            R.Recording(os.path.join(tmp, "no_such_recording.json.xz"))
+            check(False, "a recording that does not exist was read as an empty one")
+        except RuntimeError as e:
+            check("does not exist" in str(e), f"the refusal names what is missing: {e}")
 
         same = (["a", "b"], [("l", 1, 2)])
         check(R.first_difference(same, (["a", "b"], [("l", 1, 2)])) is None, "equal outputs differ")

@@ -18,7 +18,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 ATOMS = os.path.dirname(os.path.abspath(__file__))
 ORACLES = os.path.dirname(ATOMS)
@@ -28,8 +27,9 @@ import cute_programs  # noqa: E402
 import recorded_answers  # noqa: E402
 
 
-def run_dump(binary):
-    r = subprocess.run([binary], capture_output=True, text=True)
+def run_dump(binary, lines):
+    """A dump program's output lines (it reads no input: `lines` is empty)."""
+    r = subprocess.run([binary], input="".join(line + "\n" for line in lines), capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{binary} exited with {r.returncode}: {r.stderr[-2000:]}")
     return r.stdout.splitlines(), []
@@ -53,61 +53,30 @@ def main():
     args = ap.parse_args()
 
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, ORACLES)
-    sources, keys = {}, {}
+    programs = {}
     for path in args.dumps:
-        name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
-            sources[name] = f.read()
-        keys[name] = recorded_answers.answer_key(compiler.fingerprint(sources[name]), sources[name], [])
-    use_recording = not (args.record or args.no_recording)
-    recording = recorded_answers.Recording(args.recording if use_recording else "")
-    recorded = {keys[n]: n for n in sources if recording.get(keys[n]) is not None}
-    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(ORACLES)
-    verify = [recorded[k] for k in recorded_answers.verification_sample(list(recorded), args.verify_recorded, seed)]
-    compile_now = [n for n in sources if keys[n] not in recorded or n in verify]
-
-    w0 = time.time()
+            programs[os.path.splitext(os.path.basename(path))[0]] = (f.read(), [])
     try:
-        binaries = compiler.build({n: sources[n] for n in compile_now}, jobs=args.jobs)
+        dumps = cute_programs.recorded_or_compiled(
+            compiler, programs, run_dump, "" if args.no_recording else args.recording, args.verify_recorded,
+            args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(ORACLES),
+            record=args.record, jobs=args.jobs, about="CuTe C++'s output of the oracles/atoms dump programs")
     except RuntimeError as e:
         print(f"atoms: {e}")
         return 1
-    compiled_s = time.time() - w0
-    errors, outputs = [], {}
-    for n in sources:
-        if n in binaries:
-            try:
-                outputs[n] = run_dump(binaries[n])
-            except RuntimeError as e:
-                print(f"atoms: {e}")
-                return 1
-            if n in verify:
-                difference = recorded_answers.first_difference(recording.get(keys[n]), outputs[n])
-                if difference:
-                    errors.append(f"{n}: {difference}")
-        else:
-            outputs[n] = recording.get(keys[n])
-    if args.record:
-        recorded_answers.Recording(args.record).write({keys[n]: outputs[n] for n in sources},
-                                                      "CuTe C++'s output of the oracles/atoms dump programs")
     files = []
-    for n in sources:
+    for n in programs:
         out = os.path.join(args.cache, n + ".out")
         with open(out, "w") as f:
-            f.write("".join(line + "\n" for line in outputs[n][0]))
+            f.write("".join(line + "\n" for line in dumps.answers[n][0]))
         files.append(out)
-    print(f"atoms: {len(sources)} dump programs: {len(sources) - len(compile_now)} outputs from the recording "
-          f"{os.path.relpath(args.recording)}, {len(compile_now)} compiled and run "
-          f"({', '.join(compile_now) or 'none'}; {compiler.compiled} compiled now, {compiled_s:.1f}s), "
-          f"{len(verify)} of them compared with the recording (verification seed {seed[:12]})")
-    if use_recording and len(recorded) < len(sources):
-        print(f"atoms: {len(sources) - len(recorded)} dump programs are not in the recording (compiled): "
-              f"the recording is stale, regenerate it (oracles/atoms/README.md)")
+    print(f"atoms: {len(programs)} dump programs: {dumps.note}")
     sys.stdout.flush()
     rc = subprocess.run([args.compare, args.disagreements] + files).returncode
-    for e in errors:
+    for e in dumps.errors:
         print(f"RECORDING DIFFERS from CuTe C++: {e}")
-    return 1 if errors else rc
+    return 1 if dumps.errors else rc
 
 
 if __name__ == "__main__":
