@@ -10,6 +10,7 @@
 //     wavefronts: the minimum. 24 proofs.
 //   smem_wavefronts_row_major_refuted: the same claim for a row-major tile of 128-byte rows
 //     without a swizzle is refuted, with a counterexample replayed on the model (32).
+#include <map>
 #include <sstream>
 
 #include "atoms/gmma_smem_atom.hpp"
@@ -72,6 +73,7 @@ struct Claim {
   std::string text;
   std::vector<std::string> where;
   std::string what;
+  std::vector<std::map<std::string, std::int64_t>> domain_points;  // the statement's (ProveRequest)
 };
 
 // Runs one claim through `cuteref prove`, folding it into the law's result.
@@ -79,6 +81,7 @@ void run_claim(LawResult& r, const Claim& c, ProofStatus expected, bool sample) 
   ProveRequest req;
   req.claim = c.text;
   req.where = c.where;
+  req.domain_points = c.domain_points;
   std::ostringstream out, err;
   ProofOutcome o;
   const int rc = prove_command(req, out, err, &o);
@@ -86,14 +89,22 @@ void run_claim(LawResult& r, const Claim& c, ProofStatus expected, bool sample) 
   r.ms += o.ms;
   r.paths += o.paths;
   r.unreachable += o.unreachable_paths;
+  add_domain_points_checked(r.domain_points_checked, o.domain_points_checked);
   if (sample && !o.smt2.empty()) r.smt2.push_back(o.smt2.front());
   const ProofStatus got = rc == kProveProved    ? ProofStatus::Proved
                           : rc == kProveRefuted ? ProofStatus::Refuted
                           : rc == kProveVacuous ? ProofStatus::Vacuous
                                                 : ProofStatus::Unknown;
-  if (got != expected) {
+  // A proved claim must have checked each of its points (require_domain_points_checked, per claim).
+  LawResult checked;
+  checked.status = got;
+  checked.domain_points_checked = o.domain_points_checked;
+  ProofOptions stated;
+  stated.domain_points = c.domain_points;
+  require_domain_points_checked(checked, stated);
+  if (got != expected || checked.status != got) {
     r.status = ProofStatus::Unknown;
-    r.detail += c.what + ": " + out.str() + err.str();
+    r.detail += c.what + ": " + out.str() + err.str() + checked.detail;
   } else if (got == ProofStatus::Refuted && r.detail.size() < 400) {
     std::string text = out.str();
     for (char& ch : text)
@@ -133,9 +144,13 @@ LawResult swizzled_atoms(const ProofOptions&) {
         for (const char* instr : {"ldmatrix.x4", "stmatrix.x4"}) {
           // stmatrix stores 16-bit elements (CuTe's SM90_*_STSM_* with 16-bit types): proved for those.
           if (std::string(instr) == "stmatrix.x4" && bits != 16) continue;
+          // "any 16-row x 2-chunk block of the tile": the first block, and the last rows (1008 to
+          // 1023: i == (1024 - 16) / 8) at the last two chunks of the contiguous extent.
+          const std::int64_t last_i = (kRows - 16) / 8, last_j = (contiguous / (128 / bits) - 2) / 2;
           const Claim c{std::string("smem_wavefronts(") + instr + ", " + lanes + ", " + std::to_string(bits) + ") == 4",
                         {"i in [0," + std::to_string(kRows / 8 - 2) + "]", "j in [0," + std::to_string(max_j) + "]"},
-                        std::string(instr) + " on " + tile};
+                        std::string(instr) + " on " + tile,
+                        {{{"i", 0}, {"j", 0}}, {{"i", last_i}, {"j", last_j}}}};
           run_claim(r, c, ProofStatus::Proved, sample);
           sample = false;
           if (std::string(instr) == "ldmatrix.x4") corner(r, c.what, instr, tile, k_major, contiguous, bits, max_j, true);
@@ -144,6 +159,7 @@ LawResult swizzled_atoms(const ProofOptions&) {
   return r;
 }
 
+// A refutation names no domain points: a narrower range could only lose its counterexample.
 LawResult row_major_refuted(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Refuted;
@@ -155,7 +171,8 @@ LawResult row_major_refuted(const ProofOptions&) {
   bool sample = true;
   for (const char* instr : {"ldmatrix.x4", "stmatrix.x4"}) {
     const Claim c{std::string("smem_wavefronts(") + instr + ", " + lanes + ", 16) == 4",
-                  {"i in [0," + std::to_string(kRows / 8 - 2) + "]", "j in [0,3]"}, std::string(instr) + " on " + tile};
+                  {"i in [0," + std::to_string(kRows / 8 - 2) + "]", "j in [0,3]"}, std::string(instr) + " on " + tile,
+                  {}};
     run_claim(r, c, ProofStatus::Refuted, sample);
     sample = false;
     corner(r, c.what, instr, tile, true, 64, 16, 3, false);

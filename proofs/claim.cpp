@@ -238,6 +238,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     ProofOptions options;
     options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
     options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
+    options.domain_points = req.domain_points;
     outcome = prove(scope, domain, reported, [&]() -> z3::expr {
       for (const Hypothesis& h : p.hypotheses) state_hypothesis(h, vars, scope);
       const SymVal a = evaluate_symbolically(p.lhs(), vars), b = evaluate_symbolically(p.rhs(), vars);

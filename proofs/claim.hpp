@@ -64,6 +64,9 @@ struct ProveRequest {
   std::vector<std::string> assume;
   double timeout_s = kDefaultProveTimeoutSeconds;
   std::string smt2_file;           // empty: none
+  // For a law stated as a claim: the points its statement covers (ProofOptions::domain_points,
+  // each a value for some of the claim's variables); a point outside the ranges gives unknown.
+  std::vector<std::map<std::string, std::int64_t>> domain_points;
   // Leave Z3's context allocated when the command ends (for a process that exits right
   // after, i.e. the CLI): Z3 4.8 frees a context that holds a deep term in time that grows
   // with the depth times the number of terms (seconds for a claim of 1,000 sums), after the

@@ -60,8 +60,8 @@ LawResult complement_step_lemma(const ComplementOps& ops, const ProofOptions& op
     const SymInt z1 = s.ranged_variable("z1", 0, INT64_MAX, domain), z2 = s.ranged_variable("z2", 0, INT64_MAX, domain);
     const z3::expr q1 = q(x1), q2 = q(x2);
     domain.push_back(q1 >= 0 && q1 < e.e && q2 >= 0 && q2 < e.e && z3::implies(q1 == q2, x1 == x2));
-    const ProofOutcome out = prove(s, domain, {{"E", e.e}, {"s", sh.e}, {"d", d.e}, {"c", c.e}, {"y1", y1.e}, {"y2", y2.e},
-                                            {"z1", z1.e}, {"z2", z2.e}},
+    const ProofOutcome out = prove(s, domain, {{"E", e.e}, {"s", sh.e}, {"d", d.e}, {"c", c.e}, {"divisor", divisor.e},
+                                            {"y1", y1.e}, {"y2", y2.e}, {"z1", z1.e}, {"z2", z2.e}},
                              [&]() -> z3::expr {
       SymInt extent = e;
       if (gap_step) {
@@ -124,7 +124,8 @@ LawResult complement_order_step_lemma(const ComplementOps& ops, const ProofOptio
     const SymInt y1 = s.ranged_variable("y1", 0, INT64_MAX, domain), y2 = s.ranged_variable("y2", 0, INT64_MAX, domain);
     domain.push_back(u1.e < n.e && u2.e < n.e);
     const ProofOutcome out = prove(s, domain, {{"E", e.e}, {"N", n.e}, {"s", sh.e}, {"d", d.e}, {"c", c.e},
-                                               {"u1", u1.e}, {"u2", u2.e}, {"y1", y1.e}, {"y2", y2.e}},
+                                               {"divisor", divisor.e}, {"u1", u1.e}, {"u2", u2.e}, {"y1", y1.e},
+                                               {"y2", y2.e}},
                                    [&]() -> z3::expr {
       // R before the step, at the two indices: increasing, in [0, E).
       s.add_hypothesis(z3::implies(u1.e < u2.e, rf(u1.e) < rf(u2.e)));

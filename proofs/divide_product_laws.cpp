@@ -22,6 +22,7 @@
 // Each law also enumerates a corner on the concrete model (its own divides and products).
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -103,6 +104,13 @@ void note_failure(LawResult& r, const std::string& what) {
   if (r.corner_failure.empty()) r.corner_failure = what;
 }
 
+// The points "shapes in [1, 64], strides in [-64, 64]" cover at their ends and at stride 0,
+// on the first leaf (s0:d0, always the left operand's), and the first coordinates x0, y0.
+std::vector<std::map<std::string, std::int64_t>> first_leaf_points() {
+  return {{{"s0", 1}},         {{"s0", kExtentMax}}, {{"d0", -kStrideMax}}, {{"d0", 0}},
+          {{"d0", kStrideMax}}, {{"x0", 0}},          {{"y0", 0}}};
+}
+
 // ---- logical_divide ----------------------------------------------------------------------
 
 LawResult logical_divide_defining_law(const ProofOptions& opt) {
@@ -117,6 +125,12 @@ LawResult logical_divide_defining_law(const ProofOptions& opt) {
                                       shapes, strides);
   std::vector<ProofVariable> vars = named(shapes, strides, "s", "d");
   const SymInt x = coordinate_variable(s, "x", 0, domain, vars), y = coordinate_variable(s, "y", 0, domain, vars);
+  // A's first leaf's points and the same for T (s1:d1).
+  std::vector<std::map<std::string, std::int64_t>> points = first_leaf_points();
+  for (const std::int64_t d : {-kStrideMax, std::int64_t{0}, kStrideMax}) points.push_back({{"d1", d}});
+  points.push_back({{"s1", 1}});
+  points.push_back({{"s1", kExtentMax}});
+  const ProofOptions o = with_domain_points(opt, points);
   const ProofOutcome out = prove(s, domain, vars, [&]() -> z3::expr {
     const SymLayout d = sym_logical_divide(a, t);
     const SymLayout rest = sym_complement(t, leaves_of(sym_coalesce(a).shape));
@@ -124,8 +138,9 @@ LawResult logical_divide_defining_law(const ProofOptions& opt) {
     return sym_size(d) == nt * nr &&
            in_range_equal(s, x < nt && y < nr, [&] { return apply_at(d, x + nt * y); },
                           [&] { return apply_at(a, apply_at(t, x) + apply_at(rest, y)); });
-  }, step_lemma_options(opt));
+  }, step_lemma_options(o));
   fold_step_proof(r, out, "A = s0:d0, T = s1:d1");
+  require_domain_points_checked(r, o);
   // Corner: the model's logical_divide against A(T(x) + R(y)) with the model's complement, for
   // every A of rank <= 2 (shapes [1,3], strides [0,5]) and T = n:e it accepts.
   for (std::size_t ra : {1, 2})
@@ -163,6 +178,9 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   const std::pair<std::size_t, std::size_t> ranks[] = {{1, 1}, {2, 2}, {1, 2}, {2, 1}, {3, 3}, {1, 3}, {3, 2}};
+  // A's first leaf (s0:d0) and the first coordinates; B's strides are not read (only its
+  // rank), and its and C's leaves have other indices at each rank pair.
+  const ProofOptions o = with_domain_points(opt, first_leaf_points());
   for (const bool blocked : {true, false})
     for (const auto& rank_pair : ranks) {
       const std::size_t ra = rank_pair.first, rb = rank_pair.second;  // plain locals: lambdas capture them
@@ -202,11 +220,12 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
         const std::optional<SymInt> vc = at_coordinate(ops.copies.shape, ops.copies.stride, coordinate(cc), in_ac);
         if (!vp || !va || !vc) return s.ctx().bool_val(false);
         return in_p == (in_ac && padding) && z3::implies(in_p, *vp == *va + *vc);
-      }, step_lemma_options(opt));
+      }, step_lemma_options(o));
       std::ostringstream what;
       what << (blocked ? "blocked" : "raked") << " ranks " << ra << ", " << rb;
       fold_step_proof(r, out, what.str());
     }
+  require_domain_points_checked(r, o);
   // Corner: every A of rank 2 (shapes [1,3], strides [0,3]) and B = (2,n):(1,2) it accepts.
   for_each_small_flat_layout(2, 3, 0, 3, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {
     const Layout a(IntTuple::tuple(sh), IntTuple::tuple(st));
@@ -247,6 +266,10 @@ LawResult tiler_regroupings_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   const std::pair<std::size_t, std::size_t> cases[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}, {2, 2}};
+  // L's first leaf (the first tile's) and the first coordinates, and a kept mode's (z0).
+  std::vector<std::map<std::string, std::int64_t>> points = first_leaf_points();
+  points.push_back({{"z0", 0}});
+  const ProofOptions o = with_domain_points(opt, points);
   for (const auto& modes : cases) {
     const std::size_t m = modes.first, kept = modes.second;  // plain locals: lambdas capture them
     SymbolicScope s(Encoding::Int64Range);
@@ -295,11 +318,12 @@ LawResult tiler_regroupings_law(const ProofOptions& opt) {
         if (vg) same = same && in_g == in_l && *vg == *vl;
       }
       return same;
-    }, step_lemma_options(opt));
+    }, step_lemma_options(o));
     std::ostringstream what;
     what << m << " tiled modes, " << kept << " kept";
     fold_step_proof(r, out, what.str());
   }
+  require_domain_points_checked(r, o);
   // Corner: the model's four forms of divide and product for every A of rank 2 (shapes
   // [1,3], strides [1,9]) by the tuple tiler (2,n) (n <= 2) they accept.
   for_each_small_flat_layout(2, 3, 1, 9, SIZE_MAX, [&](const std::vector<IntTuple>& sh, const std::vector<IntTuple>& st) {

@@ -59,6 +59,7 @@ ProofOutcome run_one(LawResult& r, SymbolicScope& s, const std::vector<z3::expr>
   r.paths += out.paths;
   r.unreachable += out.unreachable_paths;
   ++r.proofs;
+  add_domain_points_checked(r.domain_points_checked, out.domain_points_checked);
   for (auto& q : out.smt2)
     if (options.keep_all_smt2 || r.smt2.size() < kSmt2Sample) r.smt2.push_back(std::move(q));
   return out;
@@ -101,20 +102,40 @@ z3::expr involution_claim(const SymInt& x, const SymInt& b, const SymInt& m, con
   return swizzle_value(swizzle_value(x, b, m, s), b, m, s) == x;
 }
 
+// The offsets "every 64-bit offset x (negative included)" covers at its ends and at the sign
+// change. (B, M, S) are constants of the table, not variables: swizzle_table lists them.
+std::vector<std::map<std::string, std::int64_t>> every_offset_points() {
+  return {{{"x", INT64_MIN}}, {{"x", -1}}, {{"x", 0}}, {{"x", INT64_MAX}}};
+}
+
+// The points "all legal B,M,S" (CuTe's B, M >= 0, |S| >= B; the model's fields within 63
+// bits) and "every 64-bit offset x" cover: the identity Sw<0,0,0>, the smallest nonzero field
+// with a shift of each sign, a field that reaches bit 63, and every_offset_points.
+std::vector<std::map<std::string, std::int64_t>> legal_swizzle_points() {
+  std::vector<std::map<std::string, std::int64_t>> points = every_offset_points();
+  points.push_back({{"B", 0}, {"M", 0}, {"S", 0}});
+  points.push_back({{"B", 1}, {"M", 0}, {"S", 1}});
+  points.push_back({{"B", 1}, {"M", 0}, {"S", -1}});
+  points.push_back({{"B", 1}, {"M", 61}, {"S", 1}});
+  return points;
+}
+
 LawResult swizzle_involution_table(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
   SymbolicScope s;
   const SymInt x = s.variable("x");
+  const ProofOptions o = with_domain_points(opt, every_offset_points());
   for (const Bms& p : swizzle_table(true)) {
     const auto out = run_one(r, s, {}, {{"x", x.e}}, [&] {
       return involution_claim(x, s.constant(p.b), s.constant(p.m), s.constant(p.s));
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, p.name());
     const Swizzle sw(p.b, p.m, p.s);  // the model's class: same generic code, CheckedInt
     for (std::int64_t v = -512; v < 1024; ++v, ++r.corner_cases)
       if (sw(sw(v)) != v && r.corner_failure.empty()) r.corner_failure = p.name() + " at " + std::to_string(v);
   }
+  require_domain_points_checked(r, o);
   return r;
 }
 
@@ -124,9 +145,11 @@ LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
   SymbolicScope s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
   const z3::expr legal = swizzle_parameters_legal(b, m, sh);
+  const ProofOptions o = with_domain_points(opt, legal_swizzle_points());
   const auto out = run_one(r, s, {legal}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
-                           [&] { return involution_claim(x, b, m, sh); }, opt);
+                           [&] { return involution_claim(x, b, m, sh); }, o);
   fold_status(r, out, ProofStatus::Proved, "symbolic B,M,S");
+  require_domain_points_checked(r, o);
   // Corner: every legal (B,M,S) with B, M, |S| <= 4, x < 512, on the model's class.
   for (int bb = 0; bb <= 4; ++bb)
     for (int mm = 0; mm <= 4; ++mm)
@@ -139,6 +162,8 @@ LawResult swizzle_involution_symbolic(const ProofOptions& opt) {
   return r;
 }
 
+// A refutation names no domain points: a narrower domain can only lose its counterexample,
+// never make the law prove more than it states.
 LawResult swizzle_illegal_refuted(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Refuted;
@@ -169,6 +194,7 @@ LawResult swizzle_outside_bits(const ProofOptions& opt) {
   r.status = ProofStatus::Proved;
   SymbolicScope s;
   const SymInt x = s.variable("x"), b = s.variable("B"), m = s.variable("M"), sh = s.variable("S");
+  const ProofOptions o = with_domain_points(opt, legal_swizzle_points());
   const auto out = run_one(
       r, s, {swizzle_parameters_legal(b, m, sh)}, {{"x", x.e}, {"B", b.e}, {"M", m.e}, {"S", sh.e}},
       [&] {
@@ -179,8 +205,9 @@ LawResult swizzle_outside_bits(const ProofOptions& opt) {
         const SymInt changed = swizzle_value(x, b, m, sh) ^ x;
         return (changed & dest) == changed;
       },
-      opt);
+      o);
   fold_status(r, out, ProofStatus::Proved, "symbolic B,M,S");
+  require_domain_points_checked(r, o);
   for (const Bms& p : swizzle_table(true)) {
     const Swizzle sw(p.b, p.m, p.s);
     for (std::int64_t v = -256; v < 256; ++v, ++r.corner_cases)
@@ -194,11 +221,14 @@ LawResult swizzle_128b_block(const ProofOptions& opt) {
   r.status = ProofStatus::Proved;
   SymbolicScope s;
   const SymInt x = s.variable("x");
+  // A block of bytes is one of non-negative offsets: the first and the last offset.
+  const ProofOptions o = with_domain_points(opt, {{{"x", 0}}, {{"x", INT64_MAX}}});
   const auto out = run_one(r, s, {x >= s.constant(0)}, {{"x", x.e}}, [&] {
     const SymInt y = swizzle_value(x, s.constant(3), s.constant(4), s.constant(3));
     return y / s.constant(1024) == x / s.constant(1024);
-  }, opt);
+  }, o);
   fold_status(r, out, ProofStatus::Proved, "Sw<3,4,3>");
+  require_domain_points_checked(r, o);
   // Corner: each of the first 64 blocks is mapped onto itself (a permutation of the block).
   const Swizzle sw(3, 4, 3);
   for (std::int64_t blk = 0; blk < 64; ++blk) {
@@ -211,6 +241,7 @@ LawResult swizzle_128b_block(const ProofOptions& opt) {
   return r;
 }
 
+// A refutation: no domain points (swizzle_illegal_refuted says why).
 LawResult seed000_swizzle_refuted(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Refuted;
@@ -330,6 +361,11 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
   r.status = ProofStatus::Proved;
   // Integer encoding: crd2idx divides by symbolic extents (see Encoding).
   SymbolicScope s(Encoding::Int64Range);
+  // The statements' ranges, "shapes in [1,2^12], strides in [-2^12,2^12]", at their ends and
+  // at stride 0, and the first index (every profile has a leaf s0:d0).
+  const std::int64_t bound = std::int64_t{1} << 12;
+  const ProofOptions o = with_domain_points(
+      opt, {{{"index", 0}}, {{"s0", 1}}, {{"s0", bound}}, {{"d0", -bound}}, {{"d0", 0}}, {{"d0", bound}}});
   for (const IntTuple& p : profiles(nested)) {
     std::vector<IntTuple> leaves;
     flatten_into(p, leaves);
@@ -351,10 +387,11 @@ LawResult coalesce_law(bool nested, bool idempotence, std::size_t max_leaves, co
       if (!idempotence) return functions_equal(c, l, index);
       const SymLayout cc = sym_coalesce(c);
       return structurally_equal(cc.shape, c.shape) && structurally_equal(cc.stride, c.stride);
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, "profile " + p.to_string());
     coalesce_corner(r, p, idempotence);
   }
+  require_domain_points_checked(r, o);
   return r;
 }
 
@@ -395,7 +432,13 @@ LawResult coalesce_every_rank_law(const ProofOptions& opt) {
 // coalesce is idempotent for every flat rank: coalesce_induction.hpp's two lemmas with the
 // model's decisions, and coalesce(coalesce(L)) == coalesce(L) (same modes) on a corner.
 LawResult coalesce_idempotent_every_rank_law(const ProofOptions& opt) {
-  LawResult r = coalesce_idempotence_lemmas(ScalarCoalesceOps<SymInt>{}, opt);
+  // The points coalesce_induction.hpp's statement covers: shapes of 1 (sp, s), the smallest
+  // last kept mode of coalesce's output (shape != 1: sl = 2), strides down to the most
+  // negative and 0.
+  const ProofOptions o = with_domain_points(opt, {{{"sp", 1}}, {{"s", 1}}, {{"sl", 2}}, {{"dp", INT64_MIN}},
+                                                  {{"dl", INT64_MIN}}, {{"d", INT64_MIN}}, {{"d", 0}}});
+  LawResult r = coalesce_idempotence_lemmas(ScalarCoalesceOps<SymInt>{}, o);
+  require_domain_points_checked(r, o);
   for (std::int64_t code = 0; code < 4 * 4 * 4 * 4 * 7 * 7 * 7 * 7; code += 3) {
     std::int64_t k = code;
     std::vector<IntTuple> sh, st;
@@ -435,7 +478,12 @@ void for_each_small_complement(Fn&& fn) {
 // complement for every rank: the step lemma of complement_induction.hpp with the proofs'
 // SymComplementOps, and a corner enumerated.
 LawResult complement_every_rank_law(const ProofOptions& opt) {
-  LawResult r = complement_step_lemma(SymComplementOps{}, opt);
+  // The points complement_induction.hpp's statement covers: the smallest extent, shape,
+  // cotarget leaf and divisor (1), stride 0 (strides >= 0), the first coordinates.
+  const ProofOptions o = with_domain_points(opt, {{{"E", 1}}, {{"s", 1}}, {{"d", 0}}, {{"c", 1}}, {{"divisor", 1}},
+                                                  {{"y1", 0}}, {{"z1", 0}}});
+  LawResult r = complement_step_lemma(SymComplementOps{}, o);
+  require_domain_points_checked(r, o);
   // The corner: (filter(A), R) is injective on the model.
   for_each_small_complement([&](const Layout& a, std::int64_t m, const Layout& rl) {
     const Layout fa = filter(a);
@@ -452,7 +500,14 @@ LawResult complement_every_rank_law(const ProofOptions& opt) {
 // complement's ordering and size post-conditions for every rank: the step lemmas of
 // complement_induction.hpp with the proofs' SymComplementOps, and a corner enumerated.
 LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
-  LawResult r = complement_order_step_lemma(SymComplementOps{}, opt);
+  // The points complement_induction.hpp's statement covers: R so far of one index (N = 1),
+  // the smallest extent, shape, cotarget and divisor, stride 0 (strides >= 0; for an exact
+  // gap k = 0), the first indices, and the exact-gap size bound at G = S = M = 1.
+  const ProofOptions o = with_domain_points(
+      opt, {{{"E", 1}}, {{"N", 1}}, {{"s", 1}}, {{"d", 0}}, {{"c", 1}}, {{"divisor", 1}}, {{"u1", 0}}, {{"y1", 0}},
+            {{"G", 1}}, {{"S", 1}}, {{"k", 0}}, {{"M", 1}}});
+  LawResult r = complement_order_step_lemma(SymComplementOps{}, o);
+  require_domain_points_checked(r, o);
   // The corner: R(i-1) < R(i) on the model, and size(R) * size(filter(A)) >= M where each gap
   // is exact (every stride of filter(A), in increasing order, a multiple of the extent reached
   // before it: computed here from A's modes).
@@ -493,8 +548,16 @@ LawResult complement_ordered_every_rank_law(const ProofOptions& opt) {
 // composition of one leaf mode n:d into a flat A, for every rank of A: the step lemma of
 // composition_induction.hpp with the proofs' SymCompositionOps, and a corner enumerated.
 LawResult composition_every_rank_law(const ProofOptions& opt) {
-  LawResult r = composition_step_lemma(SymCompositionOps{nullptr}, opt);
-  fold_lemma(r, coalesce_x_step_lemma(SymCoalesceXOps{}, opt));
+  // The points composition_induction.hpp's statements cover: A's shapes of 1 (s, sw), A's
+  // strides down to the most negative and 0 (t, tw), n == 1, B's stride of magnitude 1 (d;
+  // its sign is the case `negative`, d == 0 is outside the step lemma, by inspection), the
+  // first coordinate and index (c, x) and nothing occupied before (prior).
+  const ProofOptions o = with_domain_points(opt, {{{"s", 1}}, {{"t", INT64_MIN}}, {{"t", 0}}, {{"n", 1}}, {{"d", 1}},
+                                                  {{"c", 0}}, {{"prior", 0}}, {{"sw", 1}}, {{"tw", INT64_MIN}},
+                                                  {{"x", 0}}});
+  LawResult r = composition_step_lemma(SymCompositionOps{nullptr}, o);
+  fold_lemma(r, coalesce_x_step_lemma(SymCoalesceXOps{}, o));
+  require_domain_points_checked(r, o);
   // The corner: every flat A of rank 1 to 3 with shapes in [1,4] and strides in [-1,3], and
   // every B = n:d with n in [1,6], d in [-3,4], that composition accepts: (A o B)(c) equals
   // A(d * c) (-A(|d| * c) for d < 0), evaluated by apply_index, which does not bound the index
@@ -563,8 +626,14 @@ std::size_t composition_pair_corner(LawResult& r, std::int64_t a_shape_max, std:
 // within the occupancy the model records), and a corner enumerated
 // (A: shapes [1,3], strides [0,2]; B: strides [0,5]).
 LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
-  LawResult r = digit_additivity_lemma(opt);
-  fold_lemma(r, composition_leaves_step_lemma(opt));
+  // The points the statements cover: a mode of shape 1 (s, whose digits are then 0), zero
+  // digits and quotients, B's leaf at offset 0 (Y: strides >= 0 include 0), A of rank 1 and
+  // its first mode (k0).
+  const ProofOptions o = with_domain_points(opt, {{{"s", 1}}, {{"a", 0}}, {{"b", 0}}, {{"Xq", 0}}, {{"Yq", 0}},
+                                                  {{"X", 0}}, {{"Y", 0}}, {{"r", 1}}, {{"k0", 0}}});
+  LawResult r = digit_additivity_lemma(o);
+  fold_lemma(r, composition_leaves_step_lemma(o));
+  require_domain_points_checked(r, o);
   composition_pair_corner(r, 3, 0, 2, 0, 5, false);
   return r;
 }
@@ -573,7 +642,14 @@ LawResult composition_tuple_every_rank_law(const ProofOptions& opt) {
 // rank: the signed digit lemmas of composition_induction.hpp, and a corner enumerated (A:
 // shapes [1,3], strides [-1,2]; B: strides [-4,4], one at least negative).
 LawResult composition_signed_every_rank_law(const ProofOptions& opt) {
-  LawResult r = signed_digit_lemmas(opt);
+  // The points the statements cover: "every x" (of either sign; -INT64_MAX is the most
+  // negative whose negation is an int64), u of either sign up to the same bound, 0, shapes
+  // of 1, A's strides down to the most negative.
+  const ProofOptions o = with_domain_points(opt, {{{"x", -INT64_MAX}}, {{"x", -1}}, {{"x", 0}}, {{"x", INT64_MAX}},
+                                                  {{"u", -INT64_MAX}}, {{"u", -1}}, {{"u", 0}}, {{"s", 1}},
+                                                  {{"M", 1}}, {{"t", INT64_MIN}}, {{"tk", INT64_MIN}}});
+  LawResult r = signed_digit_lemmas(o);
+  require_domain_points_checked(r, o);
   if (composition_pair_corner(r, 3, -1, 2, -4, 4, true) == 0 && r.corner_failure.empty())
     r.corner_failure = "no composition with a negative stride was accepted";
   return r;
@@ -582,7 +658,14 @@ LawResult composition_signed_every_rank_law(const ProofOptions& opt) {
 // upcast and downcast for every rank and depth: the leaf lemmas of recast_induction.hpp with
 // the proofs' SymRecastOps, and a corner enumerated.
 LawResult recast_every_rank_law(const ProofOptions& opt) {
-  LawResult r = recast_leaf_lemma(SymRecastOps{}, opt);
+  // The points recast_induction.hpp's statement covers: a leaf of shape 1, n == 1 and
+  // |d| == 1 (m), |d| == n (f == 1 in the wide case), the narrow case's smallest factor k ==
+  // 2, the first coordinates and part, and downcast's stride w of any sign ("any d").
+  const ProofOptions o = with_domain_points(opt, {{{"s", 1}}, {{"m", 1}}, {{"f", 1}}, {{"k", 2}}, {{"cp", 0}},
+                                                  {{"c", 0}}, {{"r", 0}}, {{"w", INT64_MIN}}, {{"w", -1}},
+                                                  {{"w", 0}}, {{"w", INT64_MAX}}});
+  LawResult r = recast_leaf_lemma(SymRecastOps{}, o);
+  require_domain_points_checked(r, o);
   // The corner: every flat L of rank 1 to 3 with shapes in [1,4] and static strides in
   // [-4,8], n in {1, 2, 3, 4, 8}: the multiset of n * upcast(L, n)'s offsets is the multiset
   // of L's offsets at the coordinates whose every leaf offset is a multiple of n; the multiset
@@ -658,7 +741,12 @@ LawResult recast_every_rank_law(const ProofOptions& opt) {
 // right_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
 // SymInverseOps, and a corner enumerated.
 LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
-  LawResult r = right_inverse_step_lemma(SymInverseOps{nullptr}, opt);
+  // The points inverse_induction.hpp's statement covers: the walk's start (next == 1), a
+  // mode of shape 1 at weight 1, strides of any sign down to the most negative and 0, i == 0.
+  const ProofOptions o = with_domain_points(opt, {{{"next", 1}}, {{"s", 1}}, {{"w", 1}}, {{"d", INT64_MIN}},
+                                                  {{"d", -1}}, {{"d", 0}}, {{"i", 0}}});
+  LawResult r = right_inverse_step_lemma(SymInverseOps{nullptr}, o);
+  require_domain_points_checked(r, o);
   // The corner: every flat L of rank 1 to 4 with shapes in [1,3] and strides in [0,8] (the
   // first 40000 in odometer order at rank 4): L(R(i)) == i for every i < size(R), R the
   // model's by-value right inverse, on the concrete model.
@@ -676,7 +764,12 @@ LawResult right_inverse_every_rank_law(const ProofOptions& opt) {
 // right_inverse's maximality for every rank: the step lemma of inverse_induction.hpp with the
 // proofs' SymInverseOps, and a corner enumerated.
 LawResult right_inverse_maximal_every_rank_law(const ProofOptions& opt) {
-  LawResult r = right_inverse_maximal_step_lemma(SymInverseOps{nullptr}, opt);
+  // The points inverse_induction.hpp's statement covers: the walk's start (P == next == 1,
+  // m == 0), stride 0 (strides >= 0), a mode of shape 1, the first coordinate, step and value.
+  const ProofOptions o = with_domain_points(opt, {{{"P", 1}}, {{"next", 1}}, {{"m", 0}}, {{"d", 0}}, {{"s", 1}},
+                                                  {{"x", 0}}, {{"j", 0}}, {{"v", 0}}});
+  LawResult r = right_inverse_maximal_step_lemma(SymInverseOps{nullptr}, o);
+  require_domain_points_checked(r, o);
   const auto image_of = [](const Layout& l) {
     std::set<std::int64_t> image;
     for (std::int64_t i = 0; i < size_value(l); ++i) image.insert(apply_index(l, i));
@@ -708,7 +801,13 @@ LawResult right_inverse_maximal_every_rank_law(const ProofOptions& opt) {
 // left_inverse for every rank: the step lemma of inverse_induction.hpp with the proofs'
 // SymInverseOps, and a corner enumerated.
 LawResult left_inverse_every_rank_law(const ProofOptions& opt) {
-  LawResult r = left_inverse_step_lemma(SymInverseOps{nullptr}, opt);
+  // The points inverse_induction.hpp's statement covers: the walk's start (covered ==
+  // s_prev == 1, Y == 0), the smallest nonzero stride (the walk skips stride 0) at weight 1, a
+  // mode of shape 1, c == 0.
+  const ProofOptions o = with_domain_points(opt, {{{"covered", 1}}, {{"s_prev", 1}}, {{"Y", 0}}, {{"d", 1}},
+                                                  {{"w", 1}}, {{"s", 1}}, {{"c", 0}}});
+  LawResult r = left_inverse_step_lemma(SymInverseOps{nullptr}, o);
+  require_domain_points_checked(r, o);
   // The corner: every injective flat L of rank 1 to 4 with shapes in [1,3] and strides in
   // [0,12] (the first 60000 in odometer order at rank 4) that left_inverse accepts:
   // Li(L(i)) == i for every i < size(L), on the concrete model.
@@ -787,10 +886,13 @@ LawResult composition_law(const std::vector<CompositionCase>& cases, const Proof
       r.corner_failure = "vendor: pycute printed " + vendor + ", the model " + coalesce(c).to_string();
     const SymInt i = s.variable("index");
     const SymLayout sa = lift(a), sb = lift(b), sc = lift(c);
+    // "every i < size(B)": the first and the last index.
+    const ProofOptions o = with_domain_points(opt, {{{"index", 0}}, {{"index", size_value(b) - 1}}});
     const auto out = run_one(r, s, {i >= s.constant(0), i < s.constant(size_value(b))}, {{"index", i.e}}, [&] {
       return sym_size(sc) == sym_size(sb) && apply_at(sc, i) == apply_at(sa, apply_at(sb, i));
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, "composition(" + ta + ", " + tb + ") = " + c.to_string());
+    require_domain_points_checked(r, o);
     // Corner: the first and last 512 indices on the concrete model.
     const std::int64_t n = size_value(b);
     for (std::int64_t k = 0; k < std::min<std::int64_t>(n, 1024); ++k, ++r.corner_cases) {
@@ -833,13 +935,18 @@ LawResult complement_law(const std::vector<ComplementCase>& cases, const ProofOp
     const SymInt j1 = s.variable("j1"), j2 = s.variable("j2"), i1 = s.variable("i1"), i2 = s.variable("i2");
     const SymInt na = s.constant(size_value(a)), nc = s.constant(size_value(c)), zero = s.constant(0);
     std::vector<z3::expr> dom{j1 >= zero, j1 < na, j2 >= zero, j2 < na, i1 >= zero, i1 < nc, i2 >= zero, i2 < nc};
+    // Every index pair: the first and the last index of A and of R, on each side.
+    const std::int64_t last_a = size_value(a) - 1, last_r = size_value(c) - 1;
+    const ProofOptions o = with_domain_points(opt, {{{"j1", 0}, {"i1", 0}}, {{"j1", last_a}, {"i1", last_r}},
+                                                    {{"j2", 0}, {"i2", last_r}}, {{"j2", last_a}, {"i2", 0}}});
     const auto out = run_one(r, s, dom, {{"j1", j1.e}, {"i1", i1.e}, {"j2", j2.e}, {"i2", i2.e}}, [&] {
       const SymInt a1 = apply_at(sa, j1), c1 = apply_at(sc, i1), a2 = apply_at(sa, j2), c2 = apply_at(sc, i2);
       const z3::expr meet_at_zero = z3::implies(a1 == c1, a1 == zero);
       const z3::expr injective = z3::implies(a1 + c1 == a2 + c2, j1 == j2 && i1 == i2);
       return meet_at_zero && injective;
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, "complement(" + ta + ", " + std::to_string(m) + ") = " + c.to_string());
+    require_domain_points_checked(r, o);
     // Corner: the first 64 x 64 pairs on the concrete model.
     std::set<std::int64_t> seen;
     for (std::int64_t j = 0; j < std::min<std::int64_t>(64, size_value(a)); ++j)
@@ -862,9 +969,12 @@ LawResult right_inverse_law(const std::vector<std::pair<std::string, std::string
     vendor_agrees(r, "right_inverse(" + tl + ")", inv, vendor);
     const SymLayout sl = lift(l), si = lift(inv);
     const SymInt i = s.variable("index");
+    // "every i < size(R)": the first and the last index.
+    const ProofOptions o = with_domain_points(opt, {{{"index", 0}}, {{"index", size_value(inv) - 1}}});
     const auto out = run_one(r, s, {i >= s.constant(0), i < s.constant(size_value(inv))}, {{"index", i.e}},
-                             [&] { return apply_at(sl, apply_at(si, i)) == i; }, opt);
+                             [&] { return apply_at(sl, apply_at(si, i)) == i; }, o);
     fold_status(r, out, ProofStatus::Proved, "right_inverse(" + tl + ") = " + inv.to_string());
+    require_domain_points_checked(r, o);
     for (std::int64_t k = 0; k < std::min<std::int64_t>(size_value(inv), 4096); ++k, ++r.corner_cases)
       if (apply_index(l, apply_index(inv, k)) != k && r.corner_failure.empty())
         r.corner_failure = tl + " at " + std::to_string(k);
@@ -943,6 +1053,8 @@ z3::expr signed_division_defined(const z3::expr& x, const z3::expr& b, const z3:
 // definition (signed_division_defined) gives C++'s quotient and remainder (so it determines
 // them: uniqueness), (x / a) / b == x / (a * b), and (b * c) / b == c, (b * c) % b == 0 for
 // every c.
+// No domain points: the lemmas are over all integers, each hypothesis (x >= 0, a, b >= 1)
+// part of its formula, which is the statement's; there are no ranges to narrow.
 LawResult division_lemmas(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Proved;
@@ -996,6 +1108,7 @@ LawResult division_lemmas(const ProofOptions&) {
 // Uniqueness itself is proved (again here) as a universal statement, so its instances in
 // step 4 are valid facts. Step 5 extends the claim to dividends of either sign (C++'s
 // truncating / and %, which the encoding uses once the divisors are positive).
+// No domain points, as division_lemmas: over all integers, the hypotheses in the formulas.
 LawResult division_remainder_split(const ProofOptions&) {
   LawResult r;
   r.status = ProofStatus::Proved;
@@ -1071,6 +1184,15 @@ LawResult tiled_matrix_law(const ProofOptions& opt) {
   const SymInt p = s.ranged_variable("p", 0, max_tiles_m - 1, dom), q = s.ranged_variable("q", 0, max_tiles_n - 1, dom);
   dom.push_back(p < mm);
   dom.push_back(q < nn);
+  // "every m, n multiple of the tile up to 2^20", every element (i, j) of every tile (p, q):
+  // one tile, the largest matrix and its last tile, the tile's first and last element.
+  const std::int64_t most = std::int64_t{1} << 20;
+  const ProofOptions o = with_domain_points(
+      opt, {{{"m_tiles", 1}, {"n_tiles", 1}, {"p", 0}, {"q", 0}},
+            {{"m_tiles", most / 128}, {"p", most / 128 - 1}},
+            {{"n_tiles", most / 64}, {"q", most / 64 - 1}},
+            {{"i", 0}, {"j", 0}},
+            {{"i", 127}, {"j", 63}}});
   const auto out = run_one(r, s, dom, {{"m_tiles", mm.e}, {"n_tiles", nn.e}, {"i", i.e}, {"p", p.e}, {"j", j.e}, {"q", q.e}},
                            [&]() -> z3::expr {
     const SymInt m = s.constant(tm) * mm, n = s.constant(tn) * nn;
@@ -1087,8 +1209,9 @@ LawResult tiled_matrix_law(const ProofOptions& opt) {
     const SymInt lhs = apply_at(l0, i + s.constant(tm) * p) + apply_at(l1, j + s.constant(tn) * q);
     const SymInt rhs = apply_at(a0, s.constant(tm) * p + i) + apply_at(a1, s.constant(tn) * q + j);
     return shaped(l0, tm, mm) && shaped(l1, tn, nn) && lhs == rhs;
-  }, opt);
+  }, o);
   fold_status(r, out, ProofStatus::Proved, "(m,n):(1,m) / (128,64)");
+  require_domain_points_checked(r, o);
   // Corner: the model's logical_divide with the tuple tiler (128,64) on small matrices,
   // every element of every tile.
   const Value tiler(IntTuple::tuple({IntTuple::integer(tm), IntTuple::integer(tn)}));
@@ -1125,6 +1248,11 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
   std::vector<z3::expr> dom;
   const SymInt m = s.ranged_variable("m", 128, 1 << 16, dom), n = s.ranged_variable("n", 64, 1 << 16, dom);
   const SymInt p = s.ranged_variable("p", 1, 1 << 24, dom), i = s.ranged_variable("i", 0, 128 * 64 - 1, dom);
+  // The statement's ranges at their ends ("m, n in [128|64, 2^16], p in [1, 2^24]", p == m
+  // where A's modes merge) and B's first and last index (B has 128 * 64 elements).
+  const ProofOptions o = with_domain_points(
+      opt, {{{"m", 128}, {"n", 64}, {"p", 1}, {"i", 0}}, {{"m", 1 << 16}, {"n", 1 << 16}, {"p", 1 << 24}},
+            {{"m", 128}, {"p", 128}}, {{"i", 128 * 64 - 1}}});
   const auto out = run_one(r, s, dom, {{"m", m.e}, {"n", n.e}, {"p", p.e}, {"i", i.e}}, [&]() -> z3::expr {
     const SymLayout a{SymTuple::tuple({SymTuple::of(m), SymTuple::of(n)}),
                       SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(p)})};
@@ -1134,8 +1262,9 @@ LawResult composition_parametric_law(const ProofOptions& opt) {
     const SymLayout want{b.shape, SymTuple::tuple({SymTuple::of(s.constant(1)), SymTuple::of(p)})};
     const z3::expr shaped = structurally_equal(c.shape, want.shape) && structurally_equal(c.stride, want.stride);
     return shaped && sym_size(c) == sym_size(b) && apply_at(c, i) == apply_at(a, apply_at(b, i));
-  }, opt);
+  }, o);
   fold_status(r, out, ProofStatus::Proved, "(m,n):(1,p) o (128,64):(1,m)");
+  require_domain_points_checked(r, o);
   // Corner: the model's composition for small m, n, p, every index of B.
   for (std::int64_t mv : {128, 129, 200})
     for (std::int64_t pv : {1, 128, 129, 300})
@@ -1204,6 +1333,12 @@ const char* complement_family_name(int family) { return family == 0 ? "(a,b):(1,
 LawResult complement_parametric_law(const ProofOptions& opt) {
   LawResult r;
   r.status = ProofStatus::Proved;
+  // The statement's ranges at their ends ("a in [2,2^8], b,c,e in [1,2^8]") and the first
+  // indices of A and R (j1, i1 in the first queries, j, i in S1's). S2-S4 are over all
+  // integers, their hypotheses part of each formula: no ranges to narrow.
+  const ProofOptions o = with_domain_points(
+      opt, {{{"a", 2}, {"b", 1}, {"c", 1}, {"e", 1}}, {{"a", 256}, {"b", 256}, {"c", 256}, {"e", 256}},
+            {{"j1", 0}, {"i1", 0}}, {{"j", 0}, {"i", 0}}});
   for (int family = 0; family < 2; ++family) {
     SymbolicScope s(Encoding::Int64Range);
     const ComplementFamilyVariables v(s, "j1", "i1");
@@ -1217,7 +1352,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       const SymInt a1 = apply_at(la, j1), r1 = apply_at(lr, i1);
       const z3::expr meet_at_zero = z3::implies(a1 == r1, a1 == zero);
       return na * nr == m && z3::implies(in, meet_at_zero);
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, complement_family_name(family));
   }
   // S1: the model's A and R on coordinates (per family; A and R in separate queries).
@@ -1237,7 +1372,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
       const SymInt rv = apply_at(lr, i);
       return sym_size(lr) == c * e &&
              z3::implies(i < c * e, rv == (family == 0 ? a : b) * (i % c) + a * b * c * (i / c));
-    }, opt);
+    }, o);
     fold_status(r, out, ProofStatus::Proved, std::string(of_r ? "S1 R of " : "S1 A of ") + complement_family_name(family));
   }
   {
@@ -1299,6 +1434,7 @@ LawResult complement_parametric_law(const ProofOptions& opt) {
     prove_lemmas(r, {negated[0]}, [&] { return z3::solver(ctx); });
     prove_lemmas(r, std::vector<z3::expr>(negated.begin() + 1, negated.end()), [&] { return scope.make_solver(); });
   }
+  require_domain_points_checked(r, o);
   // Corner: both families for a in [2,4], b, c, e in [1,3] on the concrete model, every pair.
   for (std::int64_t av = 2; av <= 4; ++av)
     for (std::int64_t bv = 1; bv <= 3; ++bv)

@@ -15,8 +15,8 @@
 //   any other leaf: s' == s and d' * c == n * d * c.
 // So downcast(L, n)(c') == n * L(c) + sum over the contiguous leaves of d_j * r_j: each old
 // element becomes n adjacent new ones. recast(L, old, new) is downcast(upcast(L, num), den).
-// The lemma covers upcast's admitted inputs in cases: d == 0; |d| == n * f (f >= 1); n == |d| * f
-// (f >= 2); each sign of d. Together they are every d, n with |d| % n == 0 or n % |d| == 0.
+// The lemma covers upcast's admitted inputs in cases: d == 0; |d| == n * f (f >= 1); n == |d| * k
+// (k >= 2); each sign of d. Together they are every d, n with |d| % n == 0 or n % |d| == 0.
 #pragma once
 
 #include <optional>
@@ -48,17 +48,20 @@ LawResult recast_leaf_lemma(const RecastOps& base_ops, const ProofOptions& opt) 
       if ((kase == Case::UpZero || kase == Case::Down) && negative) continue;
       std::vector<z3::expr> domain;
       const SymInt sh = s.ranged_variable("s", 1, INT64_MAX, domain), m = s.ranged_variable("m", 1, INT64_MAX, domain);
-      const SymInt f = s.ranged_variable("f", 1, INT64_MAX, domain);
+      // The factor: f >= 1 where |d| == n * f; named k, k >= 2, where n == |d| * k (so that a
+      // domain point names each case's smallest).
+      const bool narrow = kase == Case::UpNarrow;
+      const char* factor_name = narrow ? "k" : "f";
+      const SymInt f = s.ranged_variable(factor_name, narrow ? 2 : 1, INT64_MAX, domain);
       const SymInt cp = s.ranged_variable("cp", 0, INT64_MAX, domain), c = s.ranged_variable("c", 0, INT64_MAX, domain);
       const SymInt rem = s.ranged_variable("r", 0, INT64_MAX, domain), w = s.ranged_variable("w", INT64_MIN, INT64_MAX, domain);
-      if (kase == Case::UpNarrow) domain.push_back(f.e >= 2);
-      // UpWide: n = m, |d| = m * f.  UpNarrow: |d| = m, n = m * f.  Down: n = m, d = w.
+      // UpWide: n = m, |d| = m * f.  UpNarrow: |d| = m, n = m * k.  Down: n = m, d = w.
       const SymInt n = kase == Case::UpNarrow ? m * f : m;
       const SymInt magnitude = kase == Case::UpWide ? m * f : m;
       const SymInt d = kase == Case::UpZero ? ScalarOps<SymInt>::constant(0)
                        : kase == Case::Down ? w
                        : negative ? ScalarOps<SymInt>::constant(0) - magnitude : magnitude;
-      const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"m", m.e}, {"f", f.e}, {"cp", cp.e}, {"c", c.e}, {"r", rem.e}, {"w", w.e}},
+      const ProofOutcome out = prove(s, domain, {{"s", sh.e}, {"m", m.e}, {factor_name, f.e}, {"cp", cp.e}, {"c", c.e}, {"r", rem.e}, {"w", w.e}},
                                      [&]() -> z3::expr {
         const RecastOps& ops = base_ops;
         // The leaves' static flags: the stride's free (both branches of downcast_leaf for
@@ -69,7 +72,7 @@ LawResult recast_leaf_lemma(const RecastOps& base_ops, const ProofOptions& opt) 
           const auto [s2, d2] = upcast_leaf(shape_leaf, stride_leaf, factor, ops);
           const z3::expr k = kase == Case::UpNarrow ? f.e : ctx.int_val(1);  // old elements per new one
           const z3::expr u1 = z3::implies(cp.e < s2.v.e, cp.e * k < sh.e && n.e * (d2.v.e * cp.e) == d.e * (cp.e * k));
-          // d * c a multiple of n: UpNarrow, |d| * c == n * j (so c == f * j); else every c (j == c).
+          // d * c a multiple of n: UpNarrow, |d| * c == n * j (so c == k * j); else every c (j == c).
           const z3::expr j = ctx.int_const("j");
           const z3::expr multiple = kase == Case::UpNarrow ? m.e * c.e == n.e * j : j == c.e;
           const z3::expr u2 = z3::implies(c.e < sh.e && multiple, j < s2.v.e && n.e * (d2.v.e * j) == d.e * c.e);

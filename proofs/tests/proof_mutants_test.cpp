@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <sstream>
 #include <string>
 
+#include "claim.hpp"
 #include "coalesce_induction.hpp"
 #include "complement_induction.hpp"
 #include "composition_induction.hpp"
@@ -330,6 +332,28 @@ TEST(ProofMutants, DomainPoints) {
   EXPECT_NE(r.detail.find("no proof of the law has the variables of the point (no_such_variable = 0)"),
             std::string::npos)
       << r.detail;
+}
+
+// A law stated as a `prove` claim (bank_laws.cpp) passes its points in ProveRequest: a point
+// outside the --where range answers unknown, one inside is counted as checked, and one naming
+// no variable of the claim is not counted (the law then answers unknown).
+TEST(ProofMutants, DomainPointsOfAClaim) {
+  ProveRequest req;
+  req.claim = "x * 2 == x + x";
+  req.where = {"x in [1,100]"};
+  req.domain_points = {{{"x", 0}}};  // the range was narrowed from [0,100] to [1,100]
+  std::ostringstream out, err;
+  ProofOutcome o;
+  ++g_cases;
+  EXPECT_EQ(prove_command(req, out, err, &o), kProveUnknown) << out.str() << err.str();
+  EXPECT_NE(out.str().find("the domain excludes the point (x = 0) that the law states it covers"), std::string::npos)
+      << out.str();
+
+  req.domain_points = {{{"x", 1}}, {{"x", 100}}, {{"no_such_variable", 0}}};
+  std::ostringstream out2, err2;
+  ++g_cases;
+  EXPECT_EQ(prove_command(req, out2, err2, &o), kProveProved) << out2.str() << err2.str();
+  EXPECT_EQ(o.domain_points_checked, (std::vector<std::size_t>{1, 1, 0}));
 }
 
 TEST(ProofMutants, CountsCases) {
