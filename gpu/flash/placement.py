@@ -48,8 +48,10 @@ which slot each GMEM element received and that nothing outside the tile was writ
 
 placement_check.py compares each slot with the model's layout; this program only runs the
 hardware and writes FILE (JSON, gzip): per configuration and tensor, the calls' parameters, the
-DSL's printout of the SMEM layout, which loads completed, and the dump. Exit 0 when every
-kernel ran and every load completed, 1 otherwise, 64 for a bad command line.
+DSL's printout of the SMEM layout, which loads (the store) completed, and the dump. Exit 0
+when every kernel ran and every load or store completed, 1 otherwise, 64 for a bad command
+line. A store's bulk-group wait has no bounded form: a store that never completes stops the
+program, so run --stores under a timeout (meson's, or `timeout`).
 
 Needs torch, an SM90 GPU, the CuTe DSL and quack (exit 77 with the reason otherwise).
 """

@@ -188,10 +188,12 @@ def check_store(name, tensor, one):
     same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
     verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
     hit, total, first, stray, where = store_placement(mine, gmem, one)
+    outside = len(gmem) - total
     verdict(first is None and not stray and hit == total,
-            f"{hit} of {total} GMEM elements hold the model's slot, {len(gmem) - total} outside the tile"
-            + (f"; first differing {first}" if first else "")
-            + (f"; {stray} outside the tile written, first {where}" if stray else " still poisoned"))
+            f"{hit} of {total} GMEM elements hold the model's slot"
+            + (f" (first differing {first})" if first else "")
+            + (f"; {stray} of {outside} outside the tile written, first {where}" if stray
+               else f"; {outside} outside the tile still poisoned"))
     for what, expr in controls(one, mms).items():
         c_hit, c_total, wrong, _, _ = store_placement(cuteref.eval(expr), gmem, one)
         verdict(wrong is not None, f"control ({what}: {expr}) caught" +
