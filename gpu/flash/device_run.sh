@@ -14,6 +14,12 @@
 #                                         placement.py's)
 #   device_run.sh placement-backward OUT [options]
 #                                         placement.py --backward into OUT/placement_backward.json.gz
+#   device_run.sh placement-stores OUT [options]
+#                                         placement.py --stores (the forward's O TMA store) into
+#                                         OUT/placement_stores.json.gz
+#   device_run.sh placement-backward-stores OUT [options]
+#                                         placement.py --backward --stores (dK, dV) into
+#                                         OUT/placement_backward_stores.json.gz
 #   device_run.sh one CONFIG OUT          flash_check.py --one CONFIG
 # Exit: the step's status; 64 for a bad command line.
 set -uo pipefail
@@ -60,10 +66,19 @@ case "${1:-}" in
     env_path
     out=$2; shift 2
     mkdir -p "$out" && python3 "$HERE/placement.py" --backward --out "$out/placement_backward.json.gz" "$@" ;;
+  placement-stores|placement-backward-stores)
+    [ $# -ge 2 ] || { echo "usage: device_run.sh $1 OUT [placement.py options]" >&2; exit 64; }
+    env_path
+    step=$1 out=$2; shift 2
+    if [ "$step" = placement-stores ]; then
+      mkdir -p "$out" && python3 "$HERE/placement.py" --stores --out "$out/placement_stores.json.gz" "$@"
+    else
+      mkdir -p "$out" && python3 "$HERE/placement.py" --backward --stores --out "$out/placement_backward_stores.json.gz" "$@"
+    fi ;;
   one)
     [ $# -eq 3 ] || { echo "usage: device_run.sh one CONFIG OUT" >&2; exit 64; }
     env_path
     python3 "$HERE/flash_check.py" --out "$3" --one "$2" ;;
   *)
-    grep '^#' "$0" | sed -n '2,18p' >&2; exit 64 ;;
+    grep '^#' "$0" | sed -n '2,24p' >&2; exit 64 ;;
 esac

@@ -5,6 +5,13 @@ the H200's forward Q, K and V, placement_backward.json.gz its backward Q, dO, K 
 
     placement_check.py DUMP.json.gz
 
+A store dump (placement.py --stores: the forward's O and the backward's dK and dV leaving
+shared memory by FA's TMA stores, traces/placement_stores.json.gz and
+placement_backward_stores.json.gz) is checked the other way round: every shared-memory slot
+held its own index, so for every (row, col) of the tile the GMEM element the store wrote
+(row block * tile + row of head `head`, batch `batch`) must hold the model's slot of (row, col),
+and every GMEM element outside the tile must still hold the poison; the same two controls.
+
 For each configuration and tensor: the model derives the layout from FA's parameters (the SM90
 atom choice for the tile's contiguous extent, or the major_mode_size FA's backward passes,
 tile_to_shape over (tile, hdim[, stages]), cuteref.dsl.model.smem_tile). Checks:
@@ -27,6 +34,7 @@ import cuteref
 from cuteref.dsl import model
 
 FORMAT = "cuteref placement dump 2"
+STORE_FORMAT = "cuteref placement store dump 1"
 NARROWER = {"SW128": "SW64", "SW64": "SW32", "SW32": "INTER"}
 SMEM_POISON = 0xFFFE  # placement.py's value in shared memory before the loads
 BITS = 16
@@ -66,12 +74,62 @@ def placement(layout, dump, one):
     return hit, total, first, stray
 
 
+def gmem_index(one, row, col):
+    """The index of GMEM element (row, col) of the stored (head, batch) slice in the dumped
+    (batch, seqlen, heads, hdim) tensor (row-major)."""
+    _, seqlen, heads, hdim = one["gmem_shape"]
+    return ((one["batch"] * seqlen + row) * heads + one["head"]) * hdim + col
+
+
+def store_placement(layout, gmem, one):
+    """(tile elements holding LAYOUT's slot, tile elements, first differing or None, GMEM
+    elements outside the tile that lost the poison, the first of them or None) for a store."""
+    tile, D, block = one["tile"], one["hdim"], one["blocks"][0]
+    hit, total, first, inside = 0, 0, None, set()
+    for r in range(tile):
+        for c in range(D):
+            total += 1
+            want = int(layout((r, c)))
+            index = gmem_index(one, block * tile + r, c)
+            inside.add(index)
+            got = gmem[index]
+            if got == want:
+                hit += 1
+            elif first is None:
+                first = (f"({r}, {c}) (GMEM row {block * tile + r}, col {c}): holds 0x{got:04x}, "
+                         f"the model's slot {want} (0x{want:04x})")
+    poison = one["gmem_poison"]
+    stray = [i for i, v in enumerate(gmem) if v != poison and i not in inside]
+    where = None
+    if stray:
+        b, rest = divmod(stray[0], one["gmem_shape"][1] * one["gmem_shape"][2] * D)
+        row, rest = divmod(rest, one["gmem_shape"][2] * D)
+        head, col = divmod(rest, D)
+        where = f"(batch {b}, row {row}, head {head}, col {col}) holds 0x{gmem[stray[0]]:04x}"
+    return hit, total, first, len(stray), where
+
+
 def shape_of(one):
     return [one["tile"], one["hdim"]] + ([one["stages"]] if one["stages"] is not None else [])
 
 
+def controls(one, mms):
+    """{what: the model's expression} of the two layouts the read-back must refuse: the swizzle
+    one narrower (a swizzle where the tile has none) and the other majorness."""
+    kind = model.atom_kind("K", one["hdim"] if mms is None else mms, BITS)
+    shape = shape_of(one)
+    order = model.tup([0, 1, 2][:len(shape)])
+    swizzle = kind.split("_")[1]
+    other, what = ((NARROWER[swizzle], "swizzle one narrower") if swizzle in NARROWER
+                   else ("SW32", "a swizzle where the tile has none"))
+    return {what: f"tile_to_shape(gmma_atom(K, {other}, {BITS}), {model.tup(shape)}, {order})",
+            "other majorness": model.smem_tile("COL_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])[0]}
+
+
 def check(name, tensor, one):
     """(passed, failed, lines) for one tensor of one configuration."""
+    if one.get("direction") == "store":
+        return check_store(name, tensor, one)
     raw = base64.b64decode(one["dump_u16_le_b64"])
     dump = struct.unpack(f"<{len(raw) // 2}H", raw)
     # The forward's dumps have no major_mode_size (FA's forward passes none).
@@ -96,16 +154,48 @@ def check(name, tensor, one):
             f"{hit} of {total} elements at the model's slots, {len(dump) - total} slots unaddressed"
             + (f"; first misplaced {first}" if first else "")
             + (f"; {len(stray)} unaddressed slots written, first {stray[0]}" if stray else ""))
-    kind = model.atom_kind("K", one["hdim"] if mms is None else mms, BITS)
-    shape = shape_of(one)
-    order = model.tup([0, 1, 2][:len(shape)])
-    swizzle = kind.split("_")[1]
-    other, what = ((NARROWER[swizzle], "swizzle one narrower") if swizzle in NARROWER
-                   else ("SW32", "a swizzle where the tile has none"))
-    controls = {what: f"tile_to_shape(gmma_atom(K, {other}, {BITS}), {model.tup(shape)}, {order})",
-                "other majorness": model.smem_tile("COL_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])[0]}
-    for what, expr in controls.items():
+    for what, expr in controls(one, mms).items():
         c_hit, c_total, wrong, _ = placement(cuteref.eval(expr), dump, one)
+        verdict(wrong is not None, f"control ({what}: {expr}) caught" +
+                (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
+    return passed, failed, lines
+
+
+def check_store(name, tensor, one):
+    """(passed, failed, lines) for one store of one configuration: the GMEM dump against the
+    model's slot of each tile element."""
+    raw = base64.b64decode(one["dump_u16_le_b64"])
+    gmem = struct.unpack(f"<{len(raw) // 2}H", raw)
+    expected = 1
+    for extent in one["gmem_shape"]:
+        expected *= extent
+    mms = one.get("major_mode_size")
+    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"], mms)
+    lines, passed, failed = [], 0, 0
+    label = f"{name} {tensor}"
+
+    def verdict(ok, text):
+        nonlocal passed, failed
+        passed, failed = passed + ok, failed + (not ok)
+        lines.append(f"{'PASS' if ok else 'FAIL'} {label}: {text}")
+
+    if len(gmem) != expected or one["hdim"] != one["gmem_shape"][3]:
+        verdict(False, f"the dump holds {len(gmem)} elements, GMEM {one['gmem_shape']} has {expected}")
+        return passed, failed, lines
+    completed = one.get("completed", [])
+    verdict(completed == [1], f"store completed {completed} (block {one['blocks']})")
+    printed = one.get("dsl_layout") or ""
+    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
+    verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
+    hit, total, first, stray, where = store_placement(mine, gmem, one)
+    outside = len(gmem) - total
+    verdict(first is None and not stray and hit == total,
+            f"{hit} of {total} GMEM elements hold the model's slot"
+            + (f" (first differing {first})" if first else "")
+            + (f"; {stray} of {outside} outside the tile written, first {where}" if stray
+               else f"; {outside} outside the tile still poisoned"))
+    for what, expr in controls(one, mms).items():
+        c_hit, c_total, wrong, _, _ = store_placement(cuteref.eval(expr), gmem, one)
         verdict(wrong is not None, f"control ({what}: {expr}) caught" +
                 (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
     return passed, failed, lines
@@ -121,15 +211,21 @@ def main(argv):
     except (OSError, ValueError, EOFError) as e:
         print(f"error: {argv[0]}: {e}", file=sys.stderr)
         return 74
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        print(f"error: {argv[0]}: not a placement dump ({FORMAT!r})", file=sys.stderr)
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, STORE_FORMAT):
+        print(f"error: {argv[0]}: not a placement dump ({FORMAT!r} or {STORE_FORMAT!r})", file=sys.stderr)
         return 74
+    store = data["format"] == STORE_FORMAT
     passed = failed = 0
     for name, tensors in data["configs"].items():
         for tensor, one in tensors.items():
             if "error" in one:
                 failed += 1
                 print(f"FAIL {name} {tensor}: the GPU run failed: {one['error']}")
+                continue
+            if (one.get("direction") == "store") != store:
+                failed += 1
+                print(f"FAIL {name} {tensor}: a {'load' if store else 'store'} in a "
+                      f"{'store' if store else 'load'} dump")
                 continue
             p, f, lines = check(name, tensor, one)
             passed, failed = passed + p, failed + f

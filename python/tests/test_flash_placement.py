@@ -1,10 +1,12 @@
 """FlashAttention's operand tiles as an H200 placed them in shared memory (the forward's Q, K
 and V in gpu/flash/traces/placement.json.gz, the backward's Q, dO, K and V in
-placement_backward.json.gz, written by gpu/flash/placement.py), against the model
-(gpu/flash/placement_check.py), and dumps altered by hand that the check must refuse. Expected
-slots are derived by hand from the SW128 and SW64 swizzles on byte addresses; element ids follow
-placement.py's fill ((row * hdim + col) mod 65521 in head 1, batch 1). The backward's parameters
-are compared with the ones FA's backward compile recorded (traces/flash_trace.json.gz).
+placement_backward.json.gz, written by gpu/flash/placement.py), the epilogues' TMA stores as
+it wrote them to GMEM (forward O in placement_stores.json.gz, backward dK and dV in
+placement_backward_stores.json.gz: each GMEM element of the tile holds the SMEM slot it came
+from), against the model (gpu/flash/placement_check.py), and dumps altered by hand that the
+check must refuse. Expected slots are derived by hand from the SW128 and SW64 swizzles on byte
+addresses; element ids follow placement.py's fill ((row * hdim + col) mod 65521 in head 1,
+batch 1). The backward's parameters and the stores' are compared with the ones FA's compiles recorded (traces/flash_trace.json.gz).
 """
 import base64
 import copy
@@ -268,3 +270,150 @@ def test_backward_dump_perturbed_is_refused(tmp_path, capsys):
     assert "NOT caught" in out
     assert "10 passed, 5 failed" in out
     REPORT.append("flash placement: 3 perturbed backward dumps refused at the first differing element")
+
+
+# --- the epilogues' TMA stores (forward O, backward dK and dV) ---
+
+DUMP_STORES = os.path.join(FLASH, "traces", "placement_stores.json.gz")
+DUMP_BACKWARD_STORES = os.path.join(FLASH, "traces", "placement_backward_stores.json.gz")
+needs_stores = pytest.mark.skipif(not (os.path.isfile(DUMP_STORES) and os.path.isfile(DUMP_BACKWARD_STORES)),
+                                  reason="gpu/flash/traces/placement_*stores.json.gz is missing")
+STORE_POISON = 0xFFFC  # placement.py's GMEM before a store
+
+
+def gmem_at(gmem, hdim, batch, row, head, col):
+    """Element (batch, row, head, col) of placement.py's (2, 512, 2, hdim) GMEM tensor."""
+    return gmem[((batch * 512 + row) * 2 + head) * hdim + col]
+
+
+@needs_stores
+def test_h200_store_dumps_read_by_hand():
+    # Each shared-memory slot held its own index, so GMEM element (row, col) of the stored tile
+    # holds the slot the SMEM layout gives (row, col): the swizzled_slot of its unswizzled offset.
+    cases = 0
+    # Forward O, bf16 head dim 128: tile 128 x 128 of m-block 1 (GMEM rows 128..255), SW128, 8
+    # rows of 64 elements per atom, 16 atoms down the rows (8192 elements per atom column).
+    o = slots(load(DUMP_STORES)["configs"]["bf16-d128"]["O"])
+    assert len(o) == 2 * 512 * 2 * 128
+    for r, c in [(0, 0), (0, 1), (1, 0), (1, 8), (7, 63), (8, 0), (0, 64), (9, 70), (127, 127)]:
+        assert gmem_at(o, 128, 1, 128 + r, 1, c) == swizzled_slot(64 * r + c % 64 + 8192 * (c // 64), 3), (r, c)
+        cases += 1
+    # Row 1 under SW128 moves by 16 bytes: GMEM (1, 0) holds slot 72, (1, 8) slot 64.
+    assert gmem_at(o, 128, 1, 129, 1, 0) == 72 and gmem_at(o, 128, 1, 129, 1, 8) == 64
+    # Outside the tile: the rows either side, the other head and the other batch keep the poison.
+    for b, row, h, c in [(1, 127, 1, 0), (1, 256, 1, 127), (1, 128, 0, 0), (0, 128, 1, 0)]:
+        assert gmem_at(o, 128, b, row, h, c) == STORE_POISON, (b, row, h, c)
+        cases += 1
+    # Backward dK, bf16 head dim 192: sK's layout with major_mode_size 96 (SW64: 8 rows of 32
+    # elements, 12 atoms down the 96 rows, 3072 per atom column), n-block 2 (GMEM rows 192..287);
+    # dV of the same configuration through sV's SW128 layout (6144 per atom column).
+    backward = load(DUMP_BACKWARD_STORES)["configs"]["bwd-bf16-d192"]
+    dk, dv = slots(backward["dK"]), slots(backward["dV"])
+    for r, c in [(0, 0), (1, 0), (4, 0), (7, 31), (0, 32), (5, 40), (95, 191)]:
+        assert gmem_at(dk, 192, 1, 192 + r, 1, c) == swizzled_slot(32 * r + c % 32 + 3072 * (c // 32), 2), (r, c)
+        assert gmem_at(dv, 192, 1, 192 + r, 1, c) == swizzled_slot(64 * r + c % 64 + 6144 * (c // 64), 3), (r, c)
+        cases += 2
+    # Row 4: SW64 moves it by 32 bytes (slot 144), SW128 by 64 bytes (slot 288).
+    assert gmem_at(dk, 192, 1, 196, 1, 16) == 128 and gmem_at(dv, 192, 1, 196, 1, 32) == 256
+    REPORT.append(f"flash placement: {cases} GMEM elements of the H200's O (bf16 d128) and dK, dV (bf16 d192) "
+                  "stores read by hand")
+
+
+@needs_stores
+def test_h200_store_placement_is_the_model(tmp_path, capsys):
+    """Every store: each tile element of GMEM holds the model's slot, the rest of GMEM its
+    poison, the DSL's printed layout the model's function, each control caught."""
+    rc, out = run_check(tmp_path, load(DUMP_STORES), capsys)
+    assert rc == 0, out
+    # 6 configurations x O x 5 verdicts (completion, printout, placement, 2 controls).
+    assert "30 passed, 0 failed" in out
+    rc_b, out_b = run_check(tmp_path, load(DUMP_BACKWARD_STORES), capsys)
+    assert rc_b == 0, out_b
+    # 7 configurations x dK, dV x 5 verdicts.
+    assert "70 passed, 0 failed" in out_b
+    # tile rows x hdim; GMEM holds 2 x 512 x 2 x hdim elements.
+    expected = {"bf16-d64 O": (192, 64), "bf16-d96 O": (192, 96), "bf16-d128 O": (128, 128),
+                "bf16-d256 O": (128, 256), "f16-d128 O": (128, 128), "bwd-bf16-d64 dK": (128, 64),
+                "bwd-bf16-d96 dV": (128, 96), "bwd-bf16-d128-causal dK": (128, 128),
+                "bwd-bf16-d192 dK": (96, 192), "bwd-bf16-d192 dV": (96, 192), "bwd-bf16-d256 dV": (48, 256),
+                "bwd-f16-d128 dK": (128, 128)}
+    both = out + out_b
+    for label, (tile, hdim) in expected.items():
+        n, outside = tile * hdim, 2 * 512 * 2 * hdim - tile * hdim
+        assert (f"PASS {label}: {n} of {n} GMEM elements hold the model's slot; {outside} outside the tile "
+                "still poisoned") in both, label
+    # dK of head dim 192 leaves through sK's SW64 layout (major_mode_size 96), dV through SW128.
+    assert "PASS bwd-bf16-d192 dK: control (swizzle one narrower: tile_to_shape(gmma_atom(K, SW32, 16), (96,192)" in out_b
+    assert "PASS bwd-bf16-d192 dV: control (swizzle one narrower: tile_to_shape(gmma_atom(K, SW64, 16), (96,192)" in out_b
+    assert both.count("NOT caught") == 0 and both.count(") caught, ") == 12 + 28
+    REPORT.append(f"flash placement: the H200's store dumps, 100 verdicts, {len(expected)} element counts as derived")
+
+
+def decisions_of(section):
+    with gzip.open(TRACE, "rt") as f:
+        return [d for d in json.load(f)["decisions"] if d.get("section") == section]
+
+
+@needs_stores
+def test_store_parameters_are_the_ones_fa_chose():
+    """placement.py's stores against the decisions FA's compiles recorded: the forward's sO
+    (its fourth make_smem_layout, after sQ, sK, sV) and its S2G TMA atom; the backward's sK
+    and sV (third and fourth), through which dK and dV leave, and its two S2G atoms (dK, dV)."""
+    checked = 0
+    plans = [(DUMP_STORES, " forward", [("O", 3)]), (DUMP_BACKWARD_STORES, " backward", [("dK", 2), ("dV", 3)])]
+    for path, suffix, tensors in plans:
+        for name, stored in load(path)["configs"].items():
+            decisions = decisions_of(name.replace("bwd-", "") + suffix)
+            layouts = [d for d in decisions if d["api"] == "quack.sm90_utils.make_smem_layout"]
+            atoms = [d for d in decisions if d["kind"] == "tma_atom" and "SMEM -> GMEM" in d["args"]["op"]]
+            assert len(atoms) == len(tensors), (name, len(atoms))
+            for (tensor, which), atom in zip(tensors, atoms):
+                one, made = stored[tensor], layouts[which]
+                assert made["args"]["tile"] == [one["tile"], one["hdim"]], (name, tensor)
+                assert made["args"]["stage"] is None and one["stages"] is None, (name, tensor)
+                assert made["args"].get("major_mode_size") == one["major_mode_size"], (name, tensor)
+                assert made["args"]["dtype"]["dtype"] == {"bf16": "BFloat16", "f16": "Float16"}[one["dtype"]]
+                assert made["result"]["layout"] == one["dsl_layout"], (name, tensor)
+                assert atom["args"]["cta_tiler"] == [one["tile"], one["hdim"]], (name, tensor)
+                assert atom["args"]["smem_layout_"] == one["dsl_tma_layout"], (name, tensor)
+                checked += 1
+    assert checked == 6 + 7 * 2
+    REPORT.append(f"flash placement: {checked} store SMEM layouts and TMA atoms the ones FA's compiles recorded")
+
+
+@needs_stores
+def test_store_dumps_perturbed_are_refused(tmp_path, capsys):
+    data = load(DUMP_STORES)
+    o = data["configs"]["bf16-d128"]["O"]
+    swapped = slots(o)
+    first, second = ((1 * 512 + 128) * 2 + 1) * 128, ((1 * 512 + 128) * 2 + 1) * 128 + 1  # (0, 0), (0, 1)
+    swapped[first], swapped[second] = swapped[second], swapped[first]
+    stray = slots(data["configs"]["f16-d128"]["O"])
+    stray[((1 * 512 + 127) * 2 + 1) * 128 + 5] = 0  # batch 1, row 127 (just above the tile), head 1, col 5
+    k = load(DUMP_BACKWARD_STORES)["configs"]["bwd-bf16-d192"]["dK"]
+    default_mms = copy.deepcopy(k)
+    default_mms["major_mode_size"] = None  # as if FA had passed none: the model picks SW128
+    load_entry = load()["configs"]["bf16-d128"]["Q"]
+    short = copy.deepcopy(o)
+    short["dump_u16_le_b64"] = base64.b64encode(struct.pack("<4H", 0, 1, 2, 3)).decode()
+    data["configs"] = {"bf16-d128": {"O": with_slots(o, swapped)}, "f16-d128": {"O": with_slots(data["configs"]["f16-d128"]["O"], stray)},
+                       "bwd-bf16-d192-as-default": {"dK": default_mms}, "a-load": {"Q": load_entry},
+                       "short": {"O": short}}
+    rc, out = run_check(tmp_path, data, capsys)
+    assert rc == 1
+    assert ("FAIL bf16-d128 O: 16382 of 16384 GMEM elements hold the model's slot (first differing (0, 0) "
+            "(GMEM row 128, col 0): holds 0x0001, the model's slot 0 (0x0000)); 245760 outside the tile still "
+            "poisoned") in out, out
+    assert ("FAIL f16-d128 O: 16384 of 16384 GMEM elements hold the model's slot; 1 of 245760 outside the tile "
+            "written, first (batch 1, row 127, head 1, col 5) holds 0x0000") in out, out
+    # SW128's (0, 32) is slot 32; the H200 stored sK's SW64 slot 3072 (atom column 1) there.
+    assert "FAIL bwd-bf16-d192-as-default dK: the DSL's layout S<2,4,3>" in out
+    assert "first differing (0, 32) (GMEM row 192, col 32): holds 0x0c00, the model's slot 32 (0x0020)" in out, out
+    # The control one narrower than SW128 is SW64, the H200's own placement: not caught.
+    assert "FAIL bwd-bf16-d192-as-default dK: control (swizzle one narrower: tile_to_shape(gmma_atom(K, SW64, 16)" in out
+    assert "NOT caught" in out
+    assert "FAIL a-load Q: a load in a store dump" in out
+    assert "FAIL short O: the dump holds 4 elements, GMEM [2, 512, 2, 128] has 262144" in out
+    # bf16-d128 and f16-d128: 4 passed, 1 failed each; as-default: 2 passed, 3 failed; 2 more failed.
+    assert "10 passed, 7 failed" in out
+    REPORT.append("flash placement: 5 perturbed store dumps refused at the first differing element")
