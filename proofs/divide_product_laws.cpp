@@ -190,7 +190,10 @@ LawResult blocked_raked_defining_law(const ProofOptions& opt) {
       std::vector<SymInt> shapes, strides;
       const SymLayout a = variable_layout(s, flat_profile(ra), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain,
                                           shapes, strides);
-      const SymLayout b = variable_layout(s, flat_profile(rb), {1, kExtentMax}, {0, kStrideMax}, domain, shapes, strides);
+      // B's strides over the header's whole range: the claim does not read them (zip_block_and_copies
+      // takes B's rank and shapes; C stands for the product), so no sign of them is left out.
+      const SymLayout b = variable_layout(s, flat_profile(rb), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain,
+                                          shapes, strides);
       CopiesSummaryOps ops;
       ops.copies = variable_layout(s, flat_profile(rank), {1, kExtentMax}, {-kStrideMax, kStrideMax}, domain, shapes,
                                    strides);

@@ -313,7 +313,8 @@ def test_h200_store_dumps_read_by_hand():
         assert gmem_at(dk, 192, 1, 192 + r, 1, c) == swizzled_slot(32 * r + c % 32 + 3072 * (c // 32), 2), (r, c)
         assert gmem_at(dv, 192, 1, 192 + r, 1, c) == swizzled_slot(64 * r + c % 64 + 6144 * (c // 64), 3), (r, c)
         cases += 2
-    # Row 4: SW64 moves it by 32 bytes (slot 144), SW128 by 64 bytes (slot 288).
+    # Row 4: SW64 moves its elements by 32 bytes (element (4, 16), slot 144 unswizzled, holds
+    # 128), SW128 by 64 bytes (element (4, 32), slot 288 unswizzled, holds 256).
     assert gmem_at(dk, 192, 1, 196, 1, 16) == 128 and gmem_at(dv, 192, 1, 196, 1, 32) == 256
     REPORT.append(f"flash placement: {cases} GMEM elements of the H200's O (bf16 d128) and dK, dV (bf16 d192) "
                   "stores read by hand")
