@@ -149,10 +149,8 @@ def build(cfg, tensor, one_thread=False):
     import cutlass
     import cutlass.cute as cute
     import quack.copy_utils as quack_copy
-    import quack.sm90_utils as quack_sm90
     from cutlass.cute.nvgpu import cpasync
     from cutlass.memory import SmemAllocator
-    from cutlass.tensor_utils import LayoutEnum
     dt, D = cfg[0], cfg[1]
     backward = is_backward(cfg)
     tile, stages, blocks, mms = tensor_plan(cfg, tensor)
@@ -221,22 +219,10 @@ def build(cfg, tensor, one_thread=False):
         mX = cute.make_tensor(px, cute.make_layout((seqlen, D, heads, batches),
                                                    stride=(heads * D, 1, D, seqlen * heads * D)))
         op = cpasync.CopyBulkTensorTileG2SOp()
-        if cutlass.const_expr(backward):
-            # flash_bwd_sm90: major_mode_size where FA passes one; every atom over modes 0 and 1.
-            if cutlass.const_expr(mms is None):
-                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
-            else:
-                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages,
-                                                       major_mode_size=mms)
-            tma_layout = cute.select(s_layout, mode=[0, 1])
-            tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D))
-        elif cutlass.const_expr(stages is None):
-            s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
-            tma_layout = s_layout
+        s_layout, tma_layout = fa_tile_layouts(dtype, tile, D, stages, mms, backward)
+        if cutlass.const_expr(backward or stages is None):
             tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D))
         else:
-            s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
-            tma_layout = cute.select(s_layout, mode=[0, 1])
             tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D), 1)
         shared["layout"] = str(s_layout)
         shared["tma_layout"] = str(tma_layout)
@@ -250,6 +236,19 @@ def build(cfg, tensor, one_thread=False):
     return launch, shared
 
 
+def fa_tile_layouts(dtype, tile, hdim, stages, mms, backward):
+    """FA's SM90 SMEM layout for a (tile, hdim) tile (quack's make_smem_layout, with FA's
+    major_mode_size where it passes one) and the layout its TMA atom is made over: the whole
+    layout for the forward's unstaged tiles (Q, sO), modes 0 and 1 for the forward's staged K
+    and V and for every tile of the backward. Called while a @cute.jit function is traced."""
+    import cutlass.cute as cute
+    import quack.sm90_utils as quack_sm90
+    from cutlass.tensor_utils import LayoutEnum
+    extra = {} if mms is None else {"major_mode_size": mms}
+    s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, hdim), stages, **extra)
+    return s_layout, (s_layout if not backward and stages is None else cute.select(s_layout, mode=[0, 1]))
+
+
 def build_store(cfg, tensor):
     """The @cute.jit launcher storing TENSOR's tile (O, dK or dV) of configuration CFG from
     shared memory to GMEM by FA's TMA store, each slot holding its own index; and a dict that
@@ -257,10 +256,8 @@ def build_store(cfg, tensor):
     import cutlass
     import cutlass.cute as cute
     import quack.copy_utils as quack_copy
-    import quack.sm90_utils as quack_sm90
     from cutlass.cute.nvgpu import cpasync
     from cutlass.memory import SmemAllocator
-    from cutlass.tensor_utils import LayoutEnum
     dt, D = cfg[0], cfg[1]
     backward = is_backward(cfg)
     tile, stages, blocks, mms = tensor_plan(cfg, tensor)
@@ -307,19 +304,9 @@ def build_store(cfg, tensor):
         mX = cute.make_tensor(px, cute.make_layout((seqlen, D, heads, batches),
                                                    stride=(heads * D, 1, D, seqlen * heads * D)))
         op = cpasync.CopyBulkTensorTileS2GOp()
-        if cutlass.const_expr(backward):
-            # flash_bwd_sm90: dK through sK's layout (its major_mode_size), dV through sV's;
-            # each atom over modes 0 and 1.
-            if cutlass.const_expr(mms is None):
-                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
-            else:
-                s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages,
-                                                       major_mode_size=mms)
-            tma_layout = cute.select(s_layout, mode=[0, 1])
-        else:
-            # flash_fwd_sm90: sO's layout, the atom over all of it.
-            s_layout = quack_sm90.make_smem_layout(dtype, LayoutEnum.ROW_MAJOR, (tile, D), stages)
-            tma_layout = s_layout
+        # flash_bwd_sm90: dK through sK's layout (its major_mode_size), dV through sV's;
+        # flash_fwd_sm90: sO's layout.
+        s_layout, tma_layout = fa_tile_layouts(dtype, tile, D, stages, mms, backward)
         tma_atom, mX_tma = cpasync.make_tiled_tma_atom(op, mX, tma_layout, (tile, D))
         shared["layout"] = str(s_layout)
         shared["tma_layout"] = str(tma_layout)

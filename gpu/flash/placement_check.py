@@ -126,67 +126,79 @@ def controls(one, mms):
             "other majorness": model.smem_tile("COL_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"])[0]}
 
 
+class Verdicts:
+    """One tensor's PASS / FAIL lines, counted."""
+
+    def __init__(self, label):
+        self.label, self.passed, self.failed, self.lines = label, 0, 0, []
+
+    def __call__(self, ok, text):
+        self.passed, self.failed = self.passed + ok, self.failed + (not ok)
+        self.lines.append(f"{'PASS' if ok else 'FAIL'} {self.label}: {text}")
+
+    def result(self):
+        return self.passed, self.failed, self.lines
+
+
+def dumped_u16(one):
+    """The dump's 16-bit values (shared memory for a load, GMEM for a store)."""
+    raw = base64.b64decode(one["dump_u16_le_b64"])
+    return struct.unpack(f"<{len(raw) // 2}H", raw)
+
+
+def model_layout_verdicts(verdict, one):
+    """The model's layout for the tensor (the forward's dumps have no major_mode_size: FA's
+    forward passes none), after the verdict that the DSL's printout is the same function.
+    Returns (major_mode_size, the model's call, its layout)."""
+    mms = one.get("major_mode_size")
+    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"], mms)
+    printed = one.get("dsl_layout") or ""
+    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
+    verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
+    return mms, call, mine
+
+
+def control_verdicts(verdict, one, mms, place):
+    """Each control layout must be refused by `place` (placement or store_placement)."""
+    for what, expr in controls(one, mms).items():
+        c_hit, c_total, wrong = place(cuteref.eval(expr))[:3]
+        verdict(wrong is not None, f"control ({what}: {expr}) caught" +
+                (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
+
+
 def check(name, tensor, one):
     """(passed, failed, lines) for one tensor of one configuration."""
     if one.get("direction") == "store":
         return check_store(name, tensor, one)
-    raw = base64.b64decode(one["dump_u16_le_b64"])
-    dump = struct.unpack(f"<{len(raw) // 2}H", raw)
-    # The forward's dumps have no major_mode_size (FA's forward passes none).
-    mms = one.get("major_mode_size")
-    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"], mms)
-    lines, passed, failed = [], 0, 0
-    label = f"{name} {tensor}"
-
-    def verdict(ok, text):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        lines.append(f"{'PASS' if ok else 'FAIL'} {label}: {text}")
-
+    dump = dumped_u16(one)
+    verdict = Verdicts(f"{name} {tensor}")
     completed = one.get("completed", [])
     verdict(len(completed) == len(one["blocks"]) and all(v == 1 for v in completed),
             f"loads completed {completed} (blocks {one['blocks']})")
-    printed = one.get("dsl_layout") or ""
-    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
-    verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
+    mms, call, mine = model_layout_verdicts(verdict, one)
     hit, total, first, stray = placement(mine, dump, one)
     verdict(first is None and not stray and hit == total,
             f"{hit} of {total} elements at the model's slots, {len(dump) - total} slots unaddressed"
             + (f"; first misplaced {first}" if first else "")
             + (f"; {len(stray)} unaddressed slots written, first {stray[0]}" if stray else ""))
-    for what, expr in controls(one, mms).items():
-        c_hit, c_total, wrong, _ = placement(cuteref.eval(expr), dump, one)
-        verdict(wrong is not None, f"control ({what}: {expr}) caught" +
-                (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
-    return passed, failed, lines
+    control_verdicts(verdict, one, mms, lambda layout: placement(layout, dump, one))
+    return verdict.result()
 
 
 def check_store(name, tensor, one):
     """(passed, failed, lines) for one store of one configuration: the GMEM dump against the
     model's slot of each tile element."""
-    raw = base64.b64decode(one["dump_u16_le_b64"])
-    gmem = struct.unpack(f"<{len(raw) // 2}H", raw)
+    gmem = dumped_u16(one)
+    verdict = Verdicts(f"{name} {tensor}")
     expected = 1
     for extent in one["gmem_shape"]:
         expected *= extent
-    mms = one.get("major_mode_size")
-    call, mine = model.smem_tile("ROW_MAJOR", [one["tile"], one["hdim"]], BITS, one["stages"], mms)
-    lines, passed, failed = [], 0, 0
-    label = f"{name} {tensor}"
-
-    def verdict(ok, text):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        lines.append(f"{'PASS' if ok else 'FAIL'} {label}: {text}")
-
     if len(gmem) != expected or one["hdim"] != one["gmem_shape"][3]:
         verdict(False, f"the dump holds {len(gmem)} elements, GMEM {one['gmem_shape']} has {expected}")
-        return passed, failed, lines
+        return verdict.result()
     completed = one.get("completed", [])
     verdict(completed == [1], f"store completed {completed} (block {one['blocks']})")
-    printed = one.get("dsl_layout") or ""
-    same = cuteref.equal(mine, cuteref.from_dsl(printed, bits=BITS)) if printed else "no printout"
-    verdict(str(same) == "true", f"the DSL's layout {printed} is the model's {call}: {same}")
+    mms, call, mine = model_layout_verdicts(verdict, one)
     hit, total, first, stray, where = store_placement(mine, gmem, one)
     outside = len(gmem) - total
     verdict(first is None and not stray and hit == total,
@@ -194,11 +206,8 @@ def check_store(name, tensor, one):
             + (f" (first differing {first})" if first else "")
             + (f"; {stray} of {outside} outside the tile written, first {where}" if stray
                else f"; {outside} outside the tile still poisoned"))
-    for what, expr in controls(one, mms).items():
-        c_hit, c_total, wrong, _, _ = store_placement(cuteref.eval(expr), gmem, one)
-        verdict(wrong is not None, f"control ({what}: {expr}) caught" +
-                (f", {c_hit} of {c_total} elements at its slots; first {wrong}" if wrong else " NOT caught"))
-    return passed, failed, lines
+    control_verdicts(verdict, one, mms, lambda layout: store_placement(layout, gmem, one))
+    return verdict.result()
 
 
 def main(argv):
