@@ -103,8 +103,11 @@ struct CompositionDiagnostics {
     if constexpr (std::is_same_v<Lhs, Layout>) return lhs;
     else return lhs.layout();
   }
+  // The texts below are built only on failure; out of line and cold, so that each require
+  // site in the hot loop calls one function instead of carrying the string building (inlined,
+  // this file's object was 1.2 MB and took two minutes to compile).
   // A failed precondition at mode i of the coalesced A.
-  std::string at_mode(const std::string& condition, std::size_t i, const Leaf& rest_shape,
+  [[gnu::cold, gnu::noinline]] std::string at_mode(const std::string& condition, std::size_t i, const Leaf& rest_shape,
                       const Leaf& rest_stride) const {
     const Layout l = layout();
     return "composition: precondition violated: " + condition + " at mode " + std::to_string(i) + " (" +
@@ -113,26 +116,26 @@ struct CompositionDiagnostics {
            tuple(rest_shape).to_string() + ", rest stride " + tuple(rest_stride).to_string() + "); " +
            ctx.operands();
   }
-  std::string stride_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+  [[gnu::cold, gnu::noinline]] std::string stride_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
     return at_mode("stride divisibility (rest stride % shape == 0 or rest stride < shape), CuTe's \"Stride "
                    "Divisibility Condition\"", i, rest_shape, rest_stride);
   }
-  std::string exactness(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+  [[gnu::cold, gnu::noinline]] std::string exactness(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
     return at_mode("exactness (rest stride must divide the shape when B continues past this mode; CuTe does not "
                    "check this and would return a layout that is not A o B)", i, rest_shape, rest_stride);
   }
-  std::string shape_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
+  [[gnu::cold, gnu::noinline]] std::string shape_divisibility(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride) const {
     return at_mode("shape divisibility (rest shape % min(ceil(shape / rest stride), rest shape) == 0), CuTe's "
                    "\"Shape Divisibility Condition\"", i, rest_shape, rest_stride);
   }
-  std::string no_carry(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride, CheckedInt digit_sum) const {
+  [[gnu::cold, gnu::noinline]] std::string no_carry(std::size_t i, const Leaf& rest_shape, const Leaf& rest_stride, CheckedInt digit_sum) const {
     return at_mode("no carry (B's modes together reach digit " + std::to_string(digit_sum.v) +
                        " >= shape in this mode, so their offsets carry into the next mode of A and A(B(c)) is not "
                        "the sum of A applied to B's modes; CuTe does not check this and would return a layout "
                        "that is not A o B)",
                    i, rest_shape, rest_stride);
   }
-  std::string signs() const {
+  [[gnu::cold, gnu::noinline]] std::string signs() const {
     return "composition: precondition violated: B's modes have strides of both signs and together reach "
            "several modes of A " + layout().to_string() + " (at B's mode " + tuple(n0).to_string() + ":" +
            tuple(d0).to_string() + "), so A(B(c)) is not the sum of A applied to B's modes; " + ctx.operands();

@@ -15,7 +15,9 @@ class Error : public std::runtime_error {
  public:
   // Control bytes, and bytes outside UTF-8 characters, in the message are escaped
   // (diagnostic_text.hpp's printable()).
-  explicit Error(const std::string& message) : std::runtime_error(printable(message)) {}
+  // Out of line (error.cpp): a throw site then calls one function instead of inlining the
+  // escaping loop, which made every throwing translation unit larger and slower to compile.
+  explicit Error(const std::string& message);
 };
 
 // A parse error: `column` is 1-based, counted in bytes of the input text.
