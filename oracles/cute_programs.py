@@ -214,12 +214,11 @@ def run_without_input(binary: str, lines: List[str]) -> Tuple[List[str], List[Tu
 
 @dataclass
 class ProgramAnswers:
-    """What recorded_or_compiled found: every program's answers, and where each came from."""
+    """What recorded_or_compiled found: every program's answers, the recorded answers that CuTe
+    no longer gives, and where the answers came from, in words."""
     answers: Dict[str, recorded_answers.Answers]
-    compiled: List[str]          # compiled (or found in the build cache) and run now
     errors: List[str]            # "NAME: where the recording differs from CuTe C++"
-    compile_cpu: float           # CPU seconds of the compiles (children's user + system)
-    note: str                    # one line for the summary
+    note: str                    # one line for the summary: recorded, compiled now (and its CPU), verified
 
 
 def children_cpu() -> float:
@@ -277,4 +276,4 @@ def recorded_or_compiled(compiler: Compiler, programs: Dict[str, Tuple[str, List
         note += (f"; {len(absent)} not in the recording ({named}): another compiler, header, source or input "
                  f"than recorded; with the test's own arguments the recording is stale, regenerate it "
                  f"(oracles/README.md, \"Recorded answers\")")
-    return ProgramAnswers(answers, to_run, errors, compile_cpu, note)
+    return ProgramAnswers(answers, errors, note)
