@@ -3,6 +3,7 @@
 
     composed_inverse.py --cuteref build/cli/cuteref --diff build/oracles/vendor_diff \
         --cache build/oracles/cute-cache --dsl .vendor/dsl --cpp-arg=-I... [--seed 1] [--cases 300]
+        [--recording FILE | --no-recording | --record FILE] [--verify-recorded N] [--verify-seed S]
 
 Draws distinct static composed layouts C = Sw<B,M,S> o _0 o L (L injective: compact, permuted or
 gapped strides, nested up to depth 2; a swizzle with B <= 3, M <= 5, B <= |S| <= 6 that moves some
@@ -20,13 +21,18 @@ for right_inverse(C) and left_inverse(C):
   definition by enumeration here: R(y) in [0, size(C)) and C(R(y)) == y for y < size(R); R(C(i))
   == i for i < size(C), C(i) in [0, size(R)). Those are counted as CuTe answering a non-inverse
   (corpus/vendor/cute_quirks.txt); one that passes fails the test (the model refused an inverse).
+  CuTe's output of each unit comes from oracles/recorded/cute_composed_inverse.json.xz where it
+  is recorded for this compiler, these headers, this source and this input (recorded_answers.py),
+  else from a compile; --verify-recorded recorded units are compiled anyway and must print the
+  recorded output byte for byte ("RECORDING DIFFERS from CuTe C++" otherwise).
 - the CuTe DSL refuses composed layouts in both functions (TypeError); a sample is asked and must
   raise, an answer fails the test (it would have to be compared). Skipped with a message without
   the DSL.
 
 Negative control: CuTe's answers compared with the model's inverse of L alone (the swizzle
 dropped) must be rejected for some cases, and every CuTe answer the model agrees with must be
-rejected when its fingerprint is perturbed. Exit 0 when all agree, 1 otherwise, 77 without CuTe.
+rejected when its fingerprint is perturbed. Exit 0 when all agree, 1 otherwise (a recording that
+differs from CuTe, a missing recording file), 77 without CuTe.
 """
 
 import argparse
@@ -42,6 +48,7 @@ sys.path.insert(0, HERE)
 
 import cute_programs  # noqa: E402
 import layouts as L  # noqa: E402
+import recorded_answers  # noqa: E402
 from differential import run_lines  # noqa: E402
 from pycute_cases import fnv  # noqa: E402
 
@@ -162,6 +169,16 @@ def main():
     ap.add_argument("--cases", type=int, default=300)
     ap.add_argument("--per-unit", type=int, default=100, help="composed layouts per translation unit")
     ap.add_argument("--dsl-sample", type=int, default=40)
+    ap.add_argument("--recording", default=os.path.join(HERE, "recorded", "cute_composed_inverse.json.xz"),
+                    help="CuTe C++'s recorded answers (recorded_answers.py): a unit whose answers are recorded for "
+                         "this compiler, these headers, this source and this input is not compiled")
+    ap.add_argument("--verify-recorded", type=int, default=1,
+                    help="how many recorded units are compiled and run again and must give the recorded "
+                         "answers byte for byte (-1: all)")
+    ap.add_argument("--verify-seed", default=None,
+                    help="chooses those units (default: the checkout's commit, so each commit checks another one)")
+    ap.add_argument("--no-recording", action="store_true", help="compile every unit")
+    ap.add_argument("--record", default="", help="compile every unit and write their answers to this file")
     args = ap.parse_args()
     if not args.cpp_arg:
         print("vendor_composed_inverse: SKIP: no CuTe headers (./run installs the nvidia-cutlass wheel and the CUDA headers)")
@@ -192,23 +209,28 @@ def main():
         ops = [cute_programs.CppOp(op, f"{op}(C)", check_rank=False) if verdict[(ci, op)] != "masks"
                else cute_programs.CppOp(op, "Int<0>{}", integer=True) for op in OPS]
         patterns.append(cute_programs.Pattern(f"cinv{ci}", pre, ops, 0))
-    units = {}
-    for u in range(0, len(patterns), args.per_unit):
-        units[f"composed_inverse_{u // args.per_unit}"] = cute_programs.translation_unit(
-            [(ci, patterns[ci]) for ci in range(u, min(u + args.per_unit, len(patterns)))])
-    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
-    binaries = compiler.build(units, jobs=2)
-    cute = {}  # (case, op) -> (text, size, hash)
-    for u, (name, binary) in enumerate(sorted(binaries.items(), key=lambda x: int(x[0].rsplit("_", 1)[1]))):
-        first = int(name.rsplit("_", 1)[1]) * args.per_unit
+    programs = {}  # name -> (source, input lines): args.per_unit cases per unit
+    for first in range(0, len(patterns), args.per_unit):
+        members = range(first, min(first + args.per_unit, len(patterns)))
         lines = []
-        for ci in range(first, min(first + args.per_unit, len(cases))):
+        for ci in members:
             mask = sum(1 << i for i, op in enumerate(OPS) if verdict[(ci, op)] != "masks")
             if mask:
                 lines.append(f"{ci} {ci} {mask} 0")
-        results, traps = cute_programs.run_binary(binary, lines)
+        programs[f"composed_inverse_{first // args.per_unit}"] = (
+            cute_programs.translation_unit([(ci, patterns[ci]) for ci in members]), lines)
+    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
+    # CuTe's answers: recorded, or compiled and run (recorded_answers.py).
+    units = cute_programs.recorded_or_compiled(
+        compiler, programs, cute_programs.run_binary, "" if args.no_recording else args.recording,
+        args.verify_recorded,
+        args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE),
+        record=args.record, about=f"CuTe C++'s answers for oracles/composed_inverse.py --seed {args.seed} "
+                                  f"--cases {args.cases} --per-unit {args.per_unit}")
+    cute = {}  # (case, op) -> (text, size, hash)
+    for name, (results, traps) in units.answers.items():
         if traps:
-            raise RuntimeError(f"CuTe trapped on {traps[:3]}")
+            raise RuntimeError(f"CuTe trapped in {name} on {traps[:3]}")
         for line in results:
             cid, op, text, n, h = line.split("\t")
             cute[(int(cid), OPS[int(op)])] = (text, int(n), int(h))
@@ -282,11 +304,17 @@ def main():
     agree = sum(tally[op]["agree"] for op in OPS)
     failed = sum(tally[op]["failed"] for op in OPS)
     print(f"vendor_composed_inverse: {agree} agree with CuTe C++, {failed} failed "
-          f"({len(cases)} composed layouts, {len(verdict)} inverses; {compiler.compiled} CuTe programs compiled)")
+          f"({len(cases)} composed layouts, {len(verdict)} inverses); CuTe programs: {units.note}")
     if not control_ok:
         print("vendor_composed_inverse: FAIL: the negative control was not rejected")
-    return 1 if failed or bad or agree == 0 or not control_ok else 0
+    for e in units.errors:
+        print(f"RECORDING DIFFERS from CuTe C++: {e}")
+    return 1 if failed or bad or agree == 0 or not control_ok or units.errors else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except RuntimeError as e:  # a CuTe program that fails, a missing recording, an unexpected refusal
+        print(f"vendor_composed_inverse: FAIL: {e}")
+        sys.exit(1)

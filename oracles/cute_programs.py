@@ -202,16 +202,23 @@ def run_binary(binary: str, lines: List[str]) -> Tuple[List[str], List[Tuple[str
     return results, traps
 
 
+def run_without_input(binary: str, lines: List[str]) -> Tuple[List[str], List[Tuple[str, int, int]]]:
+    """The output lines of a program that reads no input (`lines` is empty) and prints everything
+    it computes; no traps (such a program has no case to isolate: a non-zero exit is an error).
+    Raises RuntimeError naming the program and its exit status."""
+    r = subprocess.run([binary], input="".join(line + "\n" for line in lines), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{binary} exited with {r.returncode}: {r.stderr[-2000:]}")
+    return r.stdout.splitlines(), []
+
+
 @dataclass
 class ProgramAnswers:
-    """What recorded_or_compiled found: every program's answers, and where each came from."""
+    """What recorded_or_compiled found: every program's answers, the recorded answers that CuTe
+    no longer gives, and where the answers came from, in words."""
     answers: Dict[str, recorded_answers.Answers]
-    recorded: List[str]          # answers read from the recording
-    compiled: List[str]          # compiled (or found in the build cache) and run now
-    verified: List[str]          # of the recorded ones, also compiled and run and compared
     errors: List[str]            # "NAME: where the recording differs from CuTe C++"
-    compile_cpu: float           # CPU seconds of the compiles (children's user + system)
-    note: str                    # one line for the summary
+    note: str                    # one line for the summary: recorded, compiled now (and its CPU), verified
 
 
 def children_cpu() -> float:
@@ -264,6 +271,9 @@ def recorded_or_compiled(compiler: Compiler, programs: Dict[str, Tuple[str, List
                 f"{len(verified)} of them compared with the recording"
                 + (f" ({', '.join(verified)}; verification seed {seed[:12]})" if verified else ""))
     if recording and not record and len(recorded) < len(programs):
-        note += (f"; {len(programs) - len(recorded)} not in the recording: it is stale, regenerate it "
+        absent = [n for n in programs if keys[n] not in recorded]
+        named = ", ".join(absent) if len(absent) <= 8 else f"{', '.join(absent[:8])}, ..."
+        note += (f"; {len(absent)} not in the recording ({named}): another compiler, header, source or input "
+                 f"than recorded; with the test's own arguments the recording is stale, regenerate it "
                  f"(oracles/README.md, \"Recorded answers\")")
-    return ProgramAnswers(answers, [recorded[k] for k in recorded], to_run, verified, errors, compile_cpu, note)
+    return ProgramAnswers(answers, errors, note)

@@ -114,6 +114,15 @@ def verification_sample(keys: Sequence[str], count: int, seed: str) -> List[str]
     return ordered if count < 0 else ordered[:count]
 
 
+def selected_one_in(seed: str, name: str, period: int) -> bool:
+    """Whether `seed` selects the program `name` for verification: for one seed in about `period`
+    (1: every seed), by a hash of the seed and the name. For a recording of a single program,
+    which `verification_sample` would either always or never choose. Pre: period >= 1."""
+    if period < 1:
+        raise ValueError(f"a verification period must be >= 1, not {period}")
+    return int(hashlib.sha256(f"{seed}:{name}".encode()).hexdigest(), 16) % period == 0
+
+
 def first_difference(recorded: Answers, live: Answers) -> Optional[str]:
     """None when the two outputs are equal; else where they first differ, in words."""
     (r_out, r_traps), (l_out, l_traps) = recorded, live

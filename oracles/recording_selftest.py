@@ -3,9 +3,18 @@
 the compiler, headers, source and input it was recorded for, and a recording that differs from
 a program's output by one byte is caught.
 
-    recording_selftest.py [CXX]     exit 0 when every check holds; prints how many ran
+    recording_selftest.py [--cxx CXX] [--cuteref EXE --diff EXE --cpp-arg=-I...]...
+
+With the model and CuTe's headers, also end to end through one of the tests that read a
+recording (composed_inverse.py, on a few cases, in a temporary folder): a recording written by
+--record is read back and verified whole; the same recording altered in one line by hand fails
+with "RECORDING DIFFERS from CuTe C++", naming the unit and the line; a recording file that does
+not exist is an error with a diagnostic. Exit 0 when every check holds; prints how many ran.
 """
 
+import argparse
+import json
+import lzma
 import os
 import shutil
 import subprocess
@@ -28,8 +37,57 @@ def check(cond, what):
         print(f"FAIL: {what}")
 
 
+def composed_inverse_end_to_end(tmp, args):
+    """composed_inverse.py with its recording written, read, altered and missing."""
+    cmd = [sys.executable, os.path.join(HERE, "composed_inverse.py"), "--cuteref", args.cuteref, "--diff", args.diff,
+           "--cache", os.path.join(tmp, "cache"), "--cxx", args.cxx, "--dsl", "", "--cases", "10", "--per-unit", "5"]
+    cmd += [f"--cpp-arg={a}" for a in args.cpp_arg]
+    recording = os.path.join(tmp, "composed_inverse.json.xz")
+
+    def run(*extra):
+        r = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+        return r.returncode, r.stdout + r.stderr
+
+    rc, out = run("--record", recording)
+    check(rc == 0 and os.path.exists(recording), f"--record did not write the recording (exit {rc}):\n{out[-3000:]}")
+    if rc != 0:
+        return
+    rc, out = run("--recording", recording, "--verify-recorded", "-1")
+    check(rc == 0 and "2 of 2 from the recording" in out and "2 of them compared with the recording" in out,
+          f"the recording just written is not read and verified whole (exit {rc}):\n{out[-3000:]}")
+
+    with lzma.open(recording, "rt") as f:
+        data = json.load(f)
+    key = sorted(data["answers"])[0]
+    lines = data["answers"][key]["out"]
+    check(len(lines) > 0, "a recorded unit printed nothing")
+    if not lines:
+        return
+    # the last field of the first line is the fingerprint of CuTe's values: one digit changed
+    cid, op, text, size, digest = lines[0].split("\t")
+    altered_digest = digest[:-1] + ("1" if digest[-1] != "1" else "2")
+    altered = {k: (list(v["out"]), [tuple(t) for t in v["traps"]]) for k, v in data["answers"].items()}
+    altered[key][0][0] = "\t".join([cid, op, text, size, altered_digest])
+    altered_path = os.path.join(tmp, "composed_inverse_altered.json.xz")
+    R.write_recording(altered_path, altered, data["about"])
+    rc, out = run("--recording", altered_path, "--verify-recorded", "-1")
+    check(rc == 1 and "RECORDING DIFFERS from CuTe C++: composed_inverse_" in out and ": line 1: recorded" in out
+          and altered_digest in out,
+          f"a recording altered by hand was not refused when its unit was verified (exit {rc}):\n{out[-3000:]}")
+
+    rc, out = run("--recording", os.path.join(tmp, "no_such_recording.json.xz"))
+    check(rc == 1 and "no_such_recording.json.xz does not exist" in out and "Traceback" not in out,
+          f"a missing recording file is not an error with a diagnostic (exit {rc}):\n{out[-3000:]}")
+
+
 def main():
-    cxx = sys.argv[1] if len(sys.argv) > 1 else "g++"
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--cuteref", default="", help="cuteref, for the end-to-end checks")
+    ap.add_argument("--diff", default="", help="vendor_diff, for the end-to-end checks")
+    ap.add_argument("--cpp-arg", action="append", default=[], help="compiler argument for CuTe (repeat)")
+    args = ap.parse_args()
+    cxx = args.cxx
     if shutil.which(cxx) is None:
         print(f"recording_selftest: SKIP: no compiler {cxx}")
         return 77
@@ -102,11 +160,27 @@ def main():
               "20 seeds choose the same sample")
         check(sorted(R.verification_sample(keys, -1, "seed")) == sorted(keys), "-1 does not choose every key")
 
+        check(all(R.selected_one_in(f"seed{i}", "p", 1) for i in range(50)), "period 1 does not select every seed")
+        chosen = sum(R.selected_one_in(f"seed{i}", "p", 4) for i in range(400))
+        check(60 <= chosen <= 140, f"period 4 selects {chosen} of 400 seeds, not about 100")
+        check(any(R.selected_one_in(f"seed{i}", "p", 4) != R.selected_one_in(f"seed{i}", "q", 4) for i in range(50)),
+              "the selection does not depend on the program's name")
+        try:
+            R.selected_one_in("seed", "p", 0)
+            check(False, "a verification period of 0 was accepted")
+        except ValueError as e:
+            check("must be >= 1" in str(e), f"the refusal names the precondition: {e}")
+
         check(R.source_commit(tmp) == "0", "outside a checkout the verification seed is not 0")
         git = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True, text=True)
         if git.returncode == 0:
             check(R.source_commit(HERE) == git.stdout.strip(), "the checkout's commit is not the seed")
-    print(f"recording_selftest: {checks} checks, {failures} failed")
+        end_to_end = "none (no --cuteref, --diff and --cpp-arg: CuTe's headers are not installed)"
+        if args.cuteref and args.diff and args.cpp_arg:
+            before = checks
+            composed_inverse_end_to_end(tmp, args)
+            end_to_end = f"{checks - before} through composed_inverse.py"
+    print(f"recording_selftest: {checks} checks, {failures} failed; end to end: {end_to_end}")
     return 1 if failures else 0
 
 

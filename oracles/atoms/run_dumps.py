@@ -27,14 +27,6 @@ import cute_programs  # noqa: E402
 import recorded_answers  # noqa: E402
 
 
-def run_dump(binary, lines):
-    """A dump program's output lines (it reads no input: `lines` is empty)."""
-    r = subprocess.run([binary], input="".join(line + "\n" for line in lines), capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"{binary} exited with {r.returncode}: {r.stderr[-2000:]}")
-    return r.stdout.splitlines(), []
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--compare", required=True, help="the compare_atoms program")
@@ -59,7 +51,7 @@ def main():
             programs[os.path.splitext(os.path.basename(path))[0]] = (f.read(), [])
     try:
         dumps = cute_programs.recorded_or_compiled(
-            compiler, programs, run_dump, "" if args.no_recording else args.recording, args.verify_recorded,
+            compiler, programs, cute_programs.run_without_input, "" if args.no_recording else args.recording, args.verify_recorded,
             args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(ORACLES),
             record=args.record, jobs=args.jobs, about="CuTe C++'s output of the oracles/atoms dump programs")
     except RuntimeError as e:

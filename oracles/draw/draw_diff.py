@@ -12,18 +12,25 @@ source), prints CuTe's LaTeX of every case; `cuteref draw` prints the model's. T
 compared cell for cell: every \\node line or SVG rect and text (position, fill colour, label),
 the grids and the axis labels, in order; only the comment lines (each side's own printing of the
 object) and cuteref's <g class="cell"> wrappers are not compared. Prints the counts per kind; exits 1 on any difference or if nothing was compared.
+CuTe's output is recorded in oracles/recorded/cute_draw.json.xz (recorded_answers.py); the
+program is compiled where the recording does not hold it (another compiler, header or source),
+and, where it does, for one commit in --verify-every (4), whose run fails if the output differs
+from the recording by a byte.
 Usage: draw_diff.py --cuteref EXE --cache DIR [--cpp-arg ARG]... [--seed N]
+                    [--recording FILE | --no-recording | --record FILE] [--verify-every N] [--verify-seed S]
 """
 import argparse
-import hashlib
 import os
 import random
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+ORACLES = os.path.dirname(HERE)
+sys.path.insert(0, ORACLES)
+import cute_programs  # noqa: E402
 import layouts as L  # noqa: E402  (oracles/layouts.py: the differential's random layouts)
+import recorded_answers  # noqa: E402
 
 SWIZZLES = [(1, 0, 1), (2, 0, 2), (2, 1, 2), (3, 0, 3), (1, 1, 1), (2, 2, 3), (3, 1, 3), (1, 0, 2)]
 
@@ -140,21 +147,28 @@ def program(cases):
             "using namespace cute;\nint main() {\n" + body + '\n  printf("@@@ END\\n");\n}\n')
 
 
-def cute_outputs(source, cache, cpp_args):
-    os.makedirs(cache, exist_ok=True)
-    digest = hashlib.sha256((source + " ".join(cpp_args)).encode()).hexdigest()[:16]
-    exe = os.path.join(cache, "cute_draw_" + digest)
-    if not os.path.exists(exe):
-        src = exe + ".cpp"
-        with open(src, "w") as f:
-            f.write(source)
-        # -O1 compiles CuTe's templates faster than -O0 (21 s -> 15 s CPU): fewer functions emitted
-        subprocess.run(["g++", "-std=c++17", "-O1", "-w"] + cpp_args + [src, "-o", exe + ".tmp"], check=True)
-        os.replace(exe + ".tmp", exe)
-        print(f"draw: compiled the CuTe program ({len(source)} bytes of source)")
-    out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+# The one CuTe program's name in the build cache and the recording.
+PROGRAM = "cute_draw"
+
+
+def cute_program_output(source, args):
+    """CuTe's output of the program, recorded or compiled (recorded_answers.py), with
+    cute_programs.ProgramAnswers and whether this run verifies a recorded output."""
+    compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, ORACLES)
+    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE)
+    selected = recorded_answers.selected_one_in(seed, PROGRAM, args.verify_every)
+    program = cute_programs.recorded_or_compiled(
+        compiler, {PROGRAM: (source, [])}, cute_programs.run_without_input,
+        "" if args.no_recording else args.recording, 1 if selected else 0, seed, record=args.record, jobs=1,
+        about=f"CuTe C++'s output of the oracles/draw/draw_diff.py program, --seed {args.seed} "
+              f"--layouts {args.layouts} --swizzled {args.swizzled} --tv {args.tv}")
+    return program, selected
+
+
+def split_pictures(out):
+    """CuTe's output, one list of lines per case (the program prints `@@@ CASE k` before each)."""
     parts, current = [], None
-    for line in out.splitlines():
+    for line in out:
         if line.startswith("@@@ "):
             if current is not None:
                 parts.append(current)
@@ -180,9 +194,37 @@ def main():
     ap.add_argument("--layouts", type=int, default=220)
     ap.add_argument("--swizzled", type=int, default=30)
     ap.add_argument("--tv", type=int, default=40)
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--recording", default=os.path.join(ORACLES, "recorded", "cute_draw.json.xz"),
+                    help="CuTe C++'s recorded output of the program (recorded_answers.py): not compiled where it "
+                         "is recorded for this compiler, these headers and this source")
+    ap.add_argument("--verify-every", type=int, default=4,
+                    help="a recorded output is compiled and run anyway, and must be the recorded one byte for "
+                         "byte, for one verification seed in this many (1: every run)")
+    ap.add_argument("--verify-seed", default=None,
+                    help="decides whether this run verifies (default: the checkout's commit)")
+    ap.add_argument("--no-recording", action="store_true", help="compile the program")
+    ap.add_argument("--record", default="", help="compile the program and write its output to this file")
     args = ap.parse_args()
+    if args.verify_every < 1:
+        ap.error(f"--verify-every must be >= 1, not {args.verify_every}")
     cases = draw_cases(random.Random(args.seed), args.layouts, args.swizzled, args.tv) + mma_cases()
-    theirs = cute_outputs(program(cases), args.cache, args.cpp_arg)
+    try:
+        cute, verifies = cute_program_output(program(cases), args)
+    except RuntimeError as e:  # the program does not compile or run, a missing recording
+        print(f"draw: FAIL: {e}")
+        return 1
+    rule = ""
+    if not args.record and not args.no_recording:
+        rule = (f"; the recorded output is compiled again and compared for one commit in {args.verify_every} "
+                f"(where the hash of the verification seed and the program's name is 0 mod {args.verify_every}): "
+                f"{'this' if verifies else 'not this'} one")
+    print(f"draw: CuTe's program: {cute.note}{rule}")
+    for e in cute.errors:
+        print(f"RECORDING DIFFERS from CuTe C++: {e}")
+    if cute.errors:
+        return 1
+    theirs = split_pictures(cute.answers[PROGRAM][0])
     if len(theirs) != len(cases):
         print(f"draw: the CuTe program printed {len(theirs)} pictures for {len(cases)} cases")
         return 1
