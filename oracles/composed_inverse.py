@@ -169,16 +169,8 @@ def main():
     ap.add_argument("--cases", type=int, default=300)
     ap.add_argument("--per-unit", type=int, default=100, help="composed layouts per translation unit")
     ap.add_argument("--dsl-sample", type=int, default=40)
-    ap.add_argument("--recording", default=os.path.join(HERE, "recorded", "cute_composed_inverse.json.xz"),
-                    help="CuTe C++'s recorded answers (recorded_answers.py): a unit whose answers are recorded for "
-                         "this compiler, these headers, this source and this input is not compiled")
-    ap.add_argument("--verify-recorded", type=int, default=1,
-                    help="how many recorded units are compiled and run again and must give the recorded "
-                         "answers byte for byte (-1: all)")
-    ap.add_argument("--verify-seed", default=None,
-                    help="chooses those units (default: the checkout's commit, so each commit checks another one)")
-    ap.add_argument("--no-recording", action="store_true", help="compile every unit")
-    ap.add_argument("--record", default="", help="compile every unit and write their answers to this file")
+    recorded_answers.add_recording_arguments(
+        ap, os.path.join(HERE, "recorded", "cute_composed_inverse.json.xz"), "unit", verify_count=1)
     args = ap.parse_args()
     if not args.cpp_arg:
         print("vendor_composed_inverse: SKIP: no CuTe headers (./run installs the nvidia-cutlass wheel and the CUDA headers)")

@@ -298,18 +298,8 @@ def main():
                     help="pycute cases for left_inverse: more than --pycute-extra, since about a "
                          "third are refused by the model (negative or non-dividing strides) or are "
                          "known pycute defects/quirks, neither counted as checked")
-    ap.add_argument("--recording", default=os.path.join(HERE, "recorded", "cute_differential.json.xz"),
-                    help="CuTe C++'s recorded answers for the TUs, of run-time patterns and of static pairs "
-                         "(recorded_answers.py): a TU whose answers are recorded for this compiler, these headers, "
-                         "this source and this input is not compiled")
-    ap.add_argument("--verify-recorded", type=int, default=2,
-                    help="how many recorded TUs are compiled and run again and must give the "
-                         "recorded answers byte for byte (-1: all)")
-    ap.add_argument("--verify-seed", default=None,
-                    help="chooses those TUs (default: the checkout's commit, so each commit checks another sample)")
-    ap.add_argument("--no-recording", action="store_true", help="compile every TU")
-    ap.add_argument("--record", default="",
-                    help="compile every TU and write their answers to this file (then --recording)")
+    recorded_answers.add_recording_arguments(
+        ap, os.path.join(HERE, "recorded", "cute_differential.json.xz"), "TU", verify_count=2)
     ap.add_argument("--tus", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)

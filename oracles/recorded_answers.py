@@ -14,6 +14,7 @@ programs again (`verification_sample`) and fails if their output differs from th
 a byte. Regenerating the recording is one command (oracles/README.md, "Recorded answers").
 """
 
+import argparse
 import hashlib
 import json
 import lzma
@@ -140,3 +141,31 @@ def source_commit(directory: str) -> str:
     """The checkout's commit (the default verification seed), or "0" outside a git checkout."""
     r = subprocess.run(["git", "-C", directory, "rev-parse", "HEAD"], capture_output=True, text=True)
     return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "0"
+
+
+def add_recording_arguments(parser: argparse.ArgumentParser, default_file: str, unit: str,
+                            verify_count: Optional[int] = None, verify_every: Optional[int] = None) -> None:
+    """The options of a test driver whose CuTe answers are recorded: --recording, --no-recording,
+    --record, --verify-seed, and how much of the recording each run compiles again:
+    --verify-recorded N (N recorded units, the driver's many programs) or --verify-every N (one
+    seed in N, a recording of a single program). `unit` names what is compiled ("TU", "unit",
+    "program"). Pre: exactly one of verify_count and verify_every is given."""
+    if (verify_count is None) == (verify_every is None):
+        raise ValueError("add_recording_arguments: give exactly one of verify_count and verify_every")
+    parser.add_argument("--recording", default=default_file,
+                        help=f"CuTe C++'s recorded answers (recorded_answers.py): a {unit} whose answers are "
+                             "recorded for this compiler, these headers, this source and this input is not compiled")
+    if verify_count is not None:
+        parser.add_argument("--verify-recorded", type=int, default=verify_count,
+                            help=f"how many recorded {unit}s are compiled and run again and must give the "
+                                 "recorded answers byte for byte (-1: all)")
+        seed_help = f"chooses those {unit}s (default: the checkout's commit, so each commit checks another sample)"
+    else:
+        parser.add_argument("--verify-every", type=int, default=verify_every,
+                            help="a recorded output is compiled and run anyway, and must be the recorded one "
+                                 "byte for byte, for one verification seed in this many (1: every run)")
+        seed_help = "decides whether this run verifies (default: the checkout's commit)"
+    parser.add_argument("--verify-seed", default=None, help=seed_help)
+    parser.add_argument("--no-recording", action="store_true", help=f"compile every {unit}")
+    parser.add_argument("--record", default="",
+                        help=f"compile every {unit} and write their answers to this file (then --recording)")

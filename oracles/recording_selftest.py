@@ -171,6 +171,23 @@ def main():
         except ValueError as e:
             check("must be >= 1" in str(e), f"the refusal names the precondition: {e}")
 
+        # The drivers' shared options: a count or a period, never both or neither.
+        ap = argparse.ArgumentParser()
+        R.add_recording_arguments(ap, "r.json.xz", "unit", verify_count=3)
+        a = ap.parse_args([])
+        check((a.recording, a.verify_recorded, a.verify_seed, a.no_recording, a.record) == ("r.json.xz", 3, None, False, ""),
+              f"the recording options' defaults: {a}")
+        ap = argparse.ArgumentParser()
+        R.add_recording_arguments(ap, "d.json.xz", "program", verify_every=4)
+        a = ap.parse_args(["--verify-every", "2", "--no-recording"])
+        check(a.verify_every == 2 and a.no_recording and not hasattr(a, "verify_recorded"),
+              f"a single program's options: {a}")
+        for both in ({}, {"verify_count": 1, "verify_every": 4}):
+            try:
+                R.add_recording_arguments(argparse.ArgumentParser(), "x", "unit", **both)
+                check(False, f"add_recording_arguments accepted {both}")
+            except ValueError as e:
+                check("exactly one" in str(e), f"the refusal names the precondition: {e}")
         check(R.source_commit(tmp) == "0", "outside a checkout the verification seed is not 0")
         git = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True, text=True)
         if git.returncode == 0:

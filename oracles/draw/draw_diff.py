@@ -195,16 +195,8 @@ def main():
     ap.add_argument("--swizzled", type=int, default=30)
     ap.add_argument("--tv", type=int, default=40)
     ap.add_argument("--cxx", default="g++")
-    ap.add_argument("--recording", default=os.path.join(ORACLES, "recorded", "cute_draw.json.xz"),
-                    help="CuTe C++'s recorded output of the program (recorded_answers.py): not compiled where it "
-                         "is recorded for this compiler, these headers and this source")
-    ap.add_argument("--verify-every", type=int, default=4,
-                    help="a recorded output is compiled and run anyway, and must be the recorded one byte for "
-                         "byte, for one verification seed in this many (1: every run)")
-    ap.add_argument("--verify-seed", default=None,
-                    help="decides whether this run verifies (default: the checkout's commit)")
-    ap.add_argument("--no-recording", action="store_true", help="compile the program")
-    ap.add_argument("--record", default="", help="compile the program and write its output to this file")
+    recorded_answers.add_recording_arguments(
+        ap, os.path.join(ORACLES, "recorded", "cute_draw.json.xz"), "program", verify_every=4)
     args = ap.parse_args()
     if args.verify_every < 1:
         ap.error(f"--verify-every must be >= 1, not {args.verify_every}")
