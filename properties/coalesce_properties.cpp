@@ -22,7 +22,7 @@
 #include "generators.hpp"
 #include "law_support.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::coalesce_properties {
 namespace {
 
 using Op = std::function<Layout(const Layout&)>;
@@ -223,4 +223,4 @@ TEST(Coalesce, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::coalesce_properties

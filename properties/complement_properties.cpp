@@ -22,7 +22,7 @@
 #include "generators.hpp"
 #include "law_support.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::complement_properties {
 namespace {
 
 using ComplementOp = std::function<Layout(const Layout&, std::int64_t)>;
@@ -149,4 +149,4 @@ TEST(Complement, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::complement_properties

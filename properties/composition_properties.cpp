@@ -26,7 +26,7 @@
 #include "layout_eval.hpp"
 #include "make_layout.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::composition_properties {
 namespace {
 
 using ComposeOp = std::function<Layout(const Layout&, const Layout&)>;
@@ -273,4 +273,4 @@ TEST(Composition, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::composition_properties

@@ -33,7 +33,7 @@
 #include "product.hpp"
 #include "value.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::divide_product_properties {
 namespace {
 
 using LayoutOp = std::function<Layout(const Layout&, const Layout&)>;
@@ -278,4 +278,4 @@ TEST(DivideProduct, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::divide_product_properties

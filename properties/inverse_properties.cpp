@@ -14,7 +14,7 @@
 #include "inverse.hpp"
 #include "law_support.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::inverse_properties {
 namespace {
 
 using InverseOp = std::function<Layout(const Layout&)>;
@@ -135,4 +135,4 @@ TEST(Inverse, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::inverse_properties

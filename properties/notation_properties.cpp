@@ -22,7 +22,7 @@
 #include "notation.hpp"
 #include "value.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::notation_properties {
 namespace {
 
 using Printer = std::function<std::string(const Layout&)>;
@@ -273,4 +273,4 @@ TEST(Notation, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::notation_properties

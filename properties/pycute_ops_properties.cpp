@@ -35,7 +35,7 @@
 #include "layout_add.hpp"
 #include "make_layout.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::pycute_ops_properties {
 namespace {
 
 using AddOp = std::function<Layout(const Layout&, const Layout&)>;
@@ -315,4 +315,4 @@ TEST(PycuteOps, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::pycute_ops_properties

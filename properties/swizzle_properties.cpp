@@ -18,7 +18,7 @@
 #include "make_layout.hpp"
 #include "swizzle.hpp"
 
-namespace cuteref::props {
+namespace cuteref::props::swizzle_properties {
 namespace {
 
 using SwizzleFn = std::function<std::int64_t(std::int64_t)>;
@@ -168,4 +168,4 @@ TEST(Swizzle, mutants_are_caught) {
   });
 }
 
-}  // namespace cuteref::props
+}  // namespace cuteref::props::swizzle_properties

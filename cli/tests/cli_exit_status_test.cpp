@@ -13,6 +13,9 @@
 
 #include "cli_run.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace cli_exit_status_test {
+
 using namespace cuteref::test;
 
 namespace {
@@ -245,3 +248,5 @@ TEST(CliExitStatus, BanksHasTheEnumerationBudget) {
   EXPECT_EQ(r.out, "");
   std::printf("[cli] banks: 1 bound checked\n");
 }
+
+}  // namespace cli_exit_status_test

@@ -9,6 +9,9 @@
 
 #include "cli_run.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace cli_hardening_test {
+
 using namespace cuteref::test;
 
 namespace {
@@ -298,3 +301,5 @@ TEST(CliHardening, CheckEscapesControlBytes) {
   EXPECT_TRUE(contains(r.out, "\\x1b[2J")) << r.out;
   EXPECT_TRUE(contains(r.out, "size(\\x00)")) << r.out;
 }
+
+}  // namespace cli_hardening_test

@@ -16,6 +16,9 @@
 #include "cli_run.hpp"
 #include "function_table.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace cli_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -237,3 +240,5 @@ TEST(Cli, SynthReports) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("read from shared memory through a descriptor"), std::string::npos) << bad.err;
 }
+
+}  // namespace cli_test

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "atoms/atom_table_notation.hpp"
 #include "atoms/tmem_copy_atom.hpp"
 #include "error.hpp"
 #include "recast.hpp"
@@ -10,8 +11,8 @@ namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple t(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+using atom_table_notation::s;
+using atom_table_notation::t;
 
 // Bit offsets in the copied data (see the header): one 16-bit element, one 8-element row,
 // one 8-row matrix.

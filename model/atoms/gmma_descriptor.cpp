@@ -7,7 +7,7 @@ namespace cuteref {
 
 namespace {
 
-constexpr std::uint32_t kField14 = (1u << 14) - 1;
+constexpr std::uint32_t kGmmaField14 = (1u << 14) - 1;
 
 }  // namespace
 
@@ -22,7 +22,7 @@ std::string to_string(GmmaLayoutType t) {
 }
 
 std::uint64_t GmmaDescriptor::encode() const {
-  if (start_address > kField14 || leading_byte_offset > kField14 || stride_byte_offset > kField14 || base_offset > 7)
+  if (start_address > kGmmaField14 || leading_byte_offset > kGmmaField14 || stride_byte_offset > kGmmaField14 || base_offset > 7)
     throw Error("GmmaDescriptor::encode: a field exceeds its width (14 bits for addresses/offsets, 3 for base offset)");
   return std::uint64_t{start_address} | (std::uint64_t{leading_byte_offset} << 16) |
          (std::uint64_t{stride_byte_offset} << 32) | (std::uint64_t{base_offset} << 49) |
@@ -31,9 +31,9 @@ std::uint64_t GmmaDescriptor::encode() const {
 
 GmmaDescriptor GmmaDescriptor::decode(std::uint64_t w) {
   GmmaDescriptor d;
-  d.start_address = static_cast<std::uint32_t>(w & kField14);
-  d.leading_byte_offset = static_cast<std::uint32_t>((w >> 16) & kField14);
-  d.stride_byte_offset = static_cast<std::uint32_t>((w >> 32) & kField14);
+  d.start_address = static_cast<std::uint32_t>(w & kGmmaField14);
+  d.leading_byte_offset = static_cast<std::uint32_t>((w >> 16) & kGmmaField14);
+  d.stride_byte_offset = static_cast<std::uint32_t>((w >> 32) & kGmmaField14);
   d.base_offset = static_cast<std::uint32_t>((w >> 49) & 7);
   d.layout_type = static_cast<GmmaLayoutType>((w >> 62) & 3);
   return d;

@@ -1,12 +1,13 @@
 #include "atoms/gmma_smem_atom.hpp"
 
+#include "atoms/atom_table_notation.hpp"
 #include "error.hpp"
 
 namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
+using atom_table_notation::s;
 
 // CuTe's upcast<N> restricted to what the atoms need: a unit-stride mode shrinks its extent
 // by N (N bits become one element), every other stride is divided by N.

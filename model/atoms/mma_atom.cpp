@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "atoms/atom_table_notation.hpp"
 #include "atoms/umma_mma_atom.hpp"
 #include "error.hpp"
 
@@ -10,8 +11,8 @@ namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple t(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+using atom_table_notation::s;
+using atom_table_notation::t;
 
 [[noreturn]] void bad_name(std::string_view name, const std::string& what) {
   throw Error("MMA atom `" + std::string(name) + "`: " + what);

@@ -25,7 +25,7 @@ constexpr std::int64_t kMaxRelabelColumns = 4096;
 // The greedy shuffle schedule's bound, in words to move (beyond it only the lower bound is given).
 constexpr std::int64_t kMaxScheduledWords = std::int64_t{1} << 16;
 
-IntTuple s(std::int64_t v) { return IntTuple::integer(v); }
+IntTuple dynamic_int(std::int64_t v) { return IntTuple::integer(v); }
 
 std::int64_t lcm64(std::int64_t a, std::int64_t b) { return checked_mul(a / gcd64(a, b), b); }
 
@@ -34,8 +34,8 @@ std::int64_t lcm64(std::int64_t a, std::int64_t b) { return checked_mul(a / gcd6
 Layout extend(const RegisterFragment& f, std::int64_t mc, std::int64_t nc) {
   Layout tv = f.layout_tv;
   // idx = m + rows * c  ->  m + mc * c: compose with (rows, cols):(1, mc) when rows != mc.
-  if (f.rows != mc) tv = composition(Layout(IntTuple::tuple({s(f.rows), s(f.cols)}), IntTuple::tuple({s(1), s(mc)})), tv);
-  const Layout repeats(IntTuple::tuple({s(mc / f.rows), s(nc / f.cols)}), IntTuple::tuple({s(f.rows), s(checked_mul(mc, f.cols))}));
+  if (f.rows != mc) tv = composition(Layout(IntTuple::tuple({dynamic_int(f.rows), dynamic_int(f.cols)}), IntTuple::tuple({dynamic_int(1), dynamic_int(mc)})), tv);
+  const Layout repeats(IntTuple::tuple({dynamic_int(mc / f.rows), dynamic_int(nc / f.cols)}), IntTuple::tuple({dynamic_int(f.rows), dynamic_int(checked_mul(mc, f.cols))}));
   return make_layout_from_modes(mode(tv, 0), make_layout_from_modes({mode(tv, 1), repeats}));
 }
 
@@ -117,8 +117,8 @@ std::optional<Layout> layout_of_table(const std::vector<std::int64_t>& table) {
     }
     while (e > 1 && (n / covered) % e != 0) --e;
     if (e <= 1) return std::nullopt;
-    shape.push_back(s(e));
-    stride.push_back(s(step));
+    shape.push_back(dynamic_int(e));
+    stride.push_back(dynamic_int(step));
     covered *= e;
   }
   if (shape.empty()) return Layout(IntTuple::static_int(1), IntTuple::static_int(0));

@@ -14,7 +14,7 @@ namespace cuteref {
 
 namespace {
 
-constexpr std::int64_t kField14 = (1 << 14) - 1;
+constexpr std::int64_t kDescriptorField14 = (1 << 14) - 1;
 
 // A distance of `units` 16-byte units, for a diagnostic: in bytes, or in units where the bytes
 // do not fit in int64 (a layout's strides may be anything up to that bound).
@@ -131,7 +131,7 @@ SmemOperandFields read_smem_operand(const Value& smem, int bits, std::int64_t ba
   Layout canonical = *layout;  // the canonical layout in elements, over the same (MN, K) domain
   std::string form;
   auto check_fields = [&](std::int64_t sbo, std::int64_t lbo) {
-    if (sbo < 0 || sbo > kField14 || lbo < 0 || lbo > kField14)
+    if (sbo < 0 || sbo > kDescriptorField14 || lbo < 0 || lbo > kDescriptorField14)
       not_canonical("an offset does not fit the 14-bit descriptor field (SBO " + std::to_string(sbo) + ", LBO " +
                     std::to_string(lbo) + " in 16-byte units)");
     out.stride_byte_offset = static_cast<std::uint32_t>(sbo);
@@ -222,7 +222,7 @@ SmemOperandFields read_smem_operand(const Value& smem, int bits, std::int64_t ba
                   "-byte repeat of the " + type_name + " swizzle (CuTe writes base_offset 0 and assumes it)");
   }
   // A layout maps (0,0) to offset 0, so the tile starts at the base address.
-  if ((base >> 4) > kField14)
+  if ((base >> 4) > kDescriptorField14)
     throw Error(fn + ": start address " + std::to_string(base) +
                 " does not fit the 14-bit field (shared-memory addresses below 256 KiB)");
   out.start_address = static_cast<std::uint32_t>(base >> 4);

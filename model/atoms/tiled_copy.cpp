@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "atoms/atom_table_notation.hpp"
 #include "atoms/by_mode_tiler.hpp"
 
 #include "checked_math.hpp"
@@ -23,7 +24,7 @@ namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
+using atom_table_notation::s;
 Value underscore() { return Value(IntTuple::underscore()); }
 Value pair(Value a, Value b) { return Value(MixedTuple{{std::move(a), std::move(b)}}); }
 

@@ -3,14 +3,15 @@
 #include <cctype>
 #include <string>
 
+#include "atoms/atom_table_notation.hpp"
 #include "error.hpp"
 
 namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple t(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+using atom_table_notation::s;
+using atom_table_notation::t;
 
 constexpr std::int64_t kLaneBits = std::int64_t{1} << 21;  // CuTe's TMEM::DP_b: one lane in bit addresses
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "atoms/atom_table_notation.hpp"
 #include "atoms/by_mode_tiler.hpp"
 
 #include "coalesce.hpp"
@@ -18,7 +19,7 @@ namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
+using atom_table_notation::s;
 
 bool is_tmem_atom(const CopyAtom& atom) { return atom.kind == CopyKind::TmemLoad || atom.kind == CopyKind::TmemStore; }
 

@@ -7,7 +7,7 @@ namespace cuteref {
 
 namespace {
 
-constexpr std::uint64_t kField14 = (1u << 14) - 1;
+constexpr std::uint64_t kUmmaField14 = (1u << 14) - 1;
 
 bool is_layout_type(std::uint64_t v) { return v == 0 || v == 1 || v == 2 || v == 4 || v == 6; }
 
@@ -25,7 +25,7 @@ std::string to_string(UmmaLayoutType t) {
 }
 
 std::uint64_t UmmaDescriptor::encode() const {
-  if (start_address > kField14 || leading_byte_offset > kField14 || stride_byte_offset > kField14 || version > 3 ||
+  if (start_address > kUmmaField14 || leading_byte_offset > kUmmaField14 || stride_byte_offset > kUmmaField14 || version > 3 ||
       base_offset > 7 || lbo_mode > 1)
     throw Error("UmmaDescriptor::encode: a field exceeds its width (14 bits for the address and offsets, 2 for the version, "
                 "3 for the base offset, 1 for the LBO mode)");
@@ -42,9 +42,9 @@ UmmaDescriptor UmmaDescriptor::decode(std::uint64_t w) {
     throw Error("UmmaDescriptor::decode: bits [61,64) hold " + std::to_string(type) +
                 ", not a layout type (0 none, 1 128B_BASE32B, 2 128B, 4 64B, 6 32B)");
   UmmaDescriptor d;
-  d.start_address = static_cast<std::uint32_t>(w & kField14);
-  d.leading_byte_offset = static_cast<std::uint32_t>((w >> 16) & kField14);
-  d.stride_byte_offset = static_cast<std::uint32_t>((w >> 32) & kField14);
+  d.start_address = static_cast<std::uint32_t>(w & kUmmaField14);
+  d.leading_byte_offset = static_cast<std::uint32_t>((w >> 16) & kUmmaField14);
+  d.stride_byte_offset = static_cast<std::uint32_t>((w >> 32) & kUmmaField14);
   d.version = static_cast<std::uint32_t>((w >> 46) & 3);
   d.base_offset = static_cast<std::uint32_t>((w >> 49) & 7);
   d.lbo_mode = static_cast<std::uint32_t>((w >> 52) & 1);

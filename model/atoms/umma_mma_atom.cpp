@@ -4,14 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "atoms/atom_table_notation.hpp"
 #include "error.hpp"
 
 namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple t(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+using atom_table_notation::s;
+using atom_table_notation::t;
 
 [[noreturn]] void bad(std::string_view name, const std::string& what) {
   throw Error("MMA atom `" + std::string(name) + "`: " + what);

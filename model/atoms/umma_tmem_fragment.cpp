@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "atoms/atom_table_notation.hpp"
 #include "composition.hpp"
 #include "error.hpp"
 #include "make_layout.hpp"
@@ -11,8 +12,8 @@ namespace cuteref {
 
 namespace {
 
-IntTuple s(std::int64_t v) { return IntTuple::static_int(v); }
-IntTuple t(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
+using atom_table_notation::s;
+using atom_table_notation::t;
 
 // Every stride leaf times k (CuTe's compact_col_major(shape, k) from make_layout(shape)).
 IntTuple scaled(const IntTuple& x, std::int64_t k) {

@@ -2,6 +2,7 @@
 // cuteref::Error naming the operation and its operands.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 
@@ -54,6 +55,10 @@ inline std::int64_t floor_mod(std::int64_t a, std::int64_t b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
+
+// The width of v's 64-bit two's-complement word: the index of its highest set bit plus one,
+// 0 for 0, 64 for a negative v (std::bit_width of the word).
+inline int bit_width64(std::int64_t v) { return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v))); }
 
 inline std::int64_t gcd64(std::int64_t a, std::int64_t b) {
   a = checked_abs(a);

@@ -20,14 +20,13 @@ namespace {
 
 bool is_power_of_two(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
 int log2_exact(std::int64_t v) { return std::bit_width(static_cast<std::uint64_t>(v)) - 1; }
-int bit_width(std::int64_t v) { return std::bit_width(static_cast<std::uint64_t>(v)); }
 
 // The coalesce rule of f2_algebra.hpp for two adjacent modes (b of size 1 too, for coalesce_z).
 bool modes_merge(const F2Mode& a, const F2Mode& b) {
   if (a.stride == 0 && b.stride == 0) return true;
   if (!is_power_of_two(a.shape) || a.stride == 0) return false;
   const int k = log2_exact(a.shape);
-  if (bit_width(a.stride) + k > 63) return false;
+  if (bit_width64(a.stride) + k > 63) return false;
   return b.stride == (a.stride << k);
 }
 
@@ -139,7 +138,7 @@ void require_injective(const F2Layout& f, const std::vector<std::int64_t>& bases
 std::int64_t cosize(const F2Layout& l) {
   int width = 0;
   for (const F2Mode& m : flat_modes(l))
-    if (m.shape > 1 && m.stride != 0) width = std::max(width, bit_width(m.shape - 1) + bit_width(m.stride) - 1);
+    if (m.shape > 1 && m.stride != 0) width = std::max(width, bit_width64(m.shape - 1) + bit_width64(m.stride) - 1);
   if (width > 62) throw Error("cosize: " + l.to_string() + " reaches bit " + std::to_string(width - 1) + ", its cosize 2^" +
                               std::to_string(width) + " overflows 64 bits");
   return std::int64_t{1} << width;
@@ -218,7 +217,7 @@ F2Layout f2_composition(const Value& a, const Value& b) {
 Value from_f2(const F2Layout& f) {
   const std::vector<std::int64_t> bases = f2_index_bases(f, "from_f2");
   const std::vector<F2Mode> modes = flat_modes(f);
-  const int width = bit_width(image_bits(bases));
+  const int width = bit_width64(image_bits(bases));
   // Sw o L == F with Sw an involution: L's bit values are Sw's of F's. L is an integer layout
   // with that F2-linear function exactly when, per leaf, bit j's value is bit 0's shifted by j,
   // and the non-zero values share no bit (then every sum of them is their XOR).
@@ -231,7 +230,7 @@ Value from_f2(const F2Layout& f) {
       const std::int64_t first = n == 0 ? 0 : swizzle(bases[bit]);
       for (int j = 0; j < n; ++j, ++bit) {
         const std::int64_t g = swizzle(bases[bit]);
-        if (bit_width(first) + j > 63 || g != (first << j)) return std::nullopt;
+        if (bit_width64(first) + j > 63 || g != (first << j)) return std::nullopt;
         if ((g & seen) != 0) return std::nullopt;
         seen |= g;
       }
@@ -300,7 +299,7 @@ F2Layout right_inverse(const F2Layout& f) {
 F2Layout left_inverse(const F2Layout& f) {
   const std::vector<std::int64_t> bases = f2_index_bases(f, "left_inverse");
   require_injective(f, bases, "left_inverse");
-  const int width = bit_width(image_bits(bases));
+  const int width = bit_width64(image_bits(bases));
   // Tags: the index bits for F's bases, 0 for the unit bits that complete them to all of
   // [0, 2^width): G maps those complement directions to 0.
   F2Span span;
@@ -317,7 +316,7 @@ F2Layout complement(const F2Layout& f, std::int64_t cotarget) {
                 " must be a power of two (the complement is a set of whole bits)");
   const std::vector<std::int64_t> bases = f2_index_bases(f, "complement");
   require_injective(f, bases, "complement");
-  const int width = std::max(bit_width(image_bits(bases)), log2_exact(cotarget));
+  const int width = std::max(bit_width64(image_bits(bases)), log2_exact(cotarget));
   F2Span span;
   for (std::int64_t b : bases) span.insert(static_cast<std::uint64_t>(b), 0);
   std::vector<std::int64_t> bits;

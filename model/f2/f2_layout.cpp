@@ -39,7 +39,6 @@ void append_f2_tree(const IntTuple& t, std::string& out, std::size_t limit) {
   out += ')';
 }
 
-int bit_width(std::int64_t v) { return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v))); }
 
 }  // namespace
 
@@ -68,7 +67,7 @@ std::int64_t carryless_multiply(std::int64_t a, std::int64_t b) {
     throw Error("carry-less product of " + std::to_string(a) + " and " + std::to_string(b) +
                 ": both must be non-negative");
   if (a == 0 || b == 0) return 0;
-  if (bit_width(a) + bit_width(b) - 1 > 63)
+  if (bit_width64(a) + bit_width64(b) - 1 > 63)
     throw Error("carry-less product of " + std::to_string(a) + " and F" + std::to_string(b) +
                 " overflows 63 bits");
   std::uint64_t r = 0, x = static_cast<std::uint64_t>(b);

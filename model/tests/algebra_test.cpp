@@ -28,6 +28,9 @@
 #include "notation.hpp"
 #include "recast.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace algebra_test {
+
 using namespace cuteref;
 
 namespace {
@@ -708,3 +711,5 @@ TEST(Composition, CarryCheckIsSound) {
   EXPECT_GT(refused, 100);
   EXPECT_LT(conservative * 20, refused);
 }
+
+}  // namespace algebra_test

@@ -18,6 +18,9 @@
 #include "error.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace coalesce_test {
+
 using namespace cuteref;
 
 namespace {
@@ -210,3 +213,5 @@ TEST(Coalesce, GenericInstantiationOnCheckedInt) {
   std::printf("[ coalesce ] generic instantiation: %zu layouts checked\n", checked);
   EXPECT_GT(checked, 0u);
 }
+
+}  // namespace coalesce_test

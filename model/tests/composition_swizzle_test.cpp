@@ -9,6 +9,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace composition_swizzle_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -69,3 +72,5 @@ TEST(CompositionSwizzle, ComposedWithComposed) {
   expect_error([] { composition(CL("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)"), CL("Sw<1,0,-3> o _0 o (_8,_8):(_8,_1)")); },
                "CuTe's answer is Sw<2,0,3> o _0 o Sw<1,0,3> o _0 o (_8,_8):(_1,_8)");
 }
+
+}  // namespace composition_swizzle_test

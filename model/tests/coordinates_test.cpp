@@ -16,6 +16,9 @@
 #include "layout.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace coordinates_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -170,3 +173,5 @@ TEST(Slice, DegenerateCoordinates) {
   expect_error([&] { slice(C("(_,1,2)"), l); }, "rank");
   expect_error([&] { slice(C("((_,1),2)"), l); }, "does not match");
 }
+
+}  // namespace coordinates_test

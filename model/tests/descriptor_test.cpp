@@ -14,6 +14,9 @@
 #include "identity_layout.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace descriptor_test {
+
 using namespace cuteref;
 
 namespace {
@@ -265,3 +268,5 @@ TEST(Descriptor, ExpressionLiteral) {
   auto [c3, m3] = parse_error_of([&] { parse_and_evaluate("descriptor 1@0", f); });
   EXPECT_EQ(c3, 12u);
 }
+
+}  // namespace descriptor_test

@@ -25,6 +25,9 @@
 #include "product.hpp"
 #include "tile_to_shape.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace divide_product_test {
+
 using namespace cuteref;
 
 namespace {
@@ -592,3 +595,5 @@ TEST(Enumeration, TileToShape) {
   std::cout << "[ tile_to_shape: " << checked << " cases checked ]\n";
   EXPECT_GT(checked, 10);
 }
+
+}  // namespace divide_product_test

@@ -11,6 +11,9 @@
 #include "flat_coalesce.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace flat_coalesce_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -120,3 +123,5 @@ TEST(FlatCoalesce, FilterFlatIntsEqualsFilter) {
   EXPECT_GT(checked, 10000);
   EXPECT_EQ(refused, 3);
 }
+
+}  // namespace flat_coalesce_test

@@ -18,6 +18,9 @@
 #include "flat_coalesce.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace flat_handoff_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -101,3 +104,5 @@ TEST(FlatHandoff, CompositionOfPairEqualsCompositionWithThePair) {
   EXPECT_GT(checked, 2000);
   EXPECT_GT(failing, 100);
 }
+
+}  // namespace flat_handoff_test

@@ -19,6 +19,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace hardening_test {
+
 using namespace cuteref;
 using cuteref::test::expect_error;
 
@@ -385,3 +388,5 @@ TEST(Hardening, DiagnosticsEscapeBytesOutsideUtf8Characters) {
   const std::string text = std::string(6143, 'a') + "\xef\xbc\x98" + std::string(4000, 'b');
   EXPECT_EQ(shortened(text), std::string(6143, 'a') + " ... [2979 bytes left out] ... " + std::string(1024, 'b'));
 }
+
+}  // namespace hardening_test

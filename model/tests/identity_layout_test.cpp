@@ -11,6 +11,9 @@
 #include "identity_layout.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace identity_layout_test {
+
 using namespace cuteref;
 
 namespace {
@@ -87,3 +90,5 @@ TEST(ScaledBasis, MixedIntegerAndBasisIsRejected) {
   // 1*1 + 1*E<1>: an integer offset cannot be added to a coordinate.
   EXPECT_THROW(apply(L("(2,2):(1,1@1)"), IntTuple::integer(3)), Error);
 }
+
+}  // namespace identity_layout_test

@@ -8,6 +8,9 @@
 #include "error.hpp"
 #include "int_tuple.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace int_tuple_test {
+
 using namespace cuteref;
 
 namespace {
@@ -188,3 +191,5 @@ TEST(IntTuple, AssignFromOwnElement) {
   v = same;                   // self-assignment keeps the value
   EXPECT_EQ(v.to_string(), "(8)");
 }
+
+}  // namespace int_tuple_test

@@ -18,6 +18,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace inverse_composed_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -189,3 +192,5 @@ TEST(InverseComposed, EveryAnswerIsAnInverseByEnumeration) {
   std::cout << "InverseComposed sweep: " << answered << " inverses answered and checked, " << refused << " refused ("
             << refused_definition << " by the definition)\n";
 }
+
+}  // namespace inverse_composed_test

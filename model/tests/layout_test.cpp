@@ -13,6 +13,9 @@
 #include "layout.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace layout_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -139,3 +142,5 @@ TEST(Layout, AppendPrependMakeFromModes) {
   EXPECT_EQ(make_layout_from_modes({L("4:1"), L("(2,2):(4,8)")}), L("(4,(2,2)):(1,(4,8))"));
   EXPECT_EQ(make_layout_from_modes({}), L("():()"));
 }
+
+}  // namespace layout_test

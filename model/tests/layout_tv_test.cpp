@@ -8,6 +8,9 @@
 #include "product.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace layout_tv_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -47,3 +50,5 @@ TEST(LayoutTV, RefusesANonCompactThreadLayout) {
   // inside raked_product refuses it as non-injective).
   expect_error([] { make_layout_tv(L("(2,2):(1,1)"), L("(2,2):(2,1)")); }, "injective");
 }
+
+}  // namespace layout_tv_test

@@ -11,6 +11,9 @@
 #include "layout_value_stream.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace layout_value_stream_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -84,3 +87,5 @@ TEST(ComposedEquality, SameSwizzleAndOffsetDecideByTheInnerLayouts) {
   EXPECT_EQ(functional_equal(Value(CL("Sw<1,4,5> o 0 o 4194304:1")), Value(L("4194304:1"))).reason,
             "at index 512: left gives 528, right gives 512");
 }
+
+}  // namespace layout_value_stream_test

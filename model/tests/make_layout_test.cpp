@@ -15,6 +15,9 @@
 #include "make_layout.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace make_layout_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -100,3 +103,5 @@ TEST(MakeLayout, StaticUnitModesGetStrideZero) {
   EXPECT_EQ(parse_and_evaluate("tile_to_shape((_2,_2):(_1,_2), (_4,_2))", &standard_functions()).to_string(),
             "((_2,_2),(_2,_1)):((_1,_4),(_2,_0))");
 }
+
+}  // namespace make_layout_test

@@ -6,6 +6,9 @@
 #include "nullspace.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace nullspace_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -50,3 +53,5 @@ TEST(Nullspace, PostconditionsByEnumeration) {
             }
   EXPECT_EQ(checked, 729);
 }
+
+}  // namespace nullspace_test

@@ -16,6 +16,9 @@
 #include "swizzle.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace pointer_swizzle_test {
+
 using namespace cuteref;
 
 namespace {
@@ -101,3 +104,5 @@ TEST(PointerSwizzle, OnlyTheByteAddressMustFit) {
     EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
   }
 }
+
+}  // namespace pointer_swizzle_test

@@ -32,7 +32,7 @@
 #include "make_layout.hpp"
 #include "test_support.hpp"
 
-namespace cuteref::test {
+namespace cuteref::test::pycute_ops_test {
 namespace {
 
 // ------------------------------------------------------------------ hand-derived values
@@ -338,4 +338,4 @@ TEST(CommonShape, AgainstEnumeration) {
 }
 
 }  // namespace
-}  // namespace cuteref::test
+}  // namespace cuteref::test::pycute_ops_test

@@ -8,6 +8,9 @@
 #include "recast_composed.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace recast_composed_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -55,3 +58,5 @@ TEST(RecastComposed, Preconditions) {
   expect_error([] { upcast(CL("Sw<3,4,3> o 3 o (_8,_64):(_64,_1)"), 2); }, "not a multiple of 2");
   expect_error([] { downcast(CL("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"), 32); }, "must divide");
 }
+
+}  // namespace recast_composed_test

@@ -8,6 +8,9 @@
 #include "slice_composed.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace slice_composed_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -48,3 +51,5 @@ TEST(SliceComposed, BehindAnSmemPointerTheSwizzleMovesToElements) {
   const std::int64_t want[] = {1, 73, 145, 217, 289, 361, 433, 505};
   for (std::int64_t m = 0; m < 8; ++m) EXPECT_EQ(at(s, m), want[m]) << m;
 }
+
+}  // namespace slice_composed_test

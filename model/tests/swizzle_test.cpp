@@ -14,6 +14,9 @@
 #include "swizzle.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace swizzle_test {
+
 using namespace cuteref;
 
 namespace {
@@ -200,3 +203,5 @@ TEST(ComposedLayout, QueriesAndModeOperationsActOnTheInnerLayout) {
     EXPECT_NE(std::string(e.what()).find("composed layout"), std::string::npos) << e.what();
   }
 }
+
+}  // namespace swizzle_test

@@ -15,6 +15,9 @@
 #include "error.hpp"
 #include "prove_run.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace prove_command_test {
+
 using cuteref::proofs::ProveRequest;
 using cuteref::proofs::prove_command;
 using cuteref::proofs::testing::ProveRun;
@@ -192,3 +195,5 @@ TEST(ProveCommand, SymbolicFormsNameTheModelsFunctions) {
   EXPECT_GE(checked, 20u);
   std::printf("symbolic forms checked: %zu\n", checked);
 }
+
+}  // namespace prove_command_test

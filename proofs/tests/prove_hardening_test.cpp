@@ -12,6 +12,9 @@
 #include "claim.hpp"
 #include "error.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace prove_hardening_test {
+
 using namespace cuteref::proofs;
 
 namespace {
@@ -174,3 +177,5 @@ TEST(ProveHardening, AtomTemplateArgumentsAreNoVariables) {
   EXPECT_EQ(named.rc, kProveUsage);
   EXPECT_TRUE(has(named.err, "--where names 'half_t', which is not a variable of the claim")) << named.err;
 }
+
+}  // namespace prove_hardening_test

@@ -63,10 +63,10 @@ Value value_from_text(const std::string& text) {
   return parse_and_evaluate(text, &standard_functions());
 }
 
+}  // namespace
+
 bool is_int(nb::handle h) { return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
 bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
-
-}  // namespace
 
 IntTuple int_tuple_from_python(nb::handle h, const char* what) {
   if (is_int(h)) return integer_from_python(h);

@@ -41,4 +41,9 @@ nb::object int_tuple_to_python(const IntTuple& t);
 // A Python exception for a Python object of the wrong type.
 [[noreturn]] void throw_type_error(const char* what, nb::handle h);
 
+// A Python int that is not a bool (pycute's is_int).
+bool is_int(nb::handle h);
+// A Python tuple or list (pycute's is_tuple, which accepts both).
+bool is_sequence(nb::handle h);
+
 }  // namespace cuteref::python

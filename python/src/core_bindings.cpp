@@ -112,7 +112,7 @@ nb::object value_equals(const Value& a, nb::handle other) {
   return nb::bool_(functional_equal(a, b).holds);
 }
 
-const Layout& layout_of(const Value& v, const char* what) {
+const Layout& layout_value_of(const Value& v, const char* what) {
   if (v.is_layout()) return std::get<Layout>(v.data);
   if (v.is_composed()) return std::get<ComposedLayout>(v.data).layout;
   throw Error(std::string(what) + ": " + v.kind_name() + " `" + v.to_string() + "` has no " + what);
@@ -222,12 +222,12 @@ void bind_core(nb::module_& m) {
       .def("__len__", [](const Value& v) -> std::size_t {
              if (v.is_int_tuple()) return std::get<IntTuple>(v.data).rank();
              if (v.is_mixed_tuple()) return std::get<MixedTuple>(v.data).elements.size();
-             return rank(layout_of(v, "rank"));
+             return rank(layout_value_of(v, "rank"));
            })
       .def("__getitem__", [](const Value& v, std::int64_t i) -> Value {
              const std::int64_t n = static_cast<std::int64_t>(
                  v.is_mixed_tuple() ? std::get<MixedTuple>(v.data).elements.size()
-                                    : v.is_int_tuple() ? std::get<IntTuple>(v.data).rank() : rank(layout_of(v, "modes")));
+                                    : v.is_int_tuple() ? std::get<IntTuple>(v.data).rank() : rank(layout_value_of(v, "modes")));
              if (i < 0) i += n;
              if (i < 0 || i >= n) throw nb::index_error(("index out of range for rank " + std::to_string(n)).c_str());
              if (v.is_mixed_tuple()) return std::get<MixedTuple>(v.data).elements[static_cast<std::size_t>(i)];
@@ -240,11 +240,11 @@ void bind_core(nb::module_& m) {
            }, "Why a verdict of == is false: the first differing index and both values (empty when true).")
       .def_prop_ro("shape", [](const Value& v) {
              if (v.is_f2_layout()) return Value(std::get<F2Layout>(v.data).shape());
-             return Value(layout_of(v, "shape").shape());
+             return Value(layout_value_of(v, "shape").shape());
            })
       .def_prop_ro("stride", [](const Value& v) {
              if (v.is_composed()) return call_function("stride", std::vector<Value>{v});
-             return Value(layout_of(v, "stride").stride());
+             return Value(layout_value_of(v, "stride").stride());
            })
       .def("to_python", &to_python,
            "Integer tuples as ints and tuples (`_` as None), layouts as (shape, stride), verdicts as bool.");

@@ -50,9 +50,6 @@ auto guarded(F&& f) -> decltype(f()) {
   }
 }
 
-bool is_int(nb::handle h) { return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
-bool is_sequence(nb::handle h) { return PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()); }
-
 // A shape operand: an int or tuple of ints, or a pycute layout standing for its shape (PyCuTe's
 // shape functions accept anything with a shape).
 IntTuple shape_operand(nb::handle h, const char* fn) {

@@ -16,6 +16,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace composed_partition_test {
+
 using namespace cuteref;
 
 namespace {
@@ -161,3 +164,5 @@ TEST(ComposedPartition, RefusalsSayWhy) {
                           kSeedTile + "))");
   EXPECT_TRUE(functional_equal(desc, Value(parse_layout("(_1,_2,_4,(_1,_3)):(_0,_64,_256,(_0,_1024))"))).holds) << desc.to_string();
 }
+
+}  // namespace composed_partition_test

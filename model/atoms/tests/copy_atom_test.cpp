@@ -18,6 +18,9 @@
 #include "recast.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace copy_atom_test {
+
 using namespace cuteref;
 using cuteref::test::expect_error;
 
@@ -131,3 +134,5 @@ TEST(CopyAtom, Diagnostics) {
   expect_error([] { copy_atom(""); }, "copy atom ``");
   expect_error([] { ldmatrix_atom(3, false); }, "must be 1, 2 or 4");
 }
+
+}  // namespace copy_atom_test

@@ -20,6 +20,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace gmma_descriptor_enumeration_test {
+
 using namespace cuteref;
 
 namespace {
@@ -176,3 +179,5 @@ TEST(GmmaDescriptorEnumeration, HugeTilesAnswerFromTheirModes) {
     EXPECT_NE(std::string(e.what()).find("more than the 4194304 compared one by one"), std::string::npos) << e.what();
   }
 }
+
+}  // namespace gmma_descriptor_enumeration_test

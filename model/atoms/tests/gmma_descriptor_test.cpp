@@ -9,6 +9,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace gmma_descriptor_test {
+
 using namespace cuteref;
 
 namespace {
@@ -134,3 +137,5 @@ TEST(GmmaDescriptor, ExpressionLanguage) {
   // An element-offset swizzle Sw<3,3,3> on 16-bit elements is the byte swizzle Sw<3,4,3>.
   EXPECT_EQ(parse("gmma_desc(Sw<3,3,3> o (64,16):(64,1), 16)").to_string(), "(0,1,64,0,1)");
 }
+
+}  // namespace gmma_descriptor_test

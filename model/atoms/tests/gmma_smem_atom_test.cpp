@@ -14,6 +14,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace gmma_smem_atom_test {
+
 using namespace cuteref;
 
 namespace {
@@ -131,3 +134,5 @@ TEST(GmmaSmemAtom, ExpressionLanguage) {
   EXPECT_EQ(eval("gmma_atom(K, SW128, 16)(1)"), "72");
   EXPECT_EQ(eval("gmma_atom(K, SW128, 16) == Sw<3,4,3> o (8,64):(64,1)").rfind("false", 0), 0u);
 }
+
+}  // namespace gmma_smem_atom_test

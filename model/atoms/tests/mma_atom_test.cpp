@@ -15,6 +15,9 @@
 #include "error.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace mma_atom_test {
+
 using namespace cuteref;
 
 namespace {
@@ -314,3 +317,5 @@ TEST(MmaAtom, MajornessAndNames) {
   EXPECT_EQ(v.type_d, "f32");
   EXPECT_EQ(v.type_a, "f16");
 }
+
+}  // namespace mma_atom_test

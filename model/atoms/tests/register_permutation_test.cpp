@@ -14,6 +14,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace register_permutation_test {
+
 using namespace cuteref;
 using cuteref::test::expect_error;
 
@@ -322,3 +325,5 @@ TEST(RegisterPermutation, ExhaustiveSmallTilesAgainstBruteForce) {
   std::printf("[register_permutation] %d pairs: %d identity, %d permute, %d relabel, %d shuffle\n", pairs, counts[0], counts[1],
               counts[2], counts[3]);
 }
+
+}  // namespace register_permutation_test

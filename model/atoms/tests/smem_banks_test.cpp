@@ -8,6 +8,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace smem_banks_test {
+
 using namespace cuteref;
 using cuteref::test::expect_error;
 
@@ -116,3 +119,5 @@ TEST(SmemBanks, Diagnostics) {
   expect_error([] { wavefronts("ld.shared.b32", "(16,2):(1,1)", 16); }, "shape (32, V)");
   expect_error([] { wavefronts("ld.shared.b32", "(32,1):(1,0)", 4); }, "multiple of 8 bits");
 }
+
+}  // namespace smem_banks_test

@@ -11,6 +11,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace swizzle_synthesis_test {
+
 using namespace cuteref;
 using cuteref::test::eval;
 using cuteref::test::expect_error;
@@ -228,3 +231,5 @@ TEST(SwizzleSynthesis, FamilyDefinitionEnumerated) {
   EXPECT_EQ(compared, 721 * 8);
   std::cout << "[ swizzle family ] " << compared << " (member, element width) pairs compared\n";
 }
+
+}  // namespace swizzle_synthesis_test

@@ -11,6 +11,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tiled_copy_c_atom_test {
+
 using namespace cuteref;
 using cuteref::test::eval;
 using cuteref::test::expect_error;
@@ -110,3 +113,5 @@ TEST(TiledCopyCAtom, MoreAtomValuesThanTheFragmentIsAnError) {
   expect_error([] { tiled("make_tiled_copy_C_atom(NoSuchCopy, 16, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))"); },
                "NoSuchCopy");
 }
+
+}  // namespace tiled_copy_c_atom_test

@@ -11,6 +11,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tiled_copy_test {
+
 using namespace cuteref;
 using cuteref::test::eval;
 using cuteref::test::expect_error;
@@ -165,3 +168,5 @@ TEST(TiledCopy, Diagnostics) {
   expect_error([] { copy_atom_values(copy_atom("SM75_U16x2_LDSM_T"), 32); }, "has 16 threads, not the atom's 32");
   expect_error([] { copy_atom_values(copy_atom("SM90_U16x8_STSM_T"), 32); }, "not valid for Src of ValType");
 }
+
+}  // namespace tiled_copy_test

@@ -14,6 +14,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tiled_mma_test {
+
 using namespace cuteref;
 
 namespace {
@@ -174,3 +177,5 @@ TEST(TiledMma, Diagnostics) {
   EXPECT_THROW(partition_C(sm70x2, 24, parse_layout("(_16,_8):(_1,_16)")), Error);
   EXPECT_THROW(make_tiled_mma(mma_atom("SM80_16x8x8_F32TF32TF32F32_TN"), parse_layout("(2,1,1,1):(1,2,2,2)")), Error);
 }
+
+}  // namespace tiled_mma_test

@@ -10,6 +10,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tma_batch_multicast_test {
+
 using namespace cuteref;
 
 namespace {
@@ -41,3 +44,5 @@ TEST(TmaBatchMulticast, MulticastTruncatesTheOutermostBoxDimensions) {
                Error);
   EXPECT_THROW(eval("tma_params((256,128):(_1,256), tile_to_shape(gmma_atom(MN, SW128, 16), (128,64), (2,1)), 16, 0)"), Error);
 }
+
+}  // namespace tma_batch_multicast_test

@@ -9,6 +9,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tma_cta_tiler_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -104,3 +107,5 @@ TEST(TmaCtaTiler, PreconditionsAreDiagnosed) {
   // The boxes of a tile over hierarchical GMEM modes are not enumerated.
   expect_error([&] { printed(std::string("tma_box_coords(") + kPackGqa + ", " + kTile128 + ", 16)"); }, "hierarchical GMEM mode");
 }
+
+}  // namespace tma_cta_tiler_test

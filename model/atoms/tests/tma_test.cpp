@@ -13,6 +13,9 @@
 #include "function_table.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tma_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -167,3 +170,5 @@ TEST(Tma, CopyRules) {
   const TmaParams whole = make_tma_params(L("(104,64):(1,104)"), Value(L("(16,8):(1,16)")), 16);
   EXPECT_NO_THROW(check_tma_copy(whole, {96, 0, 0, 0, 0}, TmaDirection::Store));
 }
+
+}  // namespace tma_test

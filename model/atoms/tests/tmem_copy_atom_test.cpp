@@ -12,6 +12,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tmem_copy_atom_test {
+
 using namespace cuteref;
 
 namespace {
@@ -101,3 +104,5 @@ TEST(TmemCopyAtom, RegisterLayoutsAreBijectionsOntoTheTile) {
   std::printf("tmem copy atoms: %ld atoms, %ld points enumerated\n", atoms, points);
   EXPECT_EQ(atoms, 148);
 }
+
+}  // namespace tmem_copy_atom_test

@@ -16,6 +16,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace tmem_tiled_copy_test {
+
 using namespace cuteref;
 
 namespace {
@@ -194,3 +197,5 @@ TEST(TmemTiledCopy, Refusals) {
   }
   std::printf("tmem tiled copies: %ld cases checked\n", cases);
 }
+
+}  // namespace tmem_tiled_copy_test

@@ -13,6 +13,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace umma_descriptor_test {
+
 using namespace cuteref;
 
 namespace {
@@ -141,3 +144,5 @@ TEST(UmmaDescriptor, EncodeDecodeEveryFieldValue) {
   std::printf("umma descriptor round trip: %ld descriptors\n", checked);
   EXPECT_EQ(checked, 2 * (3 * 16384 + 4 + 8 + 2) + 10);
 }
+
+}  // namespace umma_descriptor_test

@@ -15,6 +15,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace umma_mma_atom_test {
+
 using namespace cuteref;
 using cuteref::test::expect_error;
 
@@ -239,3 +242,5 @@ TEST(UmmaTmemFragment, SixteenBitAccumulatorTakesAWholeColumn) {
                "(_256,_512):(_1,_256))"),
             "((_128,_256),_1,_2):((_131072,_2),_0,_512)");
 }
+
+}  // namespace umma_mma_atom_test

@@ -9,6 +9,9 @@
 #include "function_table.hpp"
 #include "notation.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace umma_smem_atom_test {
+
 using namespace cuteref;
 
 namespace {
@@ -66,3 +69,5 @@ TEST(UmmaSmemAtom, Refusals) {
   EXPECT_THROW(eval("umma_atom(MN, SW256, 16)"), Error);
   EXPECT_THROW(eval("umma_atom(KM, SW128, 16)"), Error);
 }
+
+}  // namespace umma_smem_atom_test

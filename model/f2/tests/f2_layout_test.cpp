@@ -18,6 +18,9 @@
 #include "notation.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace f2_layout_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -459,3 +462,5 @@ TEST(F2Layout, LayoutAddAndCoalesceZLawsOnRandomLayouts) {
   std::cout << "F2 layout_add: " << added << " random pairs checked by enumeration, " << refused
             << " refused by hand; coalesce_z: " << coalesced << " random layouts checked past their size\n";
 }
+
+}  // namespace f2_layout_test

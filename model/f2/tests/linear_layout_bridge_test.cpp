@@ -13,6 +13,9 @@
 #include "linear_layout_bridge.hpp"
 #include "test_support.hpp"
 
+// Its own namespace: the unity build (meson.build) compiles several test files as one.
+namespace linear_layout_bridge_test {
+
 using namespace cuteref;
 using namespace cuteref::test;
 
@@ -56,3 +59,5 @@ TEST(F2LinearLayoutBridge, RoundTripOnRandomLayouts) {
             << " indices checked\n";
   EXPECT_GT(indices, 0);
 }
+
+}  // namespace linear_layout_bridge_test
