@@ -23,8 +23,6 @@ std::vector<std::int64_t> leaf_values(const IntTuple& shape) {
   return out;
 }
 
-std::int64_t lcm64(std::int64_t a, std::int64_t b) { return checked_mul(a / gcd64(a, b), b); }
-
 }  // namespace
 
 Layout greatest_common_domain(const IntTuple& shape_a, const IntTuple& shape_b) {

@@ -27,8 +27,6 @@ constexpr std::int64_t kMaxScheduledWords = std::int64_t{1} << 16;
 
 IntTuple dynamic_int(std::int64_t v) { return IntTuple::integer(v); }
 
-std::int64_t lcm64(std::int64_t a, std::int64_t b) { return checked_mul(a / gcd64(a, b), b); }
-
 // A fragment over the common tile: (thread, extended value) -> common-tile index, as a layout
 // (T, (V, RM, RC)) : (.., (.., M, Mc * C)) built from the fragment's own TV layout.
 Layout extend(const RegisterFragment& f, std::int64_t mc, std::int64_t nc) {

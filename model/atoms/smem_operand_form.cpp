@@ -24,7 +24,7 @@ std::string bytes_text(std::int64_t units) {
   return std::to_string(bytes) + " bytes";
 }
 
-int log2_exact(std::int64_t v) {
+int log2_ceil(std::int64_t v) {
   int r = 0;
   while ((std::int64_t{1} << r) < v) ++r;
   return r;
@@ -69,7 +69,7 @@ SmemOperandFields read_smem_operand(const Value& smem, int bits, std::int64_t ba
       if (c.offset && c.offset->value->value() != 0)
         not_canonical("a composed layout with a non-zero integer offset has no fixed byte address");
       // A swizzle on element offsets moves to byte addresses by the element size.
-      const int shift = log2_exact(bits / 8);
+      const int shift = log2_ceil(bits / 8);
       byte_swizzle = Swizzle(c.swizzle.bits(), c.swizzle.base() + shift, c.swizzle.shift());
     }
   } else {

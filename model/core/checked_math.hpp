@@ -71,4 +71,7 @@ inline std::int64_t gcd64(std::int64_t a, std::int64_t b) {
   return a;
 }
 
+// The least common multiple, overflow an error. Pre: a and b positive.
+inline std::int64_t lcm64(std::int64_t a, std::int64_t b) { return checked_mul(a / gcd64(a, b), b); }
+
 }  // namespace cuteref
