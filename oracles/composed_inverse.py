@@ -216,7 +216,7 @@ def main():
     units = cute_programs.recorded_or_compiled(
         compiler, programs, cute_programs.run_binary, "" if args.no_recording else args.recording,
         args.verify_recorded,
-        args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE),
+        recorded_answers.verification_seed(args, HERE),
         record=args.record, about=f"CuTe C++'s answers for oracles/composed_inverse.py --seed {args.seed} "
                                   f"--cases {args.cases} --per-unit {args.per_unit}")
     cute = {}  # (case, op) -> (text, size, hash)

@@ -141,7 +141,7 @@ def cpp_side(args, tally, rng, case_rng, pc):
     units = cute_programs.recorded_or_compiled(
         compiler, programs, cute_programs.run_binary, "" if args.no_recording else args.recording,
         args.verify_recorded,
-        args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE),
+        recorded_answers.verification_seed(args, HERE),
         record=args.record, jobs=args.jobs,
         about=f"CuTe C++'s answers for the translation units of oracles/differential.py --seed {args.seed} "
               f"--case-seed {args.seed if args.case_seed is None else args.case_seed} --scale {args.scale} "

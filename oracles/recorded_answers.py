@@ -143,6 +143,12 @@ def source_commit(directory: str) -> str:
     return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "0"
 
 
+def verification_seed(args: argparse.Namespace, directory: str) -> str:
+    """The seed that chooses what a run verifies: --verify-seed where given, else the commit of
+    the checkout holding `directory` (add_recording_arguments' default)."""
+    return args.verify_seed if args.verify_seed is not None else source_commit(directory)
+
+
 def add_recording_arguments(parser: argparse.ArgumentParser, default_file: str, unit: str,
                             verify_count: Optional[int] = None, verify_every: Optional[int] = None) -> None:
     """The options of a test driver whose CuTe answers are recorded: --recording, --no-recording,

@@ -188,6 +188,9 @@ def main():
                 check(False, f"add_recording_arguments accepted {both}")
             except ValueError as e:
                 check("exactly one" in str(e), f"the refusal names the precondition: {e}")
+        check(R.verification_seed(argparse.Namespace(verify_seed="s1"), tmp) == "s1", "--verify-seed is not the seed")
+        check(R.verification_seed(argparse.Namespace(verify_seed=None), tmp) == R.source_commit(tmp),
+              "without --verify-seed the seed is not the checkout's commit")
         check(R.source_commit(tmp) == "0", "outside a checkout the verification seed is not 0")
         git = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True, text=True)
         if git.returncode == 0:

@@ -34,12 +34,8 @@ def main():
     ap.add_argument("--cache", required=True, help="compiled dump programs and their output")
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--cpp-arg", action="append", default=[], help="compiler argument for CuTe (repeat)")
-    ap.add_argument("--recording", default=os.path.join(ORACLES, "recorded", "cute_atoms.json.xz"))
-    ap.add_argument("--verify-recorded", type=int, default=1,
-                    help="how many recorded dumps are compiled and run again (-1: all)")
-    ap.add_argument("--verify-seed", default=None, help="chooses them (default: the checkout's commit)")
-    ap.add_argument("--no-recording", action="store_true", help="compile and run every dump")
-    ap.add_argument("--record", default="", help="compile and run every dump and write their output to this file")
+    recorded_answers.add_recording_arguments(
+        ap, os.path.join(ORACLES, "recorded", "cute_atoms.json.xz"), "dump", verify_count=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("dumps", nargs="+", help="the dump programs' sources")
     args = ap.parse_args()
@@ -52,7 +48,7 @@ def main():
     try:
         dumps = cute_programs.recorded_or_compiled(
             compiler, programs, cute_programs.run_without_input, "" if args.no_recording else args.recording, args.verify_recorded,
-            args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(ORACLES),
+            recorded_answers.verification_seed(args, ORACLES),
             record=args.record, jobs=args.jobs, about="CuTe C++'s output of the oracles/atoms dump programs")
     except RuntimeError as e:
         print(f"atoms: {e}")

@@ -155,7 +155,7 @@ def cute_program_output(source, args):
     """CuTe's output of the program, recorded or compiled (recorded_answers.py), with
     cute_programs.ProgramAnswers and whether this run verifies a recorded output."""
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, ORACLES)
-    seed = args.verify_seed if args.verify_seed is not None else recorded_answers.source_commit(HERE)
+    seed = recorded_answers.verification_seed(args, HERE)
     selected = recorded_answers.selected_one_in(seed, PROGRAM, args.verify_every)
     program = cute_programs.recorded_or_compiled(
         compiler, {PROGRAM: (source, [])}, cute_programs.run_without_input,
