@@ -15,8 +15,7 @@ namespace cuteref {
   // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check: on
   // plain values (flat_int.hpp) when every stride is an integer, else on IntTuple leaves.
   FlatModesOfInts m;
-  if (append_flat_ints(l.shape(), m.shapes) && append_flat_ints(l.stride(), m.strides))
-    return coalesce_flat_ints(m.shapes, m.strides);
+  if (flat_int_modes(l, m)) return coalesce_flat_ints(m.shapes, m.strides);
   return coalesce_flat(flat_modes(l.shape(), l.stride()));
 }
 

@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "flat_int.hpp"
 #include "layout_mode_ops.hpp"
+#include "layout_writer.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
 #include "small_vector.hpp"
@@ -174,12 +175,18 @@ FlatLhs unbounded_lhs(FlatModesOfInts& m, bool a_is_tuple) {
   return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), is_leaf};
 }
 
+// True when a's shape is a tuple (not a leaf), read from its leaves when it holds them.
+bool is_tuple_layout(const Layout& a) {
+  const BracketedLeaves* b = a.leaves();
+  return b != nullptr ? !b->is_leaf() : a.shape().is_tuple();
+}
+
 // coalesce_unbounded(a) as flat integer modes held in `m`. Returns false (m unspecified)
 // when a has a scaled-basis stride or is ().
 bool flat_coalesce_unbounded(const Layout& a, FlatModesOfInts& m, FlatLhs& lhs) {
-  if (!append_flat_ints(a.shape(), m.shapes) || !append_flat_ints(a.stride(), m.strides)) return false;
+  if (!flat_int_modes(a, m)) return false;
   if (m.shapes.empty()) return false;
-  lhs = unbounded_lhs(m, a.shape().is_tuple());
+  lhs = unbounded_lhs(m, is_tuple_layout(a));
   return true;
 }
 
@@ -221,6 +228,49 @@ Layout layout_of_mode_results(std::size_t n, ModeOf&& mode_of) {
   const auto mode = [&](std::size_t i) noexcept -> const Mode& { return i == 0 ? first : more[i - 1]; };
   shape = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).shape.tuple(); });
   stride = IntTuple::tuple_made(n, [&](std::size_t i) noexcept { return mode(i).stride.tuple(); });
+}
+
+// compose_flat_leaf's modes written to `out`: one mode a leaf, several a flat tuple (the
+// first mode is held until the second shows whether a tuple opens before it).
+[[gnu::flatten]] void write_flat_leaf(const FlatLhs& lhs, FlatInt n0, FlatInt d0, Occupancy& occ, const Context& ctx,
+                                      LayoutWriter& out) {
+  FlatInt first_shape, first_stride;
+  std::size_t emitted = 0;
+  const FlatCompositionOps ops{lhs.shapes, {lhs, n0, d0, ctx}};
+  compose_leaf_mode(lhs.shapes, lhs.strides, lhs.r, lhs.is_leaf, n0, d0, occ, ops, [&](FlatInt sh, FlatInt st) {
+    if (emitted == 0) {
+      first_shape = sh;
+      first_stride = st;
+    } else {
+      if (emitted == 1) {
+        out.open();
+        out.leaf(first_shape, first_stride);
+      }
+      out.leaf(sh, st);
+    }
+    ++emitted;
+  });
+  if (emitted == 1) out.leaf(first_shape, first_stride);  // compose_leaf_mode emits at least one mode
+  else out.close();
+}
+
+// compose_flat over B's leaves and nesting (its bracketed form), written to `out`: B's
+// tuples opened and closed around its leaves' results, in B's leaf order (the occupancy's).
+void write_composed_leaves(const FlatLhs& lhs, const BracketedLeaves& b, Occupancy& occ, const Context& ctx,
+                           LayoutWriter& out) {
+  for (std::size_t i = 0; i < b.n; ++i) {
+    for (unsigned k = 0; k < b.opens[i]; ++k) out.open();
+    write_flat_leaf(lhs, b.shape(i), b.stride(i), occ, ctx, out);
+    for (unsigned k = 0; k < b.closes[i]; ++k) out.close();
+  }
+}
+
+// The same for B given by flat integer modes (a leaf layout when one mode).
+void write_composed_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx,
+                          LayoutWriter& out) {
+  if (b.shapes.size() > 1) out.open();
+  for (std::size_t i = 0; i < b.shapes.size(); ++i) write_flat_leaf(lhs, b.shapes[i], b.strides[i], occ, ctx, out);
+  if (b.shapes.size() > 1) out.close();
 }
 
 // compose_impl on the flat coalesced A with integer strides in B: B's tree mode by mode
@@ -462,7 +512,17 @@ struct CompositionTilerErrors {
 // the noinline functions above.
 [[gnu::flatten]] Layout composition(const Layout& a, const Layout& b) {
   Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
-  if (!b.stride().has_basis()) {
+  if (const BracketedLeaves* b_leaves = b.leaves()) {
+    // B's leaves held inline (integer strides): the result written from them, its trees
+    // built only when asked.
+    FlatModesOfInts a_modes;
+    FlatLhs lhs;
+    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
+      LayoutWriter out;
+      write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out);
+      return out.layout();
+    }
+  } else if (!b.stride().has_basis()) {
     // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
     // passes): A is read through coalesce_x whole; on plain values when A's strides are
     // integers too.
@@ -478,9 +538,15 @@ struct CompositionTilerErrors {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
-  if (b.stride().has_basis()) return composition_not_inlined(a.layout(), b);
+  if (b.has_basis_strides()) return composition_not_inlined(a.layout(), b);
   Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
-  return compose_flat_layout(unbounded_lhs(a, a.shapes.size() > 1), b.shape(), b.stride(), ctx.whole, ctx);
+  const FlatLhs lhs = unbounded_lhs(a, a.shapes.size() > 1);
+  if (const BracketedLeaves* b_leaves = b.leaves()) {
+    LayoutWriter out;
+    write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out);
+    return out.layout();
+  }
+  return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
 }
 
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {
@@ -488,6 +554,18 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) 
   // over b0's then b1's strides (the pair's stride in order), the same checks; on plain
   // values when every stride is an integer, else through the pair.
   Context ctx{&a, nullptr, nullptr, &b0, &b1, nullptr};
+  if (b0.leaves() != nullptr && b1.leaves() != nullptr) {
+    FlatModesOfInts a_modes;
+    FlatLhs lhs;
+    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
+      LayoutWriter out;
+      out.open();
+      write_composed_leaves(lhs, *b0.leaves(), ctx.whole, ctx, out);
+      write_composed_leaves(lhs, *b1.leaves(), ctx.whole, ctx, out);
+      out.close();
+      return out.layout();
+    }
+  }
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
   collect_profile(b0.stride(), profile, has_basis, has_integer);
@@ -514,9 +592,17 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
-  if (b0.stride().has_basis() || a_modes.shapes.empty()) return composition_of_pair_not_inlined(a, b0, b1.layout());
+  if (b0.has_basis_strides() || a_modes.shapes.empty()) return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
-  const FlatLhs lhs = unbounded_lhs(a_modes, a.shape().is_tuple());
+  const FlatLhs lhs = unbounded_lhs(a_modes, is_tuple_layout(a));
+  if (const BracketedLeaves* b0_leaves = b0.leaves()) {
+    LayoutWriter out;
+    out.open();
+    write_composed_leaves(lhs, *b0_leaves, ctx.whole, ctx, out);
+    write_composed_modes(lhs, b1, ctx.whole, ctx, out);
+    out.close();
+    return out.layout();
+  }
   return compose_flat_pair(lhs, b0, ctx, ctx.whole,
                            [&](IntTuple& s, IntTuple& d) { compose_flat_modes(lhs, b1, ctx.whole, ctx, s, d); });
 }

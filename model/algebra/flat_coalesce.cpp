@@ -4,6 +4,7 @@
 
 #include "coalesce_generic.hpp"
 #include "error.hpp"
+#include "layout_writer.hpp"
 #include "leaf_policies.hpp"
 
 namespace cuteref {
@@ -21,14 +22,11 @@ using IntTupleCoalesceOps = CoalesceOps<IntTupleLeaf>;
 bool flat_int_modes(const Layout& l, FlatModesOfInts& m) {
   m.shapes.clear();
   m.strides.clear();
-  append_flat_ints(l.shape(), m.shapes);  // shape leaves are integers: a layout invariant
-  return append_flat_ints(l.stride(), m.strides);
+  return append_layout_leaves(l, m.shapes, m.strides);
 }
 
 Layout FlatModesOfInts::layout() const {
-  // Valid by the precondition.
-  return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
-                                            tuple_of_flat(strides.data(), strides.size()));
+  return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid by the precondition
 }
 
 void filter_flat_ints_in_place(FlatModesOfInts& m) { filter_flat_modes<FlatIntLeaf>(m.shapes, m.strides); }
@@ -40,8 +38,7 @@ void filter_flat_ints_in_place(FlatModesOfInts& m) { filter_flat_modes<FlatIntLe
 [[gnu::flatten]] Layout coalesce_flat_ints(FlatInts& shapes, FlatInts& strides) {
   coalesce_flat_ints_in_place(shapes, strides);
   // Valid by the precondition, as coalesce_flat's result.
-  return detail::LayoutFromValidParts::make(tuple_of_flat(shapes.data(), shapes.size()),
-                                            tuple_of_flat(strides.data(), strides.size()));
+  return flat_layout(shapes.data(), strides.data(), shapes.size());
 }
 
 FlatModes filtered_flat_modes(const Layout& l) {

@@ -32,7 +32,7 @@ struct LayoutProductOps {
   Layout composition(FlatModesOfInts&& free, const Layout& tiler) const {
     return composition_of_flat(std::move(free), tiler);
   }
-  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(Layout(a), std::move(copies)); }
+  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.

@@ -1,5 +1,9 @@
 #include "layout.hpp"
 
+#include <algorithm>
+#include <thread>
+#include <type_traits>
+
 #include "checked_math.hpp"
 #include "cosize_generic.hpp"
 #include "error.hpp"
@@ -45,12 +49,88 @@ bool valid_layout(const IntTuple& shape, const IntTuple& stride) {
 }  // namespace
 
 Layout::Layout(IntTuple shape, IntTuple stride) : shape_(std::move(shape)), stride_(std::move(stride)) {
-  if (valid_layout(shape_, stride_)) return;
+  if (valid_layout(shape_, stride_)) {
+    has_leaves_ = bracketed_leaves_of(shape_, stride_, leaves_);
+    return;
+  }
   if (!congruent(shape_, stride_))
     throw Error("layout: shape " + shape_.to_string() + " and stride " + stride_.to_string() +
                 " are not congruent");
   check_leaves(shape_, stride_, shape_, stride_);
   throw Error("layout " + to_string() + ": invalid");  // unreachable: valid_layout and the checks agree
+}
+
+Layout::Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept
+    : shape_(std::move(shape)), stride_(std::move(stride)) {
+  has_leaves_ = bracketed_leaves_of(shape_, stride_, leaves_);
+}
+
+template <class Other>
+void Layout::take_from(Other&& o) {
+  constexpr bool moving = std::is_rvalue_reference_v<Other&&> && !std::is_const_v<std::remove_reference_t<Other>>;
+  has_leaves_ = o.has_leaves_;
+  if (has_leaves_) leaves_ = o.leaves_;
+  if (o.trees_.load(std::memory_order_acquire) == kTreesReady) {
+    if constexpr (moving) {
+      shape_ = std::move(o.shape_);
+      stride_ = std::move(o.stride_);
+      // o keeps its leaves, from which its trees can be built again; without them it is ():().
+      if (o.has_leaves_) o.trees_.store(kTreesAbsent, std::memory_order_relaxed);
+    } else {
+      shape_ = o.shape_;
+      stride_ = o.stride_;
+    }
+    trees_.store(kTreesReady, std::memory_order_relaxed);
+  } else {
+    shape_ = IntTuple();
+    stride_ = IntTuple();
+    trees_.store(kTreesAbsent, std::memory_order_relaxed);
+  }
+}
+
+Layout::Layout(const Layout& o) : leaves_(o.leaves_), has_leaves_(o.has_leaves_), trees_(kTreesAbsent) {
+  if (o.trees_.load(std::memory_order_acquire) == kTreesReady) {
+    shape_ = o.shape_;
+    stride_ = o.stride_;
+    trees_.store(kTreesReady, std::memory_order_relaxed);
+  }
+}
+
+Layout::Layout(Layout&& o) noexcept { take_from(std::move(o)); }
+
+Layout& Layout::operator=(const Layout& o) {
+  if (this != &o) take_from(o);
+  return *this;
+}
+
+Layout& Layout::operator=(Layout&& o) noexcept {
+  if (this != &o) take_from(std::move(o));
+  return *this;
+}
+
+void Layout::build_trees() const {
+  for (;;) {
+    std::uint8_t state = kTreesAbsent;
+    if (trees_.compare_exchange_strong(state, kTreesBuilding, std::memory_order_acquire)) {
+      try {
+        trees_of(leaves_, shape_, stride_);
+      } catch (...) {
+        trees_.store(kTreesAbsent, std::memory_order_release);
+        throw;
+      }
+      trees_.store(kTreesReady, std::memory_order_release);
+      return;
+    }
+    if (state == kTreesReady) return;
+    std::this_thread::yield();  // another thread builds them
+  }
+}
+
+bool Layout::operator==(const Layout& o) const {
+  // The form is a function of the trees, so equal layouts both hold it or both lack it.
+  if (has_leaves_ != o.has_leaves_) return false;
+  if (has_leaves_) return leaves_ == o.leaves_;
+  return shape_ == o.shape_ && stride_ == o.stride_;
 }
 
 std::string Layout::to_string() const {
@@ -60,10 +140,10 @@ std::string Layout::to_string() const {
 }
 
 void Layout::append_text(std::string& out, std::size_t limit) const {
-  shape_.append_text(out, limit);
+  shape().append_text(out, limit);
   if (out.size() > limit) return;
   out += ':';
-  stride_.append_text(out, limit);
+  stride().append_text(out, limit);
 }
 
 IntTuple size(const Layout& l) { return product(l.shape()); }
@@ -90,7 +170,11 @@ void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, CosizeSum<
 IntTuple cosize(const Layout& l) {
   // cosize_generic.hpp's sum, the proofs' own.
   CosizeSum<FlatIntLeaf> sum;
-  cosize_accumulate(l.shape(), l.stride(), sum);
+  if (const BracketedLeaves* b = l.leaves()) {
+    for (std::size_t i = 0; i < b->n; ++i) sum.add(b->shape(i), b->stride(i));
+  } else {
+    cosize_accumulate(l.shape(), l.stride(), sum);
+  }
   return sum.result().tuple();
 }
 
@@ -180,7 +264,60 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_
 
 Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
+namespace {
+// The deepest nesting of a form (0 for a leaf layout).
+int nesting_depth(const BracketedLeaves& b) {
+  int depth = 0, deepest = 0;
+  for (std::size_t i = 0; i < b.n; ++i) {
+    depth += b.opens[i];
+    if (depth > deepest) deepest = depth;
+    depth -= b.closes[i];
+  }
+  return deepest;
+}
+
+// True when the pair (m0, m1) of layouts with these forms has a form too (not too many
+// leaves, not too deep).
+bool pair_has_form(const BracketedLeaves& m0, const BracketedLeaves& m1) {
+  return std::size_t{m0.n} + m1.n <= kInlineLeaves && std::max(nesting_depth(m0), nesting_depth(m1)) < kInlineDepth;
+}
+
+// The form of the pair (m0, m1) into `out`, from the modes' forms. @pre pair_has_form(m0, m1).
+void write_pair_leaves(const BracketedLeaves& m0, const BracketedLeaves& m1, BracketedLeaves& out) noexcept {
+  const std::size_t n = std::size_t{m0.n} + m1.n;
+  out = m0;
+  for (std::size_t i = 0; i < m1.n; ++i) {
+    const std::size_t k = m0.n + i;
+    out.opens[k] = m1.opens[i];
+    out.closes[k] = m1.closes[i];
+    out.shapes[k] = m1.shapes[i];
+    out.strides[k] = m1.strides[i];
+  }
+  out.shape_static = static_cast<std::uint8_t>(m0.shape_static | (m1.shape_static << m0.n));
+  out.stride_static = static_cast<std::uint8_t>(m0.stride_static | (m1.stride_static << m0.n));
+  out.n = static_cast<std::uint8_t>(n);
+  ++out.opens[0];
+  ++out.closes[n - 1];
+}
+
+// The pair's layout made from the forms. @pre both hold one and pair_has_form.
+Layout pair_of_forms(const Layout& m0, const Layout& m1) {
+  return LayoutFromValidParts::make_leaves(
+      [&](BracketedLeaves& out) noexcept { write_pair_leaves(*m0.leaves(), *m1.leaves(), out); });
+}
+
+bool pair_of_forms_possible(const Layout& m0, const Layout& m1) {
+  return m0.leaves() != nullptr && m1.leaves() != nullptr && pair_has_form(*m0.leaves(), *m1.leaves());
+}
+}  // namespace
+
+Layout make_layout_from_modes(const Layout& m0, Layout&& m1) {
+  if (pair_of_forms_possible(m0, m1)) return pair_of_forms(m0, m1);
+  return make_layout_from_modes(Layout(m0), std::move(m1));
+}
+
 Layout make_layout_from_modes(Layout&& m0, Layout&& m1) {
+  if (pair_of_forms_possible(m0, m1)) return pair_of_forms(m0, m1);
   IntTuple s0, d0, s1, d1;
   LayoutFromValidParts::take_parts(std::move(m0), s0, d0);
   LayoutFromValidParts::take_parts(std::move(m1), s1, d1);

@@ -7,11 +7,13 @@
 //   - every stride leaf is an integer or a scaled basis.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "bracketed_leaves.hpp"
 #include "int_tuple.hpp"
 
 namespace cuteref {
@@ -23,14 +25,32 @@ struct LayoutFromValidParts;
 class Layout {
  public:
   Layout(IntTuple shape, IntTuple stride);
+  Layout(const Layout& o);
+  Layout(Layout&& o) noexcept;
+  Layout& operator=(const Layout& o);
+  Layout& operator=(Layout&& o) noexcept;
+  ~Layout() = default;
 
-  const IntTuple& shape() const { return shape_; }
-  const IntTuple& stride() const { return stride_; }
+  // The trees. A layout made by the algebra from its leaves (leaves() below) builds them on
+  // the first call, once (thread-safe: a layout may be read by several threads).
+  const IntTuple& shape() const {
+    if (trees_.load(std::memory_order_acquire) != kTreesReady) build_trees();
+    return shape_;
+  }
+  const IntTuple& stride() const {
+    if (trees_.load(std::memory_order_acquire) != kTreesReady) build_trees();
+    return stride_;
+  }
+  // The leaves and nesting held inline (bracketed_leaves.hpp), or null when the layout has
+  // no such form (a scaled-basis stride, an empty tuple, more than kInlineLeaves leaves or
+  // deeper than kInlineDepth). A function of the layout: two equal layouts both have it or
+  // both lack it.
+  const BracketedLeaves* leaves() const { return has_leaves_ ? &leaves_ : nullptr; }
 
   // True if some stride leaf is a scaled basis (the layout maps to coordinates).
-  bool has_basis_strides() const { return stride_.has_basis(); }
+  bool has_basis_strides() const { return !has_leaves_ && stride_.has_basis(); }
 
-  bool operator==(const Layout& o) const { return shape_ == o.shape_ && stride_ == o.stride_; }
+  bool operator==(const Layout& o) const;
 
   // CuTe notation: `shape:stride`.
   std::string to_string() const;
@@ -41,11 +61,32 @@ class Layout {
   // Skips the invariant checks: only for layouts assembled from the modes of layouts that
   // were checked (see detail::LayoutFromValidParts).
   struct Unchecked {};
-  Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept : shape_(std::move(shape)), stride_(std::move(stride)) {}
+  Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept;
+  Layout(Unchecked, const BracketedLeaves& leaves) noexcept
+      : leaves_(leaves), has_leaves_(true), trees_(kTreesAbsent) {}
+  // The layout whose form fill(leaves) writes into a zeroed form, in place.
+  struct FillLeaves {};
+  template <class Fill>
+  Layout(Unchecked, FillLeaves, Fill&& fill) noexcept : has_leaves_(true), trees_(kTreesAbsent) {
+    fill(leaves_);
+  }
   friend struct detail::LayoutFromValidParts;
 
-  IntTuple shape_;
-  IntTuple stride_;
+  // trees_: the trees are absent (only the leaves are held), being built by one thread, or ready.
+  static constexpr std::uint8_t kTreesAbsent = 0, kTreesBuilding = 1, kTreesReady = 2;
+  void build_trees() const;
+  // Takes o's leaves and trees (copied or moved): the common part of the copies and moves.
+  template <class Other>
+  void take_from(Other&& o);
+
+  // Invariant: the leaves or the trees (or both) are held; has_leaves_ iff the trees have the
+  // form (bracketed_leaves_of). A layout made from trees holds both; one made from leaves
+  // holds the trees once built.
+  mutable IntTuple shape_;
+  mutable IntTuple stride_;
+  BracketedLeaves leaves_;
+  bool has_leaves_ = false;
+  mutable std::atomic<std::uint8_t> trees_{kTreesReady};
 };
 
 namespace detail {
@@ -60,8 +101,18 @@ struct LayoutFromValidParts {
   static Layout make(IntTuple shape, IntTuple stride) noexcept {
     return Layout(Layout::Unchecked{}, std::move(shape), std::move(stride));
   }
-  // Moves l's shape and stride out (l is left an invalid husk, only to be destroyed).
-  static void take_parts(Layout&& l, IntTuple& shape, IntTuple& stride) noexcept {
+  // The layout of a form whose leaves are valid (shapes >= 1). Its trees are built when asked.
+  static Layout make(const BracketedLeaves& leaves) noexcept { return Layout(Layout::Unchecked{}, leaves); }
+  // The layout whose form fill(b) writes into a zeroed form b (in place: no copy of the
+  // form). @pre as make(leaves); fill does not throw.
+  template <class Fill>
+  static Layout make_leaves(Fill&& fill) noexcept {
+    return Layout(Layout::Unchecked{}, Layout::FillLeaves{}, std::forward<Fill>(fill));
+  }
+  // Moves l's shape and stride out (l is left an invalid husk, only to be destroyed). Builds
+  // them first when l holds only its leaves.
+  static void take_parts(Layout&& l, IntTuple& shape, IntTuple& stride) {
+    l.shape();
     shape = std::move(l.shape_);
     stride = std::move(l.stride_);
   }
@@ -97,5 +148,7 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes);
 Layout make_layout_from_modes(std::initializer_list<Layout> modes);
 // The two-mode layout (m0, m1), taking the modes' tuples over (no copies).
 Layout make_layout_from_modes(Layout&& m0, Layout&& m1);
+// The same with m0 copied (its form only, when both modes hold one).
+Layout make_layout_from_modes(const Layout& m0, Layout&& m1);
 
 }  // namespace cuteref

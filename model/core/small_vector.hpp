@@ -100,6 +100,15 @@ class SmallVector {
     reserve(size_ + static_cast<std::size_t>(last - first));
     for (; first != last; ++first) new (data_ + size_++) T(*first);
   }
+  // Grows by n elements left uninitialized and returns the first of them, for the caller to
+  // write. @pre T is trivially copyable (no constructor is skipped).
+  T* append_uninitialized(std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    reserve(size_ + n);
+    T* first = data_ + size_;
+    size_ += n;
+    return first;
+  }
   void pop_back() noexcept { data_[--size_].~T(); }
   // Removes the element at `pos`, shifting the later ones down.
   T* erase(T* pos) {

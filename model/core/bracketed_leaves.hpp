@@ -1,0 +1,59 @@
+// A small layout of integer leaves held inline, without tuple trees: its leaves left to right
+// (shape and stride values with their static flags) and its nesting as data, the number of
+// tuples that open just before each leaf and close just after it. `(2,(3,4)):(1,(2,6))` is
+// the leaves 2:1, 3:2, 4:6 with opens 1,1,0 and closes 0,0,2; the leaf layout `4:1` is one
+// leaf with no tuple around it. Every tree whose tuples are all non-empty has exactly one
+// such form, so the form is a function of the trees (and equality of forms is equality of
+// trees, static flags included).
+//
+// Why: the algebra reads its operands' leaves and writes its results' leaves; building and
+// walking tuple trees for that was half of its instructions (bench/README.md). A Layout holds
+// this form when its layout has one (layout.hpp) and builds its trees only when asked.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "flat_int.hpp"
+#include "int_tuple.hpp"
+
+namespace cuteref {
+
+// Most leaves held inline (the layouts of the algebra's usual operands and results; a larger
+// layout keeps its trees only).
+inline constexpr std::size_t kInlineLeaves = 8;
+// Deepest nesting held inline (a deeper layout keeps its trees only): bounds the recursion
+// that rebuilds the trees.
+inline constexpr int kInlineDepth = 16;
+
+struct BracketedLeaves {
+  std::uint8_t n = 0;              // leaves, 1..kInlineLeaves
+  std::uint8_t shape_static = 0;   // bit i: shape leaf i is static
+  std::uint8_t stride_static = 0;  // bit i: stride leaf i is static
+  std::uint8_t opens[kInlineLeaves] = {};   // tuples opened just before leaf i
+  std::uint8_t closes[kInlineLeaves] = {};  // tuples closed just after leaf i
+  std::int64_t shapes[kInlineLeaves] = {};
+  std::int64_t strides[kInlineLeaves] = {};
+
+  FlatInt shape(std::size_t i) const { return {shapes[i], ((shape_static >> i) & 1) != 0}; }
+  FlatInt stride(std::size_t i) const { return {strides[i], ((stride_static >> i) & 1) != 0}; }
+  // True when the whole layout is one leaf (not a tuple).
+  bool is_leaf() const { return n == 1 && opens[0] == 0; }
+
+  // Equal forms: equal trees (values, static flags and nesting).
+  bool operator==(const BracketedLeaves& o) const;
+};
+
+static_assert(kInlineLeaves <= 8, "the static flags are bits of one byte");
+
+// The form of the layout (shape, stride) into `out`. Returns false (out unspecified) when it
+// has none: a leaf that is not an integer (a scaled basis, `_`), an empty tuple, more than
+// kInlineLeaves leaves or nesting deeper than kInlineDepth.
+// @pre shape and stride are congruent (a layout's).
+bool bracketed_leaves_of(const IntTuple& shape, const IntTuple& stride, BracketedLeaves& out);
+
+// The trees the form stands for. @pre b is a form (bracketed_leaves_of's, or one written
+// by a BracketedLeavesWriter): every tuple it opens it closes, and it is one tree.
+void trees_of(const BracketedLeaves& b, IntTuple& shape, IntTuple& stride);
+
+}  // namespace cuteref
