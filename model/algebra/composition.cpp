@@ -517,11 +517,8 @@ struct CompositionTilerErrors {
     // built only when asked.
     FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
-      LayoutWriter out;
-      write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out);
-      return out.layout();
-    }
+    if (flat_coalesce_unbounded(a, a_modes, lhs))
+      return write_layout([&](LayoutWriter& out) { write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out); });
   } else if (!b.stride().has_basis()) {
     // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
     // passes): A is read through coalesce_x whole; on plain values when A's strides are
@@ -541,11 +538,8 @@ struct CompositionTilerErrors {
   if (b.has_basis_strides()) return composition_not_inlined(a.layout(), b);
   Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
   const FlatLhs lhs = unbounded_lhs(a, a.shapes.size() > 1);
-  if (const BracketedLeaves* b_leaves = b.leaves()) {
-    LayoutWriter out;
-    write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out);
-    return out.layout();
-  }
+  if (const BracketedLeaves* b_leaves = b.leaves())
+    return write_layout([&](LayoutWriter& out) { write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out); });
   return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
 }
 
@@ -557,14 +551,13 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) 
   if (b0.leaves() != nullptr && b1.leaves() != nullptr) {
     FlatModesOfInts a_modes;
     FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs)) {
-      LayoutWriter out;
-      out.open();
-      write_composed_leaves(lhs, *b0.leaves(), ctx.whole, ctx, out);
-      write_composed_leaves(lhs, *b1.leaves(), ctx.whole, ctx, out);
-      out.close();
-      return out.layout();
-    }
+    if (flat_coalesce_unbounded(a, a_modes, lhs))
+      return write_layout([&](LayoutWriter& out) {
+        out.open();
+        write_composed_leaves(lhs, *b0.leaves(), ctx.whole, ctx, out);
+        write_composed_leaves(lhs, *b1.leaves(), ctx.whole, ctx, out);
+        out.close();
+      });
   }
   IntTuple profile = IntTuple::static_int(0);
   bool has_basis = false, has_integer = false;
@@ -595,14 +588,13 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   if (b0.has_basis_strides() || a_modes.shapes.empty()) return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
   const FlatLhs lhs = unbounded_lhs(a_modes, is_tuple_layout(a));
-  if (const BracketedLeaves* b0_leaves = b0.leaves()) {
-    LayoutWriter out;
-    out.open();
-    write_composed_leaves(lhs, *b0_leaves, ctx.whole, ctx, out);
-    write_composed_modes(lhs, b1, ctx.whole, ctx, out);
-    out.close();
-    return out.layout();
-  }
+  if (const BracketedLeaves* b0_leaves = b0.leaves())
+    return write_layout([&](LayoutWriter& out) {
+      out.open();
+      write_composed_leaves(lhs, *b0_leaves, ctx.whole, ctx, out);
+      write_composed_modes(lhs, b1, ctx.whole, ctx, out);
+      out.close();
+    });
   return compose_flat_pair(lhs, b0, ctx, ctx.whole,
                            [&](IntTuple& s, IntTuple& d) { compose_flat_modes(lhs, b1, ctx.whole, ctx, s, d); });
 }

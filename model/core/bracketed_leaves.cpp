@@ -6,11 +6,12 @@ namespace cuteref {
 
 bool BracketedLeaves::operator==(const BracketedLeaves& o) const {
   if (n != o.n) return false;
-  const std::uint8_t used = static_cast<std::uint8_t>((1u << n) - 1);
-  if (((shape_static ^ o.shape_static) & used) != 0 || ((stride_static ^ o.stride_static) & used) != 0) return false;
-  for (std::size_t i = 0; i < n; ++i)
-    if (shapes[i] != o.shapes[i] || strides[i] != o.strides[i] || opens[i] != o.opens[i] || closes[i] != o.closes[i])
+  for (std::size_t i = 0; i < n; ++i) {
+    const FlatInt s = shape(i), os = o.shape(i), d = stride(i), od = o.stride(i);
+    if (s.v != os.v || s.st != os.st || d.v != od.v || d.st != od.st || opens[i] != o.opens[i] ||
+        closes[i] != o.closes[i])
       return false;
+  }
   return true;
 }
 
@@ -26,10 +27,7 @@ bool append_bracketed(const IntTuple& shape, const IntTuple& stride, int depth, 
     out.opens[i] = static_cast<std::uint8_t>(pending);
     out.closes[i] = 0;
     pending = 0;
-    out.shapes[i] = shape.value();
-    out.strides[i] = stride.value();
-    if (shape.is_static()) out.shape_static |= static_cast<std::uint8_t>(1u << i);
-    if (stride.is_static()) out.stride_static |= static_cast<std::uint8_t>(1u << i);
+    out.set_leaf(i, FlatInt::of(shape), FlatInt::of(stride));
     return true;
   }
   const TupleElements s = shape.elements(), d = stride.elements();
@@ -55,8 +53,6 @@ struct LeavesSource {
 
 bool bracketed_leaves_of(const IntTuple& shape, const IntTuple& stride, BracketedLeaves& out) {
   out.n = 0;
-  out.shape_static = 0;
-  out.stride_static = 0;
   unsigned pending = 0;
   // depth <= kInlineDepth leaves opens and closes (each at most the depth) within a byte.
   return append_bracketed(shape, stride, 0, pending, out) && out.n >= 1;

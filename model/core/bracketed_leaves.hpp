@@ -13,6 +13,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "flat_int.hpp"
 #include "int_tuple.hpp"
@@ -27,24 +29,49 @@ inline constexpr std::size_t kInlineLeaves = 8;
 inline constexpr int kInlineDepth = 16;
 
 struct BracketedLeaves {
-  std::uint8_t n = 0;              // leaves, 1..kInlineLeaves
-  std::uint8_t shape_static = 0;   // bit i: shape leaf i is static
-  std::uint8_t stride_static = 0;  // bit i: stride leaf i is static
+  std::uint8_t n = 0;                       // leaves, 1..kInlineLeaves
   std::uint8_t opens[kInlineLeaves] = {};   // tuples opened just before leaf i
   std::uint8_t closes[kInlineLeaves] = {};  // tuples closed just after leaf i
-  std::int64_t shapes[kInlineLeaves] = {};
-  std::int64_t strides[kInlineLeaves] = {};
 
-  FlatInt shape(std::size_t i) const { return {shapes[i], ((shape_static >> i) & 1) != 0}; }
-  FlatInt stride(std::size_t i) const { return {strides[i], ((stride_static >> i) & 1) != 0}; }
+  // Leaf i's shape and stride. @pre i < n, and leaf i was written.
+  FlatInt shape(std::size_t i) const { return load(shape_bytes_, i); }
+  FlatInt stride(std::size_t i) const { return load(stride_bytes_, i); }
+  // Writes leaf i. @pre i < kInlineLeaves.
+  void set_leaf(std::size_t i, FlatInt shape, FlatInt stride) {
+    std::memcpy(shape_bytes_ + i * sizeof(FlatInt), &shape, sizeof(FlatInt));
+    std::memcpy(stride_bytes_ + i * sizeof(FlatInt), &stride, sizeof(FlatInt));
+  }
+  // The n leaves, copied to shapes[0..n) and strides[0..n).
+  void copy_leaves(FlatInt* shapes, FlatInt* strides) const {
+    for (std::size_t i = 0; i < n; ++i) {
+      std::memcpy(static_cast<void*>(shapes + i), shape_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
+      std::memcpy(static_cast<void*>(strides + i), stride_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
+    }
+  }
+  // Leaf i of `o` copied to leaf k of this form.
+  void copy_leaf(std::size_t k, const BracketedLeaves& o, std::size_t i) {
+    std::memcpy(shape_bytes_ + k * sizeof(FlatInt), o.shape_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
+    std::memcpy(stride_bytes_ + k * sizeof(FlatInt), o.stride_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
+  }
   // True when the whole layout is one leaf (not a tuple).
   bool is_leaf() const { return n == 1 && opens[0] == 0; }
 
   // Equal forms: equal trees (values, static flags and nesting).
   bool operator==(const BracketedLeaves& o) const;
+
+ private:
+  static FlatInt load(const unsigned char* bytes, std::size_t i) {
+    FlatInt x;
+    std::memcpy(&x, bytes + i * sizeof(FlatInt), sizeof(FlatInt));
+    return x;
+  }
+  // The leaves as FlatInts in bytes: the slots past n are never read, and a copy of the
+  // form copies them as bytes (no zeroing of unused slots, no indeterminate value read).
+  alignas(FlatInt) unsigned char shape_bytes_[kInlineLeaves * sizeof(FlatInt)];
+  alignas(FlatInt) unsigned char stride_bytes_[kInlineLeaves * sizeof(FlatInt)];
 };
 
-static_assert(kInlineLeaves <= 8, "the static flags are bits of one byte");
+static_assert(std::is_trivially_copyable_v<FlatInt>, "leaves are held as bytes");
 
 // The form of the layout (shape, stride) into `out`. Returns false (out unspecified) when it
 // has none: a leaf that is not an integer (a scaled basis, `_`), an empty tuple, more than

@@ -285,16 +285,17 @@ bool pair_has_form(const BracketedLeaves& m0, const BracketedLeaves& m1) {
 // The form of the pair (m0, m1) into `out`, from the modes' forms. @pre pair_has_form(m0, m1).
 void write_pair_leaves(const BracketedLeaves& m0, const BracketedLeaves& m1, BracketedLeaves& out) noexcept {
   const std::size_t n = std::size_t{m0.n} + m1.n;
-  out = m0;
+  for (std::size_t i = 0; i < m0.n; ++i) {
+    out.opens[i] = m0.opens[i];
+    out.closes[i] = m0.closes[i];
+    out.copy_leaf(i, m0, i);
+  }
   for (std::size_t i = 0; i < m1.n; ++i) {
     const std::size_t k = m0.n + i;
     out.opens[k] = m1.opens[i];
     out.closes[k] = m1.closes[i];
-    out.shapes[k] = m1.shapes[i];
-    out.strides[k] = m1.strides[i];
+    out.copy_leaf(k, m1, i);
   }
-  out.shape_static = static_cast<std::uint8_t>(m0.shape_static | (m1.shape_static << m0.n));
-  out.stride_static = static_cast<std::uint8_t>(m0.stride_static | (m1.stride_static << m0.n));
   out.n = static_cast<std::uint8_t>(n);
   ++out.opens[0];
   ++out.closes[n - 1];

@@ -109,6 +109,8 @@ struct LayoutFromValidParts {
   static Layout make_leaves(Fill&& fill) noexcept {
     return Layout(Layout::Unchecked{}, Layout::FillLeaves{}, std::forward<Fill>(fill));
   }
+  // l's own form, for a LayoutWriter to write in place. @pre l was made by make_leaves.
+  static BracketedLeaves& form_of(Layout& l) noexcept { return l.leaves_; }
   // Moves l's shape and stride out (l is left an invalid husk, only to be destroyed). Builds
   // them first when l holds only its leaves.
   static void take_parts(Layout&& l, IntTuple& shape, IntTuple& stride) {

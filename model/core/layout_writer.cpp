@@ -16,8 +16,8 @@ void LayoutWriter::throw_empty_tuple() {
   throw Error("internal error: LayoutWriter::close() of a tuple without a leaf (the algebra writes no empty tuple)");
 }
 
-Layout LayoutWriter::layout() const {
-  if (!spilling_) return detail::LayoutFromValidParts::make(inline_);
+void LayoutWriter::finish(Layout& result) const {
+  if (!spilling_) return;
   struct Source {
     const std::vector<Spilled>& v;
     std::size_t size() const { return v.size(); }
@@ -28,7 +28,7 @@ Layout LayoutWriter::layout() const {
   };
   IntTuple shape, stride;
   parse_bracketed(Source{spilled_}, shape, stride);
-  return detail::LayoutFromValidParts::make(std::move(shape), std::move(stride));
+  result = detail::LayoutFromValidParts::make(std::move(shape), std::move(stride));
 }
 
 Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n) {
@@ -36,12 +36,7 @@ Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n)
     return detail::LayoutFromValidParts::make(tuple_of_flat(shapes, n), tuple_of_flat(strides, n));
   return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& b) noexcept {
     b.n = static_cast<std::uint8_t>(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      b.shapes[i] = shapes[i].v;
-      b.strides[i] = strides[i].v;
-      if (shapes[i].st) b.shape_static |= static_cast<std::uint8_t>(1u << i);
-      if (strides[i].st) b.stride_static |= static_cast<std::uint8_t>(1u << i);
-    }
+    for (std::size_t i = 0; i < n; ++i) b.set_leaf(i, shapes[i], strides[i]);
     if (n > 1) {
       b.opens[0] = 1;
       b.closes[n - 1] = 1;
@@ -51,12 +46,7 @@ Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n)
 
 bool append_layout_leaves(const Layout& l, FlatInts& shapes, FlatInts& strides) {
   if (const BracketedLeaves* b = l.leaves()) {
-    FlatInt* s = shapes.append_uninitialized(b->n);
-    FlatInt* d = strides.append_uninitialized(b->n);
-    for (std::size_t i = 0; i < b->n; ++i) {
-      s[i] = b->shape(i);
-      d[i] = b->stride(i);
-    }
+    b->copy_leaves(shapes.append_uninitialized(b->n), strides.append_uninitialized(b->n));
     return true;
   }
   append_flat_ints(l.shape(), shapes);  // shape leaves are integers: a layout invariant

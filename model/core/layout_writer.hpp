@@ -1,7 +1,8 @@
 // Writes a layout as the events of a walk over its trees, for the algebra's results: open()
-// before a tuple's elements, leaf() for each leaf, close() after them. The leaves are held
-// inline while they fit (bracketed_leaves.hpp), so that a small result is made without
-// building trees; past kInlineLeaves leaves, or deeper than kInlineDepth, its trees are built.
+// before a tuple's elements, leaf() for each leaf, close() after them. The leaves are written
+// into the result's own inline form (bracketed_leaves.hpp), so that a small result is made
+// without building trees or copying a form; past kInlineLeaves leaves, or deeper than
+// kInlineDepth, its trees are built. write_layout below makes the result.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,11 @@ namespace cuteref {
 
 class LayoutWriter {
  public:
+  // Writes into `form` (n = 0, opens and closes zero).
+  explicit LayoutWriter(BracketedLeaves& form) noexcept : inline_(form) {}
+  LayoutWriter(const LayoutWriter&) = delete;
+  LayoutWriter& operator=(const LayoutWriter&) = delete;
+
   void open() {
     ++pending_;
     if (++depth_ > kInlineDepth && !spilling_) spill();
@@ -25,10 +31,7 @@ class LayoutWriter {
       const std::size_t i = inline_.n++;
       inline_.opens[i] = static_cast<std::uint8_t>(pending_);  // pending_ <= depth_ <= kInlineDepth
       inline_.closes[i] = 0;
-      inline_.shapes[i] = shape.v;
-      inline_.strides[i] = stride.v;
-      if (shape.st) inline_.shape_static |= static_cast<std::uint8_t>(1u << i);
-      if (stride.st) inline_.stride_static |= static_cast<std::uint8_t>(1u << i);
+      inline_.set_leaf(i, shape, stride);
     } else {
       if (!spilling_) spill();
       spilled_.push_back({shape, stride, pending_, 0});
@@ -45,9 +48,9 @@ class LayoutWriter {
   }
   std::size_t leaf_count() const { return spilling_ ? spilled_.size() : inline_.n; }
 
-  // The layout written. @pre every open() closed, at least one leaf, one tree (the writes of
-  // a walk over one layout's trees).
-  Layout layout() const;
+  // Puts the trees of a spilled layout into `result` (whose form this writer wrote); nothing
+  // when the leaves stayed inline. @pre every open() closed, at least one leaf, one tree.
+  void finish(Layout& result) const;
 
  private:
   struct Spilled {
@@ -57,12 +60,24 @@ class LayoutWriter {
   void spill();  // moves the inline leaves to spilled_
   [[noreturn]] static void throw_empty_tuple();
 
-  BracketedLeaves inline_;
+  BracketedLeaves& inline_;
   std::vector<Spilled> spilled_;
   bool spilling_ = false;
   unsigned pending_ = 0;  // tuples opened since the last leaf
   int depth_ = 0;
 };
+
+// The layout that write(w) writes to a LayoutWriter w, made in place (its form is the
+// result's own). @pre write makes the events of one layout whose leaves are valid (shapes
+// >= 1, integer strides; not re-checked).
+template <class Write>
+Layout write_layout(Write&& write) {
+  Layout result = detail::LayoutFromValidParts::make_leaves([](BracketedLeaves&) noexcept {});
+  LayoutWriter w(detail::LayoutFromValidParts::form_of(result));
+  write(w);
+  w.finish(result);
+  return result;
+}
 
 // The flat layout of n modes shapes[i]:strides[i]: a leaf layout for one, a flat tuple for
 // several. @pre n >= 1, shapes >= 1, integer strides (not re-checked).

@@ -124,9 +124,7 @@ TEST(BracketedLeaves, RoundTripAndEqualityOverEnumeratedTrees) {
     EXPECT_EQ(from_form.shape(), shape);
     EXPECT_EQ(from_form.stride(), stride);
     // The writer fed the tree's events makes the same layout.
-    LayoutWriter w;
-    write_tree(shape, stride, w);
-    EXPECT_EQ(w.layout(), from_trees);
+    EXPECT_EQ(write_layout([&](LayoutWriter& w) { write_tree(shape, stride, w); }), from_trees);
     shapes.push_back(shape);
     strides.push_back(stride);
     forms.push_back(b);
@@ -219,9 +217,7 @@ TEST(BracketedLeaves, LayoutsWithoutAFormKeepTheirTrees) {
   EXPECT_EQ(deepest_held.shape(), ok_s);
   // The writer past the inline bounds builds the trees: nine leaves, seventeen deep.
   for (const Layout* l : {&nine, &deep, &deepest_held}) {
-    LayoutWriter w;
-    write_tree(l->shape(), l->stride(), w);
-    const Layout written = w.layout();
+    const Layout written = write_layout([&](LayoutWriter& w) { write_tree(l->shape(), l->stride(), w); });
     EXPECT_EQ(written, *l) << l->to_string();
     EXPECT_EQ(written.shape(), l->shape());
     EXPECT_EQ(written.leaves() == nullptr, l->leaves() == nullptr);
@@ -231,13 +227,17 @@ TEST(BracketedLeaves, LayoutsWithoutAFormKeepTheirTrees) {
 }
 
 TEST(BracketedLeaves, WriterRefusesAnEmptyTuple) {
-  LayoutWriter w;
-  w.open();
-  expect_error([&] { w.close(); }, "without a leaf");
-  LayoutWriter v;
-  v.leaf({2, false}, {1, false});
-  v.open();
-  expect_error([&] { v.close(); }, "without a leaf");
+  expect_error([] { write_layout([](LayoutWriter& w) {
+                   w.open();
+                   w.close();
+                 }); },
+               "without a leaf");
+  expect_error([] { write_layout([](LayoutWriter& w) {
+                   w.leaf({2, false}, {1, false});
+                   w.open();
+                   w.close();
+                 }); },
+               "without a leaf");
 }
 
 TEST(BracketedLeaves, TreesBuiltOnDemandSurviveCopiesMovesAndThreads) {
