@@ -19,12 +19,6 @@ using IntTupleCoalesceOps = CoalesceOps<IntTupleLeaf>;
 
 }  // namespace
 
-bool flat_int_modes(const Layout& l, FlatModesOfInts& m) {
-  m.shapes.clear();
-  m.strides.clear();
-  return append_layout_leaves(l, m.shapes, m.strides);
-}
-
 Layout FlatModesOfInts::layout() const {
   return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid by the precondition
 }

@@ -5,6 +5,7 @@
 
 #include "layout.hpp"
 #include "flat_int.hpp"
+#include "layout_writer.hpp"
 #include "leaf_arith.hpp"
 
 namespace cuteref {
@@ -34,7 +35,12 @@ struct FlatModesOfInts {
 
 // l's flattened modes on plain values (m emptied first). Returns false (m unspecified) when
 // l has a scaled-basis stride.
-bool flat_int_modes(const Layout& l, FlatModesOfInts& m);
+// Inline: the drivers' gnu::flatten inlines it only where its body is visible.
+inline bool flat_int_modes(const Layout& l, FlatModesOfInts& m) {
+  m.shapes.clear();
+  m.strides.clear();
+  return append_layout_leaves(l, m.shapes, m.strides);
+}
 
 // filtered_flat_modes on plain values, from l's flattened modes (flat_int_modes(l, m)), in
 // place. @post m equal, leaf for leaf, to filtered_flat_modes(l).

@@ -64,7 +64,8 @@ class Layout {
   Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept;
   Layout(Unchecked, const BracketedLeaves& leaves) noexcept
       : leaves_(leaves), has_leaves_(true), trees_(kTreesAbsent) {}
-  // The layout whose form fill(leaves) writes into a zeroed form, in place.
+  // The layout whose form fill(leaves) writes, in place, into a form with n = 0 and no
+  // opens or closes (its leaf slots are not zeroed: only those below n are read).
   struct FillLeaves {};
   template <class Fill>
   Layout(Unchecked, FillLeaves, Fill&& fill) noexcept : has_leaves_(true), trees_(kTreesAbsent) {
@@ -103,8 +104,8 @@ struct LayoutFromValidParts {
   }
   // The layout of a form whose leaves are valid (shapes >= 1). Its trees are built when asked.
   static Layout make(const BracketedLeaves& leaves) noexcept { return Layout(Layout::Unchecked{}, leaves); }
-  // The layout whose form fill(b) writes into a zeroed form b (in place: no copy of the
-  // form). @pre as make(leaves); fill does not throw.
+  // The layout whose form fill(b) writes into an empty form b (n = 0, no opens or closes;
+  // in place: no copy of the form). @pre as make(leaves); fill does not throw.
   template <class Fill>
   static Layout make_leaves(Fill&& fill) noexcept {
     return Layout(Layout::Unchecked{}, Layout::FillLeaves{}, std::forward<Fill>(fill));

@@ -50,7 +50,9 @@ class LayoutWriter {
 
   // Puts the trees of a spilled layout into `result` (whose form this writer wrote); nothing
   // when the leaves stayed inline. @pre every open() closed, at least one leaf, one tree.
-  void finish(Layout& result) const;
+  void finish(Layout& result) const {
+    if (spilling_) finish_spilled(result);
+  }
 
  private:
   struct Spilled {
@@ -58,6 +60,7 @@ class LayoutWriter {
     unsigned opens, closes;
   };
   void spill();  // moves the inline leaves to spilled_
+  void finish_spilled(Layout& result) const;
   [[noreturn]] static void throw_empty_tuple();
 
   BracketedLeaves& inline_;
@@ -79,12 +82,33 @@ Layout write_layout(Write&& write) {
   return result;
 }
 
+// flat_layout and append_layout_leaves are defined here, not in the .cpp: the algebra's drivers
+// call them once or twice an operation, and gnu::flatten inlines only bodies it can see.
+
 // The flat layout of n modes shapes[i]:strides[i]: a leaf layout for one, a flat tuple for
 // several. @pre n >= 1, shapes >= 1, integer strides (not re-checked).
-Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n);
+inline Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n) {
+  if (n > kInlineLeaves)
+    return detail::LayoutFromValidParts::make(tuple_of_flat(shapes, n), tuple_of_flat(strides, n));
+  return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& b) noexcept {
+    b.n = static_cast<std::uint8_t>(n);
+    for (std::size_t i = 0; i < n; ++i) b.set_leaf(i, shapes[i], strides[i]);
+    if (n > 1) {
+      b.opens[0] = 1;
+      b.closes[n - 1] = 1;
+    }
+  });
+}
 
 // Every leaf of l, left to right, as FlatInts into (shapes, strides). Returns false (the
 // vectors then hold a prefix) when l has a scaled-basis stride.
-bool append_layout_leaves(const Layout& l, FlatInts& shapes, FlatInts& strides);
+inline bool append_layout_leaves(const Layout& l, FlatInts& shapes, FlatInts& strides) {
+  if (const BracketedLeaves* b = l.leaves()) {
+    b->copy_leaves(shapes.append_uninitialized(b->n), strides.append_uninitialized(b->n));
+    return true;
+  }
+  append_flat_ints(l.shape(), shapes);  // shape leaves are integers: a layout invariant
+  return append_flat_ints(l.stride(), strides);
+}
 
 }  // namespace cuteref
