@@ -80,7 +80,7 @@ static_assert(std::is_trivially_copyable_v<FlatInt>, "leaves are held as bytes")
 bool bracketed_leaves_of(const IntTuple& shape, const IntTuple& stride, BracketedLeaves& out);
 
 // The trees the form stands for. @pre b is a form (bracketed_leaves_of's, or one written
-// by a BracketedLeavesWriter): every tuple it opens it closes, and it is one tree.
+// by a LayoutWriter): every tuple it opens it closes, and it is one tree.
 void trees_of(const BracketedLeaves& b, IntTuple& shape, IntTuple& stride);
 
 }  // namespace cuteref

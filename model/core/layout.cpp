@@ -276,13 +276,14 @@ int nesting_depth(const BracketedLeaves& b) {
   return deepest;
 }
 
-// True when the pair (m0, m1) of layouts with these forms has a form too (not too many
-// leaves, not too deep).
-bool pair_has_form(const BracketedLeaves& m0, const BracketedLeaves& m1) {
-  return std::size_t{m0.n} + m1.n <= kInlineLeaves && std::max(nesting_depth(m0), nesting_depth(m1)) < kInlineDepth;
+// True when both modes hold a form and so does their pair (not too many leaves, not too deep).
+bool pair_of_forms_possible(const Layout& m0, const Layout& m1) {
+  const BracketedLeaves *b0 = m0.leaves(), *b1 = m1.leaves();
+  return b0 != nullptr && b1 != nullptr && std::size_t{b0->n} + b1->n <= kInlineLeaves &&
+         std::max(nesting_depth(*b0), nesting_depth(*b1)) < kInlineDepth;
 }
 
-// The form of the pair (m0, m1) into `out`, from the modes' forms. @pre pair_has_form(m0, m1).
+// The form of the pair (m0, m1) into `out`, from the modes' forms. @pre pair_of_forms_possible.
 void write_pair_leaves(const BracketedLeaves& m0, const BracketedLeaves& m1, BracketedLeaves& out) noexcept {
   const std::size_t n = std::size_t{m0.n} + m1.n;
   for (std::size_t i = 0; i < m0.n; ++i) {
@@ -301,15 +302,12 @@ void write_pair_leaves(const BracketedLeaves& m0, const BracketedLeaves& m1, Bra
   ++out.closes[n - 1];
 }
 
-// The pair's layout made from the forms. @pre both hold one and pair_has_form.
+// The pair's layout made from the forms. @pre pair_of_forms_possible(m0, m1).
 Layout pair_of_forms(const Layout& m0, const Layout& m1) {
   return LayoutFromValidParts::make_leaves(
       [&](BracketedLeaves& out) noexcept { write_pair_leaves(*m0.leaves(), *m1.leaves(), out); });
 }
 
-bool pair_of_forms_possible(const Layout& m0, const Layout& m1) {
-  return m0.leaves() != nullptr && m1.leaves() != nullptr && pair_has_form(*m0.leaves(), *m1.leaves());
-}
 }  // namespace
 
 Layout make_layout_from_modes(const Layout& m0, Layout&& m1) {

@@ -62,8 +62,6 @@ class Layout {
   // were checked (see detail::LayoutFromValidParts).
   struct Unchecked {};
   Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept;
-  Layout(Unchecked, const BracketedLeaves& leaves) noexcept
-      : leaves_(leaves), has_leaves_(true), trees_(kTreesAbsent) {}
   // The layout whose form fill(leaves) writes, in place, into a form with n = 0 and no
   // opens or closes (its leaf slots are not zeroed: only those below n are read).
   struct FillLeaves {};
@@ -102,10 +100,9 @@ struct LayoutFromValidParts {
   static Layout make(IntTuple shape, IntTuple stride) noexcept {
     return Layout(Layout::Unchecked{}, std::move(shape), std::move(stride));
   }
-  // The layout of a form whose leaves are valid (shapes >= 1). Its trees are built when asked.
-  static Layout make(const BracketedLeaves& leaves) noexcept { return Layout(Layout::Unchecked{}, leaves); }
   // The layout whose form fill(b) writes into an empty form b (n = 0, no opens or closes;
-  // in place: no copy of the form). @pre as make(leaves); fill does not throw.
+  // in place: no copy of the form); its trees are built when asked. @pre the form's leaves
+  // are valid (shapes >= 1); fill does not throw.
   template <class Fill>
   static Layout make_leaves(Fill&& fill) noexcept {
     return Layout(Layout::Unchecked{}, Layout::FillLeaves{}, std::forward<Fill>(fill));

@@ -119,7 +119,7 @@ TEST(BracketedLeaves, RoundTripAndEqualityOverEnumeratedTrees) {
     // The layout made from the form alone builds the same trees, and equals the one made from them.
     const Layout from_trees(shape, stride);
     ASSERT_NE(from_trees.leaves(), nullptr);
-    const Layout from_form = detail::LayoutFromValidParts::make(b);
+    const Layout from_form = detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& f) noexcept { f = b; });
     EXPECT_EQ(from_form, from_trees);
     EXPECT_EQ(from_form.shape(), shape);
     EXPECT_EQ(from_form.stride(), stride);
@@ -251,13 +251,22 @@ TEST(BracketedLeaves, TreesBuiltOnDemandSurviveCopiesMovesAndThreads) {
   Layout copy = r;
   Layout moved = std::move(copy);
   EXPECT_EQ(moved, expected);
-  // Eight threads ask for the trees at once: one builds them, all read the same ones.
+  // Eight threads ask for the trees at once: each must read the whole trees (a thread that
+  // returned before they were built would read () or a part).
   const Layout shared = composition(L("(4,8):(8,1)"), L("(2,(2,2)):(1,(4,8))"));
-  std::vector<const IntTuple*> seen(8, nullptr);
+  ASSERT_NE(shared.leaves(), nullptr);
+  std::vector<IntTuple> seen_shapes(8), seen_strides(8);
   std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) threads.emplace_back([&, t] { seen[t] = &shared.shape(); });
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      seen_shapes[t] = shared.shape();
+      seen_strides[t] = shared.stride();
+    });
   for (auto& t : threads) t.join();
-  for (const IntTuple* p : seen) EXPECT_EQ(p, &shared.shape());
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(seen_shapes[t], expected.shape());
+    EXPECT_EQ(seen_strides[t], expected.stride());
+  }
   EXPECT_EQ(shared.shape().to_string(), "(2,(2,2))");
   EXPECT_EQ(shared.stride(), expected.stride());
   // Copies and moves after: the trees come along; a moved-from layout with a form rebuilds them.
