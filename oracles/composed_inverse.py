@@ -213,11 +213,8 @@ def main():
             cute_programs.translation_unit([(ci, patterns[ci]) for ci in members]), lines)
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, HERE)
     # CuTe's answers: recorded, or compiled and run (recorded_answers.py).
-    units = cute_programs.recorded_or_compiled(
-        compiler, programs, cute_programs.run_binary, "" if args.no_recording else args.recording,
-        args.verify_recorded,
-        recorded_answers.verification_seed(args, HERE),
-        record=args.record, about=f"CuTe C++'s answers for oracles/composed_inverse.py --seed {args.seed} "
+    units = cute_programs.recorded_or_compiled_with_args(
+        compiler, programs, cute_programs.run_binary, args, HERE, about=f"CuTe C++'s answers for oracles/composed_inverse.py --seed {args.seed} "
                                   f"--cases {args.cases} --per-unit {args.per_unit}")
     cute = {}  # (case, op) -> (text, size, hash)
     for name, (results, traps) in units.answers.items():

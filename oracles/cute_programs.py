@@ -18,7 +18,7 @@ import resource
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import layouts as L
 import recorded_answers
@@ -277,3 +277,17 @@ def recorded_or_compiled(compiler: Compiler, programs: Dict[str, Tuple[str, List
                  f"than recorded; with the test's own arguments the recording is stale, regenerate it "
                  f"(oracles/README.md, \"Recorded answers\")")
     return ProgramAnswers(answers, errors, note)
+
+
+def recorded_or_compiled_with_args(compiler: Compiler, programs: Dict[str, Tuple[str, List[str]]],
+                                   run: Callable[[str, List[str]], recorded_answers.Answers],
+                                   args, directory: str, verify: Optional[int] = None, jobs: int = 2,
+                                   about: str = "") -> ProgramAnswers:
+    """recorded_or_compiled with the options of recorded_answers.add_recording_arguments as
+    parsed into `args`: --recording (none with --no-recording), --record, and the verification
+    seed (recorded_answers.verification_seed, `directory` naming the checkout). `verify`: how
+    many recorded programs are compiled again (default: --verify-recorded)."""
+    return recorded_or_compiled(
+        compiler, programs, run, "" if args.no_recording else args.recording,
+        args.verify_recorded if verify is None else verify, recorded_answers.verification_seed(args, directory),
+        record=args.record, jobs=jobs, about=about)

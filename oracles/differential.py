@@ -138,11 +138,8 @@ def cpp_side(args, tally, rng, case_rng, pc):
     # patterns' inputs are a function of the seeds and the case counts, like the static pairs':
     # one recording holds both kinds, and its verification sample draws from both.
     programs = {f"cute_tu{k}": (cute_programs.translation_unit(tus[k]), inputs[k]) for k in sorted(tus) if inputs[k]}
-    units = cute_programs.recorded_or_compiled(
-        compiler, programs, cute_programs.run_binary, "" if args.no_recording else args.recording,
-        args.verify_recorded,
-        recorded_answers.verification_seed(args, HERE),
-        record=args.record, jobs=args.jobs,
+    units = cute_programs.recorded_or_compiled_with_args(
+        compiler, programs, cute_programs.run_binary, args, HERE, jobs=args.jobs,
         about=f"CuTe C++'s answers for the translation units of oracles/differential.py --seed {args.seed} "
               f"--case-seed {args.seed if args.case_seed is None else args.case_seed} --scale {args.scale} "
               f"--dyn-patterns {args.dyn_patterns} --semi-patterns {args.semi_patterns} "

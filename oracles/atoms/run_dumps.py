@@ -46,10 +46,8 @@ def main():
         with open(path) as f:
             programs[os.path.splitext(os.path.basename(path))[0]] = (f.read(), [])
     try:
-        dumps = cute_programs.recorded_or_compiled(
-            compiler, programs, cute_programs.run_without_input, "" if args.no_recording else args.recording, args.verify_recorded,
-            recorded_answers.verification_seed(args, ORACLES),
-            record=args.record, jobs=args.jobs, about="CuTe C++'s output of the oracles/atoms dump programs")
+        dumps = cute_programs.recorded_or_compiled_with_args(
+            compiler, programs, cute_programs.run_without_input, args, ORACLES, jobs=args.jobs, about="CuTe C++'s output of the oracles/atoms dump programs")
     except RuntimeError as e:
         print(f"atoms: {e}")
         return 1

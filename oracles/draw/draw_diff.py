@@ -157,10 +157,9 @@ def cute_program_output(source, args):
     compiler = cute_programs.Compiler(args.cxx, args.cpp_arg, args.cache, ORACLES)
     seed = recorded_answers.verification_seed(args, HERE)
     selected = recorded_answers.selected_one_in(seed, PROGRAM, args.verify_every)
-    program = cute_programs.recorded_or_compiled(
-        compiler, {PROGRAM: (source, [])}, cute_programs.run_without_input,
-        "" if args.no_recording else args.recording, 1 if selected else 0, seed, record=args.record, jobs=1,
-        about=f"CuTe C++'s output of the oracles/draw/draw_diff.py program, --seed {args.seed} "
+    program = cute_programs.recorded_or_compiled_with_args(
+        compiler, {PROGRAM: (source, [])}, cute_programs.run_without_input, args, HERE,
+        verify=1 if selected else 0, jobs=1, about=f"CuTe C++'s output of the oracles/draw/draw_diff.py program, --seed {args.seed} "
               f"--layouts {args.layouts} --swizzled {args.swizzled} --tv {args.tv}")
     return program, selected
 
