@@ -5,6 +5,8 @@
 #include "checked_math.hpp"
 #include "coalesce_generic.hpp"
 #include "flat_coalesce.hpp"
+#include "inline_flat_ints.hpp"
+#include "leaf_policies.hpp"
 #include "error.hpp"
 #include "layout_mode_ops.hpp"
 
@@ -14,6 +16,14 @@ namespace cuteref {
 [[gnu::flatten]] Layout coalesce(const Layout& l) {
   // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check: on
   // plain values (flat_int.hpp) when every stride is an integer, else on IntTuple leaves.
+  // A layout held as its form: its leaves in place (the result has at most as many, or the
+  // one mode _1:_0), and the result written as a form.
+  if (const BracketedLeaves* b = l.leaves()) {
+    InlineFlatInts shapes, strides;
+    InlineFlatInts::load(*b, shapes, strides);
+    coalesce_flat_modes<FlatIntLeaf>(shapes, strides);
+    return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid: coalesce_flat's
+  }
   FlatModesOfInts m;
   if (flat_int_modes(l, m)) return coalesce_flat_ints(m.shapes, m.strides);
   return coalesce_flat(flat_modes(l.shape(), l.stride()));

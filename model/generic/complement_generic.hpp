@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +37,29 @@ namespace cuteref {
 template <class Vec>
 struct ComplementModes {
   Vec shapes, strides;
+};
+
+// Which of n modes complement_modes' selection has taken: bits of one word for up to 64
+// modes (every layout the algebra usually meets), a block of words past that. Bookkeeping only: it
+// makes no decision, so the symbolic walk is the same.
+class TakenModes {
+ public:
+  explicit TakenModes(std::size_t n) {
+    if (n > kWordBits) {
+      spill_ = std::make_unique<std::uint64_t[]>((n + kWordBits - 1) / kWordBits);  // zeroed
+      words_ = spill_.get();
+    }
+  }
+  TakenModes(const TakenModes&) = delete;  // words_ may point into the object
+  TakenModes& operator=(const TakenModes&) = delete;
+  bool test(std::size_t j) const { return (words_[j / kWordBits] >> (j % kWordBits) & 1u) != 0; }
+  void set(std::size_t j) { words_[j / kWordBits] |= std::uint64_t{1} << (j % kWordBits); }
+
+ private:
+  static constexpr std::size_t kWordBits = 64;
+  std::uint64_t word_ = 0;
+  std::uint64_t* words_ = &word_;
+  std::unique_ptr<std::uint64_t[]> spill_;
 };
 
 // One mode of A in the walk: the gap below it, (stride / extent) at stride `extent` (the
@@ -75,17 +100,16 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
   out.strides.reserve(out.strides.size() + n + cotarget.size());
   // Modes already taken; the others keep their order, so the selection below compares the
   // same pairs in the same order as repeatedly taking the smallest out of a shrinking list.
-  SmallVector<bool, 16> taken;
-  for (std::size_t k = 0; k < n; ++k) taken.push_back(false);  // (resize would call memset)
+  TakenModes taken(n);
   Leaf extent = ops.one();
   for (std::size_t step = 0; step < n; ++step) {
     // The mode of smallest stride, the first one among equals.
     std::size_t k = n;
     for (std::size_t j = 0; j < n; ++j) {
-      if (taken[j]) continue;
+      if (taken.test(j)) continue;
       if (k == n || ops.less(strides[j], strides[k])) k = j;
     }
-    taken[k] = true;
+    taken.set(k);
     out.strides.push_back(extent);
     out.shapes.push_back(complement_gap_step(shapes[k], strides[k], extent, ops));
   }

@@ -1,0 +1,47 @@
+// A vector of at most kInlineLeaves FlatInts in place: the working vectors of an operation
+// on a layout held as its form (bracketed_leaves.hpp) whose result never has more leaves
+// than its operand (coalesce, filter). Unlike SmallVector there is no heap block to look
+// for: constructing one stores its count, destroying it does nothing.
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+#include "bracketed_leaves.hpp"
+#include "error.hpp"
+#include "flat_int.hpp"
+
+namespace cuteref {
+
+class InlineFlatInts {
+ public:
+  using value_type = FlatInt;
+
+  InlineFlatInts() noexcept {}  // (not `= default`: the slots are left unwritten)
+  InlineFlatInts(const InlineFlatInts&) = delete;
+  InlineFlatInts& operator=(const InlineFlatInts&) = delete;
+
+  std::size_t size() const noexcept { return n_; }
+  bool empty() const noexcept { return n_ == 0; }
+  FlatInt* data() noexcept { return reinterpret_cast<FlatInt*>(slots_); }
+  FlatInt& operator[](std::size_t i) noexcept { return data()[i]; }
+  // Appends v. Throws Error past kInlineLeaves (a caller's broken precondition, never a
+  // silent overrun).
+  void push_back(FlatInt v) {
+    if (n_ == kInlineLeaves) throw Error("internal: more than " + std::to_string(kInlineLeaves) + " inline leaves");
+    new (data() + n_++) FlatInt(v);
+  }
+  void pop_back() noexcept { --n_; }
+
+  // The n leaves of `form` into two of these, replacing their contents.
+  static void load(const BracketedLeaves& form, InlineFlatInts& shapes, InlineFlatInts& strides) noexcept {
+    form.copy_leaves(shapes.data(), strides.data());
+    shapes.n_ = strides.n_ = form.n;
+  }
+
+ private:
+  alignas(FlatInt) unsigned char slots_[kInlineLeaves * sizeof(FlatInt)];
+  std::size_t n_ = 0;
+};
+
+}  // namespace cuteref
