@@ -244,39 +244,24 @@ def recorded_or_compiled(compiler: Compiler, programs: Dict[str, Tuple[str, List
         if directives not in fingerprints:
             fingerprints[directives] = compiler.fingerprint(src)
         keys[n] = recorded_answers.answer_key(fingerprints[directives], src, lines)
-    store = recorded_answers.Recording("" if record else recording)
-    recorded = {keys[n]: n for n in programs if store.get(keys[n]) is not None}
-    verified = [recorded[k] for k in recorded_answers.verification_sample(list(recorded), verify, seed)]
-    to_run = [n for n in programs if keys[n] not in recorded or n in verified]
-    cpu0 = children_cpu()
-    binaries = compiler.build({n: programs[n][0] for n in to_run}, jobs=jobs)
-    compile_cpu = children_cpu() - cpu0
-    answers, errors = {}, []
-    for n in programs:
-        if n in binaries:
-            answers[n] = run(binaries[n], programs[n][1])
-            if n in verified:
-                difference = recorded_answers.first_difference(store.get(keys[n]), answers[n])
-                if difference:
-                    errors.append(f"{n}: {difference}")
-        else:
-            answers[n] = store.get(keys[n])
-    if record:
-        recorded_answers.write_recording(record, {keys[n]: answers[n] for n in programs}, about)
-    compiled = f"{len(to_run)} compiled and run ({compiler.compiled} compiled now, {compile_cpu:.1f}s CPU)"
+    compile_cpu = [0.0]
+
+    def compile_and_run(names):
+        cpu0 = children_cpu()
+        binaries = compiler.build({n: programs[n][0] for n in names}, jobs=jobs)
+        compile_cpu[0] = children_cpu() - cpu0
+        return {n: run(binaries[n], programs[n][1]) for n in names}
+
+    got = recorded_answers.recorded_or_live(keys, compile_and_run, recording, verify, seed, record, about)
+    compiled = f"{len(got.live)} compiled and run ({compiler.compiled} compiled now, {compile_cpu[0]:.1f}s CPU)"
     if record or not recording:
         note = compiled + (f"; every answer written to {record}" if record else "")
     else:
-        note = (f"{len(recorded)} of {len(programs)} from the recording {os.path.relpath(recording)}, {compiled}, "
-                f"{len(verified)} of them compared with the recording"
-                + (f" ({', '.join(verified)}; verification seed {seed[:12]})" if verified else ""))
-    if recording and not record and len(recorded) < len(programs):
-        absent = [n for n in programs if keys[n] not in recorded]
-        named = ", ".join(absent) if len(absent) <= 8 else f"{', '.join(absent[:8])}, ..."
-        note += (f"; {len(absent)} not in the recording ({named}): another compiler, header, source or input "
-                 f"than recorded; with the test's own arguments the recording is stale, regenerate it "
-                 f"(oracles/README.md, \"Recorded answers\")")
-    return ProgramAnswers(answers, errors, note)
+        note = (f"{len(got.recorded)} of {len(programs)} from the recording {os.path.relpath(recording)}, {compiled}, "
+                f"{len(got.verified)} of them compared with the recording"
+                + (f" ({', '.join(got.verified)}; verification seed {seed[:12]})" if got.verified else ""))
+    note += recorded_answers.stale_note(got.absent, "compiler, header, source or input")
+    return ProgramAnswers(got.answers, got.errors, note)
 
 
 def recorded_or_compiled_with_args(compiler: Compiler, programs: Dict[str, Tuple[str, List[str]]],

@@ -21,7 +21,8 @@ import lzma
 import os
 import subprocess
 import tempfile
-from typing import Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 # A program's output: its result lines, and its traps as (input line, op index, exit status).
 Answers = Tuple[List[str], List[Tuple[str, int, int]]]
@@ -124,17 +125,89 @@ def selected_one_in(seed: str, name: str, period: int) -> bool:
     return int(hashlib.sha256(f"{seed}:{name}".encode()).hexdigest(), 16) % period == 0
 
 
-def first_difference(recorded: Answers, live: Answers) -> Optional[str]:
-    """None when the two outputs are equal; else where they first differ, in words."""
+def _shown(x, limit: int = 400) -> str:
+    """repr(x), cut to `limit` characters (a DSL answer can hold thousands of values)."""
+    r = repr(x)
+    return r if len(r) <= limit else r[:limit] + f"... ({len(r)} characters)"
+
+
+def first_difference(recorded: Answers, live: Answers, oracle: str = "CuTe C++") -> Optional[str]:
+    """None when the two outputs are equal; else where they first differ, in words (`oracle`
+    names who answered now)."""
     (r_out, r_traps), (l_out, l_traps) = recorded, live
     for i in range(max(len(r_out), len(l_out))):
         a = r_out[i] if i < len(r_out) else "<none>"
         b = l_out[i] if i < len(l_out) else "<none>"
         if a != b:
-            return f"line {i + 1}: recorded {a!r}, CuTe C++ now {b!r}"
+            return f"line {i + 1}: recorded {_shown(a)}, {oracle} now {_shown(b)}"
     if [tuple(t) for t in r_traps] != [tuple(t) for t in l_traps]:
-        return f"traps: recorded {r_traps}, CuTe C++ now {l_traps}"
+        return f"traps: recorded {_shown(r_traps)}, {oracle} now {_shown(l_traps)}"
     return None
+
+
+def contents_fingerprint(labels: Sequence[str], files: Sequence[str], base: str) -> str:
+    """sha256 of some labels (versions, settings) and of the contents of `files`, each named by
+    its path relative to `base` (so that another checkout or install folder with the same
+    files gives the same fingerprint). For an oracle that is not compiled (the CuTe DSL): what
+    its answers depend on is the files it is made of. Raises OSError for a missing file."""
+    h = hashlib.sha256()
+    for label in labels:
+        h.update(hashlib.sha256(label.encode()).digest())
+    for path in sorted(files, key=lambda p: os.path.relpath(p, base)):
+        h.update(hashlib.sha256(os.path.relpath(path, base).encode()).digest())
+        with open(path, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+@dataclass
+class Sourced:
+    """What recorded_or_live found: every program's answers and where each came from."""
+    answers: Dict[str, Answers]
+    errors: List[str]      # "NAME: where the recording differs from the oracle now"
+    recorded: List[str]    # names whose key is in the recording (the verified ones too)
+    verified: List[str]    # recorded names computed again and compared byte for byte
+    live: List[str]        # names computed now: not recorded, verified, or everything when recording
+    absent: List[str]      # names whose key is not in the recording (empty when none is read)
+
+
+def recorded_or_live(keys: Dict[str, str], compute: Callable[[List[str]], Dict[str, Answers]],
+                     recording: str, verify: int, seed: str, record: str = "", about: str = "",
+                     oracle: str = "CuTe C++") -> Sourced:
+    """The answers of named programs (name -> key, in the order they are wanted): from the
+    recording file `recording` where it holds their key ("" for none), else computed now by
+    `compute(names)` (name -> answers; all at once, so that it can share the work).
+    `verify` of the recorded names (-1: all; chosen by `seed`) are computed too, and each
+    byte of difference from the recording is an error naming `oracle`. With `record`, every
+    name is computed and the answers are written there (and nothing is read)."""
+    store = Recording("" if record else recording)
+    in_store = {keys[n]: n for n in keys if store.get(keys[n]) is not None}
+    verified = [in_store[k] for k in verification_sample(list(in_store), verify, seed)]
+    live = [n for n in keys if keys[n] not in in_store or n in verified]
+    computed = compute(live)
+    answers, errors = {}, []
+    for n in keys:
+        if n in computed:
+            answers[n] = computed[n]
+            if n in verified:
+                difference = first_difference(store.get(keys[n]), answers[n], oracle)
+                if difference:
+                    errors.append(f"{n}: {difference}")
+        else:
+            answers[n] = store.get(keys[n])
+    if record:
+        write_recording(record, {keys[n]: answers[n] for n in keys}, about)
+    absent = [n for n in keys if keys[n] not in in_store] if recording and not record else []
+    return Sourced(answers, errors, [n for n in keys if keys[n] in in_store], verified, live, absent)
+
+
+def stale_note(absent: Sequence[str], what: str) -> str:
+    """The summary's words for recorded answers that are missing (empty when none is)."""
+    if not absent:
+        return ""
+    named = ", ".join(absent) if len(absent) <= 8 else f"{', '.join(absent[:8])}, ..."
+    return (f"; {len(absent)} not in the recording ({named}): another {what} than recorded; with the "
+            f"test's own arguments the recording is stale, regenerate it (oracles/README.md, \"Recorded answers\")")
 
 
 def source_commit(directory: str) -> str:
@@ -175,3 +248,27 @@ def add_recording_arguments(parser: argparse.ArgumentParser, default_file: str, 
     parser.add_argument("--no-recording", action="store_true", help=f"compile every {unit}")
     parser.add_argument("--record", default="",
                         help=f"compile every {unit} and write their answers to this file (then --recording)")
+
+
+def add_more_recording_arguments(parser: argparse.ArgumentParser, prefix: str, default_file: str, whose: str,
+                                 unit: str, verify_count: int) -> None:
+    """A second recording of the same driver (another oracle's answers), beside those of
+    add_recording_arguments, whose --no-recording and --verify-seed it shares: --PREFIX-recording,
+    --PREFIX-record and --PREFIX-verify-recorded (default None: `verify_count`, or every
+    recorded `unit` when --verify-recorded is -1)."""
+    parser.add_argument(f"--{prefix}-recording", default=default_file,
+                        help=f"{whose} recorded answers (recorded_answers.py): a {unit} whose answers are recorded "
+                             f"for these files and this input is not asked again (--no-recording: none is read)")
+    parser.add_argument(f"--{prefix}-verify-recorded", type=int, default=None,
+                        help=f"how many recorded {unit}s are asked again and must give the recorded answers "
+                             f"byte for byte (-1: all; default {verify_count}, all with --verify-recorded -1)")
+    parser.add_argument(f"--{prefix}-record", default="",
+                        help=f"ask every {unit} and write their answers to this file (then --{prefix}-recording)")
+
+
+def more_verify_count(args: argparse.Namespace, prefix: str, verify_count: int) -> int:
+    """How many units of add_more_recording_arguments' recording a run verifies, as parsed."""
+    given = getattr(args, f"{prefix}_verify_recorded")
+    if given is not None:
+        return given
+    return -1 if getattr(args, "verify_recorded", None) == -1 else verify_count
