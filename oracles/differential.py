@@ -42,6 +42,7 @@ class Tally:
         self.diffs = []
         self.compile_note = ""
         self.recording_errors = []  # recorded CuTe answers that CuTe C++ no longer gives
+        self.dsl_recording_errors = []  # recorded DSL answers that the DSL no longer gives
 
     def add(self, op, column, k=1):
         self.n[op][column] += k
@@ -312,11 +313,17 @@ def main():
     ap.add_argument("--dsl-refusal-probe", type=int, default=150,
                     help="per operation, inputs the model refuses that are asked of the DSL too (three-way verdicts)")
     ap.add_argument("--dsl-self-eval", type=int, default=64,
-                    help="every K-th DSL answer is also evaluated by the DSL itself at every index")
+                    help="every K-th DSL case of a chunk that the model accepts is also evaluated by the DSL "
+                         "itself at every index")
+    recorded_answers.add_more_recording_arguments(
+        ap, "dsl", os.path.join(HERE, "recorded", "dsl_differential.json.xz"), "the CuTe DSL's", "chunk",
+        dsl_side.VERIFY_CHUNKS)
+    ap.add_argument("--dsl-chunk", type=int, default=1000,
+                    help="at most this many DSL cases (of one operation) to a chunk, the unit of the DSL recording")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed in full, per op and oracle")
     args = ap.parse_args()
-    if args.pairs_per_tu < 1 or args.tus < 1 or args.jobs < 1:
-        ap.error("--pairs-per-tu, --tus and --jobs must be >= 1")
+    if args.pairs_per_tu < 1 or args.tus < 1 or args.jobs < 1 or args.dsl_chunk < 1 or args.dsl_jobs < 1:
+        ap.error("--pairs-per-tu, --tus, --jobs, --dsl-chunk and --dsl-jobs must be >= 1")
 
     if not os.path.isfile(os.path.join(args.wheel, "pycute", "layout.py")):
         print(f"vendor: SKIP: the nvidia-cutlass wheel is not at {args.wheel} (./run installs it)")
@@ -337,7 +344,11 @@ def main():
     py_s = pycute_side(args, tally, random.Random(case_seed * 7919 + 1), pc)
     dsl_s, dsl_note = 0.0, ""
     if not args.no_dsl:
-        dsl_s, dsl_note = dsl_side.run(args, tally, random.Random(case_seed * 104729 + 7), pc, model_answers, compare, record)
+        try:
+            dsl_s, dsl_note = dsl_side.run(args, tally, random.Random(case_seed * 104729 + 7), pc, model_answers, compare, record)
+        except (RuntimeError, OSError) as e:  # a DSL worker that cannot start, a missing recording
+            print(f"vendor: FAIL: the CuTe DSL: {e}")
+            return 1
 
     cols = ["cute", "pycute", "refused", "vendor_defect", "DIFF"]
     print(f"vendor differential, seed {args.seed}, case seed {case_seed}, scale {args.scale}, "
@@ -383,12 +394,14 @@ def main():
             print(f"... {k - args.show} more disagreements of {op} with {oracle}")
     for e in tally.recording_errors:
         print(f"RECORDING DIFFERS from CuTe C++: {e}")
+    for e in tally.dsl_recording_errors:
+        print(f"RECORDING DIFFERS from the CuTe DSL: chunk {e}")
     if short:
         print(f"FAIL: too few checked cases for: {', '.join(short)}")
     if total == 0:
         print("FAIL: no case checked")
         return 1
-    if tally.diffs or short or tally.recording_errors:
+    if tally.diffs or short or tally.recording_errors or tally.dsl_recording_errors:
         return 1
     if args.no_cpp:
         print("vendor: SKIP (77): the CuTe C++ half did not run (no CuTe-compatible CUDA headers); pycute passed")

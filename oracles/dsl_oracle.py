@@ -3,12 +3,13 @@
 The DSL runs in its own processes (oracles/dsl_worker.py, under the DSL's Python path), two
 at a time, each on a share of the cases. A worker that crashes (the DSL segfaults on some
 inputs) has answered every case before the one it crashed on: that case is recorded as a
-crash and a new worker takes the rest.
+crash and a new worker takes the rest. The cases come in chunks (dsl_side.py), whose answers
+can be recorded (recorded_answers.py; `dsl_fingerprint` says what they depend on).
 
 The DSL's results are compared as functions. Their values are read from the DSL's printout
 (`S<B,M,S> o OFFSET o SHAPE:STRIDE` or `SHAPE:STRIDE`, static integers without `_`) by
 `printout_values`, a plain colexicographic evaluation independent of the model; a sample of
-cases is also evaluated by the DSL itself at every index (dsl_worker --self-eval), and the
+cases is also evaluated by the DSL itself at every index (marked "e" in the input), and the
 driver checks that the printout is the function the DSL computed.
 """
 
@@ -21,6 +22,8 @@ import sys
 import threading
 from typing import Dict, List, Optional, Tuple
 
+from recorded_answers import contents_fingerprint
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "dsl_worker.py")
 
@@ -29,38 +32,58 @@ def dsl_present(dsl_dir: str) -> bool:
     return os.path.isdir(os.path.join(dsl_dir, "nvidia_cutlass_dsl", "dsl_packages", "cutlass", "cute"))
 
 
-def _run_share(dsl_dir: str, cases: List[dict], self_eval: int, answers: Dict[int, dict], crashes: List[Tuple[int, int]]):
-    rest = cases
-    while rest:
-        inp = "".join(json.dumps(c) + "\n" for c in rest)
-        r = subprocess.run([sys.executable, WORKER, dsl_dir, "--self-eval", str(self_eval)],
-                           input=inp, capture_output=True, text=True)
-        got = 0
-        for line in r.stdout.splitlines():
-            a = json.loads(line)
-            answers[a["i"]] = a
-            got += 1
-        if r.returncode == 0 and got == len(rest):
+def _run_share(dsl_dir: str, lines: List[str], answers: List[Optional[str]], crashes: Dict[int, int]):
+    """Asks one worker at a time the input `lines` in order; answers[k] is the answer line to
+    lines[k] (None where a worker crashed on it: crashes[k] is the exit status). A worker
+    answers in the order it is asked, so an answer is placed by its position."""
+    done = 0
+    while done < len(lines):
+        rest = lines[done:]
+        r = subprocess.run([sys.executable, WORKER, dsl_dir], input="".join(line + "\n" for line in rest),
+                           capture_output=True, text=True)
+        got = r.stdout.splitlines()
+        if len(got) > len(rest):
+            raise RuntimeError(f"dsl_worker answered {len(got)} lines for {len(rest)}: {r.stderr[-2000:]}")
+        for k, line in enumerate(got):
+            if json.loads(line)["i"] != json.loads(rest[k])["i"]:
+                raise RuntimeError(f"dsl_worker answered {line[:200]} to {rest[k][:200]}")
+            answers[done + k] = line
+        if r.returncode == 0 and len(got) == len(rest):
             return
-        if got >= len(rest):
+        if len(got) == len(rest):
             raise RuntimeError(f"dsl_worker exited {r.returncode} after answering everything: {r.stderr[-2000:]}")
-        if got == 0 and r.returncode == 1:
+        if not got and r.returncode == 1:
             raise RuntimeError(f"dsl_worker failed before the first case: {r.stderr[-2000:]}")
-        crashes.append((rest[got]["i"], r.returncode))
-        rest = rest[got + 1:]
+        crashes[done + len(got)] = r.returncode
+        done += len(got) + 1
 
 
-def run_dsl(dsl_dir: str, cases: List[dict], jobs: int = 2, self_eval: int = 64):
-    """Answers of the DSL to cases ({"i", "op", "a"}): (id -> answer, [(id, exit status)] of
-    the cases a worker crashed on)."""
-    answers: Dict[int, dict] = {}
-    crashes: List[Tuple[int, int]] = []
-    shares = [cases[k::jobs] for k in range(jobs)]
+Answers = Tuple[List[str], List[Tuple[str, int, int]]]
+
+
+def run_dsl(dsl_dir: str, chunks: Dict[str, List[str]], jobs: int = 2) -> Dict[str, Answers]:
+    """The DSL's answers to chunks of cases (name -> input lines, dsl_worker.py's JSON): per
+    chunk, the worker's answer lines in the order asked, and (input line, 0, exit status) for
+    each case a worker crashed on (recorded_answers.Answers: a trap of the DSL). Whole chunks
+    are dealt to `jobs` workers in turn, each running its chunks one after another, so that a
+    chunk is asked the same way whichever others are asked with it."""
+    names = list(chunks)
+    shares = [names[k::jobs] for k in range(jobs)]
+    result: Dict[str, Answers] = {}
     errors: List[Exception] = []
 
-    def share(s):
+    def share(mine: List[str]):
         try:
-            _run_share(dsl_dir, s, self_eval, answers, crashes)
+            lines = [line for n in mine for line in chunks[n]]
+            answers: List[Optional[str]] = [None] * len(lines)
+            crashes: Dict[int, int] = {}
+            _run_share(dsl_dir, lines, answers, crashes)
+            k = 0
+            for n in mine:
+                span = range(k, k + len(chunks[n]))
+                result[n] = ([answers[j] for j in span if answers[j] is not None],
+                             [(lines[j], 0, crashes[j]) for j in span if j in crashes])
+                k += len(chunks[n])
         except Exception as e:  # re-raised below, in the caller's thread
             errors.append(e)
 
@@ -71,7 +94,29 @@ def run_dsl(dsl_dir: str, cases: List[dict], jobs: int = 2, self_eval: int = 64)
         t.join()
     if errors:
         raise errors[0]
-    return answers, crashes
+    return result
+
+
+def dsl_fingerprint(dsl_dir: str) -> str:
+    """What the DSL's answers depend on (recorded_answers.contents_fingerprint): the Python that
+    runs the workers, the CUTE_DSL_* settings, every installed distribution's metadata and
+    file list (version and the hash of each file pip installed) in `dsl_dir`, the contents of
+    every file of the nvidia_cutlass_dsl package (its Python sources and its libraries: about
+    260 MB, under a second), and the project's files that ask the DSL and read its answers
+    (dsl_worker.py, this file)."""
+    labels = [sys.version] + sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("CUTE_DSL"))
+    files = []
+    for entry in sorted(os.listdir(dsl_dir)):
+        if entry.endswith(".dist-info"):
+            files += [os.path.join(dsl_dir, entry, f) for f in ("METADATA", "RECORD")
+                      if os.path.isfile(os.path.join(dsl_dir, entry, f))]
+    for root, dirs, names in os.walk(os.path.join(dsl_dir, "nvidia_cutlass_dsl")):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # written by Python, not installed
+        files += [os.path.join(root, n) for n in names]
+    if not any(os.path.basename(f) == "METADATA" for f in files):
+        raise RuntimeError(f"no installed distribution's metadata in {dsl_dir}")
+    own = contents_fingerprint([], [WORKER, os.path.abspath(__file__)], HERE)
+    return contents_fingerprint(labels + [own], files, dsl_dir)
 
 
 def _flat(t):

@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """The CuTe DSL (nvidia-cutlass-dsl 4.8.1) as an oracle: one process that answers many cases.
 
-    dsl_worker.py DSL_DIR [--self-eval K]   < cases (JSON lines)   > answers (JSON lines)
+    dsl_worker.py DSL_DIR   < cases (JSON lines)   > answers (JSON lines, in the order asked)
 
 DSL_DIR is the pip --target folder that ./run installs (.vendor/dsl). Each input line is
-    {"i": ID, "op": NAME, "a": [ARG, ...]}
+    {"i": ID, "op": NAME, "a": [ARG, ...]}      ("e": 1 added: evaluate the answer too, below)
 where a layout argument is {"L": [SHAPE, STRIDE]} (nested lists of ints), a composed layout
 {"C": [B, M, S, OFFSET, SHAPE, STRIDE]}, and anything else (an integer, a shape, a tiler
 list whose elements are layouts, ints or null for `_`) is passed as nested tuples.
 Each answer line is
     {"i": ID, "ok": true, "parts": [TEXT, ...]}      str() of each part of the DSL's result
     {"i": ID, "ok": false, "error": "Type: message"}  the DSL raised
-and, for every K-th answered case whose result is a layout or composed layout,
+and, for a case marked "e" that the DSL answers with a layout or composed layout,
 "self": [SIZE, [V0, V1, ...]]: the DSL's own evaluation of its result at every index, so
 that the driver can check that the printout it evaluates is the function the DSL computed.
+The driver marks the sample (not a count kept here), so that a case's answer is the same
+whichever worker answers it and whatever it answered before (the answers are recorded).
 
 The DSL computes static layouts while it traces a @cute.jit function on the host (no GPU):
 every operation on Python ints folds to a static result whose str() is CuTe notation with
@@ -113,13 +115,11 @@ def describe(e):
 
 def main():
     dsl_dir = sys.argv[1]
-    every = int(sys.argv[sys.argv.index("--self-eval") + 1]) if "--self-eval" in sys.argv else 0
     cute = load_dsl(dsl_dir)
     cases = [json.loads(line) for line in sys.stdin if line.strip()]
     out = sys.stdout
 
     def body():
-        answered = 0
         for c in cases:
             try:
                 args = [build(cute, a) for a in c["a"]]
@@ -127,7 +127,7 @@ def main():
                 ans = {"i": c["i"], "ok": True, "parts": [text(p) for p in parts]}
             except Exception as e:  # the DSL signals bad input with Python exceptions
                 ans = {"i": c["i"], "ok": False, "error": describe(e)}
-            if ans["ok"] and every and answered % every == 0:
+            if ans["ok"] and c.get("e"):
                 layout_part = parts[0] if c["op"] == "slice_and_offset" else parts[-1]
                 try:
                     sv = self_values(cute, layout_part)
@@ -135,7 +135,6 @@ def main():
                         ans["self"] = sv
                 except Exception as e:  # the DSL cannot evaluate what it returned
                     ans["self_error"] = describe(e)
-            answered += ans["ok"]
             out.write(json.dumps(ans) + "\n")
             out.flush()  # a crash on a later case keeps every earlier answer
         raise _TraceDone()
