@@ -3,13 +3,18 @@
 the compiler, headers, source and input it was recorded for, and a recording that differs from
 a program's output by one byte is caught.
 
-    recording_selftest.py [--cxx CXX] [--cuteref EXE --diff EXE --cpp-arg=-I...]...
+    recording_selftest.py [--cxx CXX] [--cuteref EXE --diff EXE --cpp-arg=-I...]... [--wheel DIR --dsl DIR]
 
 With the model and CuTe's headers, also end to end through one of the tests that read a
 recording (composed_inverse.py, on a few cases, in a temporary folder): a recording written by
 --record is read back and verified whole; the same recording altered in one line by hand fails
 with "RECORDING DIFFERS from CuTe C++", naming the unit and the line; a recording file that does
-not exist is an error with a diagnostic. Exit 0 when every check holds; prints how many ran.
+not exist is an error with a diagnostic. With the model, the wheel (pycute) and the CuTe DSL,
+the same for the DSL's recorded answers through differential.py (its DSL column only, 12 cases
+per operation in chunks of 6): --dsl-record writes them, a run reads them all and verifies
+them all with the same comparisons as when they were asked, one byte of one answer altered
+fails with "RECORDING DIFFERS from the CuTe DSL" naming the chunk and the line, and a missing
+--dsl-recording is an error with a diagnostic. Exit 0 when every check holds; prints how many ran.
 """
 
 import argparse
@@ -25,6 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import recorded_answers as R  # noqa: E402
+import dsl_oracle  # noqa: E402
+from dsl_cases import OPS as DSL_OPS  # noqa: E402
 
 checks = failures = 0
 
@@ -80,12 +87,76 @@ def composed_inverse_end_to_end(tmp, args):
           f"a missing recording file is not an error with a diagnostic (exit {rc}):\n{out[-3000:]}")
 
 
+def dsl_end_to_end(tmp, args):
+    """differential.py's DSL column with its recording written, read, altered and missing."""
+    cmd = [sys.executable, os.path.join(HERE, "differential.py"), "--cuteref", args.cuteref, "--diff", args.diff,
+           "--wheel", args.wheel, "--dsl", args.dsl, "--no-cpp", "--seed", "3", "--min-per-op", "0",
+           "--pycute-cases", "0", "--pycute-extra", "0", "--pycute-left-inverse", "0",
+           "--dsl-cases", "12", "--dsl-refusal-probe", "2", "--dsl-chunk", "6", "--dsl-self-eval", "3"]
+    recording = os.path.join(tmp, "dsl.json.xz")
+
+    def run(*extra):
+        r = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+        return r.returncode, r.stdout + r.stderr
+
+    def table(out):  # the per-operation verdicts and the DSL's summary of what it was asked
+        lines = out.splitlines()
+        return [line for line in lines if line.split(" ")[0] in DSL_OPS or line.startswith("  known ")] + \
+            [line.split(" crashes, ")[0] for line in lines if line.startswith("CuTe DSL: ")]
+
+    # --no-cpp: 77 (CuTe C++ did not run) when everything else passed
+    rc, out = run("--dsl-record", recording)
+    check(rc == 77 and os.path.exists(recording) and "every answer written to" in out,
+          f"--dsl-record did not write the DSL recording (exit {rc}):\n{out[-3000:]}")
+    if rc != 77:
+        return
+    recorded_table = table(out)
+    check(len(recorded_table) > len(DSL_OPS) // 2, f"no per-operation DSL table in:\n{out[-3000:]}")
+    with lzma.open(recording, "rt") as f:
+        data = json.load(f)
+    chunks = len(data["answers"])
+    check(chunks > len(DSL_OPS), f"{chunks} chunks recorded for {len(DSL_OPS)} operations of 12 cases in chunks of 6")
+    check(any('"self": [' in line for v in data["answers"].values() for line in v["out"]),
+          "no recorded answer holds the DSL's own evaluation")
+
+    rc, out = run("--dsl-recording", recording, "--dsl-verify-recorded", "-1")
+    check(rc == 77 and f"{chunks} of {chunks} chunks" in out and f"{chunks} of them" in out
+          and "RECORDING DIFFERS" not in out,
+          f"the DSL recording just written is not read and verified whole (exit {rc}):\n{out[-3000:]}")
+    rc, out = run("--dsl-recording", recording, "--dsl-verify-recorded", "0")
+    check(rc == 77 and f"{chunks} of {chunks} chunks" in out and "0 chunks (0 cases) asked of the DSL now" in out
+          and "0 of them now" in out,
+          f"with nothing to verify, the DSL is asked something (exit {rc}):\n{out[-3000:]}")
+    check(table(out) == recorded_table,
+          "the recorded DSL answers do not give the comparisons the DSL's answers gave:\n"
+          + "\n".join(a + "  |  " + b for a, b in zip(recorded_table, table(out)) if a != b))
+
+    # one byte of one answer (a space that JSON would read past): only a byte comparison sees it
+    key = sorted(data["answers"])[len(data["answers"]) // 2]
+    altered = {k: (list(v["out"]), [tuple(t) for t in v["traps"]]) for k, v in data["answers"].items()}
+    first = altered[key][0][0]
+    altered[key][0][0] = first.replace(", ", " , ", 1)
+    check(altered[key][0][0] != first, f"the recorded answer {first!r} was not altered")
+    altered_path = os.path.join(tmp, "dsl_altered.json.xz")
+    R.write_recording(altered_path, altered, data["about"])
+    rc, out = run("--dsl-recording", altered_path, "--dsl-verify-recorded", "-1")
+    check(rc == 1 and "RECORDING DIFFERS from the CuTe DSL: chunk dsl_" in out and ": line 1: recorded" in out
+          and repr(altered[key][0][0])[:60] in out,
+          f"a DSL recording altered by hand was not refused when its chunk was verified (exit {rc}):\n{out[-3000:]}")
+
+    rc, out = run("--dsl-recording", os.path.join(tmp, "no_such_dsl_recording.json.xz"))
+    check(rc == 1 and "no_such_dsl_recording.json.xz does not exist" in out and "Traceback" not in out,
+          f"a missing DSL recording file is not an error with a diagnostic (exit {rc}):\n{out[-3000:]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--cuteref", default="", help="cuteref, for the end-to-end checks")
     ap.add_argument("--diff", default="", help="vendor_diff, for the end-to-end checks")
     ap.add_argument("--cpp-arg", action="append", default=[], help="compiler argument for CuTe (repeat)")
+    ap.add_argument("--wheel", default="", help="the nvidia-cutlass wheel (pycute), for the DSL's end-to-end checks")
+    ap.add_argument("--dsl", default="", help="the CuTe DSL's folder, for the DSL's end-to-end checks")
     args = ap.parse_args()
     cxx = args.cxx
     if shutil.which(cxx) is None:
@@ -152,6 +223,66 @@ def main():
         check(R.first_difference(same, (["a", "b", "c"], [("l", 1, 2)])) is not None, "an extra line is not found")
         check(R.first_difference(same, (["a", "b"], [("l", 1, 3)])) is not None, "a changed trap is not found")
 
+        d = R.first_difference(same, (["a", "x" * 5000], [("l", 1, 2)]), "the CuTe DSL")
+        check(d is not None and "the CuTe DSL now" in d and len(d) < 1000, f"a long line is not named short: {d[:200]}")
+
+        # An oracle that is not compiled: its files' contents, not their folder, decide its key.
+        for d in (one, two):
+            os.makedirs(os.path.join(d, "pkg"))
+            with open(os.path.join(d, "pkg", "m.py"), "w") as f:
+                f.write("X = 1\n")
+        files = lambda d: [os.path.join(d, "inner.hpp"), os.path.join(d, "pkg", "m.py")]
+        with open(os.path.join(two, "leaf.hpp"), "w") as f:
+            f.write("#define LEAF 0\n")
+        c1 = R.contents_fingerprint(["4.8.1"], files(one), one)
+        check(c1 == R.contents_fingerprint(["4.8.1"], list(reversed(files(two))), two),
+              "the same files in another folder or order give another contents fingerprint")
+        check(c1 != R.contents_fingerprint(["4.8.2"], files(one), one), "another version gives the same contents fingerprint")
+        with open(os.path.join(two, "pkg", "m.py"), "w") as f:
+            f.write("X = 2\n")
+        check(c1 != R.contents_fingerprint(["4.8.1"], files(two), two), "a changed file gives the same contents fingerprint")
+        os.rename(os.path.join(two, "pkg", "m.py"), os.path.join(two, "pkg", "n.py"))
+        with open(os.path.join(two, "pkg", "n.py"), "w") as f:
+            f.write("X = 1\n")
+        check(c1 != R.contents_fingerprint(["4.8.1"], [os.path.join(two, "inner.hpp"), os.path.join(two, "pkg", "n.py")], two),
+              "a renamed file gives the same contents fingerprint")
+
+        # recorded_or_live: what is recorded is not computed, except the verified sample.
+        asked = []
+
+        def compute(names):
+            asked.append(list(names))
+            return {n: ([f"answer of {n}"], []) for n in names}
+        live_keys = {f"c{i}": f"key{i}" for i in range(10)}
+        p3 = os.path.join(tmp, "r3.json.xz")
+        got = R.recorded_or_live(live_keys, compute, "", 0, "s", record=p3)
+        check(got.live == list(live_keys) and not got.recorded and not got.absent and os.path.exists(p3),
+              f"recording computes every name and writes them: {got}")
+        asked.clear()
+        got = R.recorded_or_live(live_keys, compute, p3, 2, "s", oracle="the CuTe DSL")
+        check(len(got.recorded) == 10 and len(got.verified) == 2 and sorted(got.live) == sorted(got.verified)
+              and asked == [got.live] and not got.errors and got.answers["c3"] == (["answer of c3"], []),
+              f"a recorded run computes its verification sample only: {got}, asked {asked}")
+        got = R.recorded_or_live(dict(live_keys, c10="key10"), compute, p3, 0, "s")
+        check(got.live == ["c10"] and got.absent == ["c10"] and "1 not in the recording (c10)" in R.stale_note(got.absent, "x"),
+              f"a name not in the recording is computed and named: {got}")
+        got = R.recorded_or_live(live_keys, lambda names: {n: (["changed"], []) for n in names}, p3, -1, "s",
+                                 oracle="the CuTe DSL")
+        check(len(got.errors) == 10 and "recorded 'answer of c0', the CuTe DSL now 'changed'" in got.errors[0]
+              and got.answers["c0"] == (["changed"], []), f"a verified difference is not an error: {got.errors[:1]}")
+        check(R.stale_note([], "x") == "", "nothing missing still gives a note")
+
+        ap = argparse.ArgumentParser()
+        R.add_recording_arguments(ap, "r.json.xz", "unit", verify_count=3)
+        R.add_more_recording_arguments(ap, "dsl", "d.json.xz", "the DSL's", "chunk", 10)
+        a = ap.parse_args([])
+        check((a.dsl_recording, a.dsl_record, R.more_verify_count(a, "dsl", 10)) == ("d.json.xz", "", 10),
+              f"the second recording's defaults: {a}")
+        check(R.more_verify_count(ap.parse_args(["--verify-recorded", "-1"]), "dsl", 10) == -1,
+              "--verify-recorded -1 does not verify the second recording whole")
+        check(R.more_verify_count(ap.parse_args(["--verify-recorded", "-1", "--dsl-verify-recorded", "4"]), "dsl", 10) == 4,
+              "--dsl-verify-recorded does not decide for the second recording")
+
         keys = [f"k{i}" for i in range(28)]
         s1 = R.verification_sample(keys, 2, "seed")
         check(len(s1) == 2 and set(s1) <= set(keys), "the sample is not 2 of the keys")
@@ -200,6 +331,12 @@ def main():
             before = checks
             composed_inverse_end_to_end(tmp, args)
             end_to_end = f"{checks - before} through composed_inverse.py"
+        if args.cuteref and args.diff and args.wheel and args.dsl and dsl_oracle.dsl_present(args.dsl):
+            before = checks
+            dsl_end_to_end(tmp, args)
+            end_to_end += f"; {checks - before} through differential.py's CuTe DSL column"
+        else:
+            end_to_end += "; none for the CuTe DSL (no --cuteref, --diff, --wheel and an installed --dsl)"
     print(f"recording_selftest: {checks} checks, {failures} failed; end to end: {end_to_end}")
     return 1 if failures else 0
 
