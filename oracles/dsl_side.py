@@ -294,7 +294,7 @@ def run(args, tally, rng, pc, model_answers, compare, record):
             f"model {t1 - t0:.1f}s, DSL answers {t2 - t1:.1f}s wall ({args.dsl_jobs} workers at a time): {dsl_cpu:.1f}s CPU in the DSL "
             f"workers"
             + (f" ({live_cases / dsl_cpu:.0f} asked per CPU second)" if live_cases and dsl_cpu > 0 else "")
-            + f", {own_cpu:.1f}s CPU here (fingerprint of the DSL's files, the recording), "
+            + f", {own_cpu:.1f}s CPU here (the DSL's fingerprint, the recording, reading the workers' answers), "
             f"compare {time.time() - t2:.1f}s\n"
             f"CuTe DSL answers: {source}")
     return time.time() - t0, note
