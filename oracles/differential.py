@@ -297,7 +297,7 @@ def main():
                          "third are refused by the model (negative or non-dividing strides) or are "
                          "known pycute defects/quirks, neither counted as checked")
     recorded_answers.add_recording_arguments(
-        ap, os.path.join(HERE, "recorded", "cute_differential.json.xz"), "TU", verify_count=2)
+        ap, os.path.join(HERE, "recorded", "cute_differential.json.xz"), "TU", verify_count=1)
     ap.add_argument("--tus", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min-per-op", type=int, default=5000)
