@@ -12,6 +12,13 @@
 
 namespace cuteref {
 
+namespace {
+// coalesce_generic.hpp's coalesce_flat_modes on a form's leaves, in place.
+void coalesce_form_leaves(InlineFlatInts& shapes, InlineFlatInts& strides) {
+  coalesce_flat_modes<FlatIntLeaf>(shapes, strides);
+}
+}  // namespace
+
 // gnu::flatten: the flattening of l inlines into one body (bench/README.md).
 [[gnu::flatten]] Layout coalesce(const Layout& l) {
   // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check: on
@@ -21,7 +28,7 @@ namespace cuteref {
   if (const BracketedLeaves* b = l.leaves()) {
     InlineFlatInts shapes, strides;
     InlineFlatInts::load(*b, shapes, strides);
-    coalesce_flat_modes<FlatIntLeaf>(shapes, strides);
+    coalesce_form_leaves(shapes, strides);
     return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid: coalesce_flat's
   }
   FlatModesOfInts m;

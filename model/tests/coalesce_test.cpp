@@ -146,6 +146,34 @@ TEST(Coalesce, EnumerationOfPostConditions) {
   EXPECT_GT(layouts, 10000);
 }
 
+// A layout of more than kInlineLeaves (8) leaves has no inline form and takes coalesce's path
+// over flat vectors (coalesce_flat_ints), not the form's. By hand:
+// (2,3,1,4,2,2,2,2,2,2):(1,2,99,6,100,200,400,800,1600,3200): 2:1 and 3:2 merge (2*1 == 2)
+// to 6:1; 1:99 drops; 4:6 merges (6*1 == 6) to 24:1; 2:100 starts a mode (24 != 100) and each
+// 2:2^k*100 merges into it: 64:100.
+TEST(Coalesce, PastTheInlineForm) {
+  EXPECT_EQ(coalesce(L("(2,3,1,4,2,2,2,2,2,2):(1,2,99,6,100,200,400,800,1600,3200)")).to_string(), "(24,64):(1,100)");
+  EXPECT_EQ(coalesce(L("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)")).to_string(), "512:1");
+  EXPECT_EQ(coalesce(L("(1,1,1,1,1,1,1,1,1):(3,3,3,3,3,3,3,3,3)")).to_string(), "_1:_0");
+  // Every small layout of the enumeration, with nine dynamic size-1 modes after it (so the
+  // whole has more than 8 leaves): the size-1 modes drop, so coalesce gives what it gives
+  // on the small layout alone (its form's path), static flags included.
+  int layouts = 0;
+  for (const Layout& l : small_layouts()) {
+    std::vector<IntTuple> shape{l.shape()}, stride{l.stride()};
+    for (int k = 0; k < 9; ++k) {
+      shape.push_back(I(1));
+      stride.push_back(I(k));
+    }
+    const Layout wide(T(shape), T(stride));
+    ASSERT_EQ(wide.leaves(), nullptr) << wide.to_string();
+    ASSERT_EQ(coalesce(wide), coalesce(l)) << wide.to_string();
+    ++layouts;
+  }
+  std::printf("[coalesce] past the inline form: %d layouts checked against their forms' path\n", layouts);
+  EXPECT_GT(layouts, 10000);
+}
+
 TEST(Filter, EnumerationPreservesTheImage) {
   // filter(L) has the same set of offsets as L, no stride-0 mode, and filter is idempotent.
   int layouts = 0;
