@@ -97,10 +97,20 @@ def run_dsl(dsl_dir: str, chunks: Dict[str, List[str]], jobs: int = 2) -> Dict[s
     return result
 
 
+def installed_files(record_path: str) -> str:
+    """A distribution's RECORD (each installed file and pip's hash of it), sorted, without pip's
+    own bookkeeping: INSTALLER, and REQUESTED, which marks the distributions named on pip's command
+    line rather than pulled in as dependencies (the same files installed either way)."""
+    with open(record_path, encoding="utf-8") as f:
+        lines = [line.strip() for line in f if line.strip()]
+    bookkeeping = ("/INSTALLER,", "/REQUESTED,", "/direct_url.json,")
+    return "\n".join(sorted(line for line in lines if not any(b in line for b in bookkeeping)))
+
+
 def dsl_fingerprint(dsl_dir: str) -> str:
     """What the DSL's answers depend on (recorded_answers.contents_fingerprint): the Python that
     runs the workers, the CUTE_DSL_* settings, every installed distribution's metadata and
-    file list (version and the hash of each file pip installed) in `dsl_dir`, the contents of
+    file list (version and the hash of each file pip installed; installed_files) in `dsl_dir`, the contents of
     every file of the nvidia_cutlass_dsl package (its Python sources and its libraries: about
     260 MB, under a second), and the project's files that ask the DSL and read its answers
     (dsl_worker.py, this file)."""
@@ -108,8 +118,10 @@ def dsl_fingerprint(dsl_dir: str) -> str:
     files = []
     for entry in sorted(os.listdir(dsl_dir)):
         if entry.endswith(".dist-info"):
-            files += [os.path.join(dsl_dir, entry, f) for f in ("METADATA", "RECORD")
-                      if os.path.isfile(os.path.join(dsl_dir, entry, f))]
+            files += [os.path.join(dsl_dir, entry, "METADATA")] if os.path.isfile(os.path.join(dsl_dir, entry, "METADATA")) else []
+            record = os.path.join(dsl_dir, entry, "RECORD")
+            if os.path.isfile(record):
+                labels.append(entry + "/RECORD:" + installed_files(record))
     for root, dirs, names in os.walk(os.path.join(dsl_dir, "nvidia_cutlass_dsl")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]  # written by Python, not installed
         files += [os.path.join(root, n) for n in names]
