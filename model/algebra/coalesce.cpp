@@ -29,7 +29,7 @@ void coalesce_form_leaves(InlineFlatInts& shapes, InlineFlatInts& strides) {
     InlineFlatInts shapes, strides;
     InlineFlatInts::load(*b, shapes, strides);
     coalesce_form_leaves(shapes, strides);
-    return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid: coalesce_flat's
+    return InlineFlatInts::flat_layout_of(shapes, strides);  // valid: coalesce_flat's
   }
   FlatModesOfInts m;
   if (flat_int_modes(l, m)) return coalesce_flat_ints(m.shapes, m.strides);

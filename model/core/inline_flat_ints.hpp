@@ -1,15 +1,17 @@
 // A vector of at most kInlineLeaves FlatInts in place: the working vectors of an operation
 // on a layout held as its form (bracketed_leaves.hpp) whose result never has more leaves
-// than its operand (coalesce, filter). Unlike SmallVector there is no heap block to look
+// than its operand (coalesce). Unlike SmallVector there is no heap block to look
 // for: constructing one stores its count, destroying it does nothing.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 #include "bracketed_leaves.hpp"
 #include "error.hpp"
 #include "flat_int.hpp"
+#include "layout.hpp"
 
 namespace cuteref {
 
@@ -24,6 +26,7 @@ class InlineFlatInts {
   std::size_t size() const noexcept { return n_; }
   bool empty() const noexcept { return n_ == 0; }
   FlatInt* data() noexcept { return reinterpret_cast<FlatInt*>(slots_); }
+  const FlatInt* data() const noexcept { return reinterpret_cast<const FlatInt*>(slots_); }
   FlatInt& operator[](std::size_t i) noexcept { return data()[i]; }
   // Appends v. Throws Error past kInlineLeaves (a caller's broken precondition, never a
   // silent overrun).
@@ -34,9 +37,32 @@ class InlineFlatInts {
   void pop_back() noexcept { --n_; }
 
   // The n leaves of `form` into two of these, replacing their contents.
+  // Leaf by leaf and field by field: copied whole or as one block, the copy would be vector
+  // loads over the scalar stores of the decisions (store forwarding fails), or `rep movs`,
+  // either slower than the few fields of a small layout (bench/README.md).
   static void load(const BracketedLeaves& form, InlineFlatInts& shapes, InlineFlatInts& strides) noexcept {
-    form.copy_leaves(shapes.data(), strides.data());
-    shapes.n_ = strides.n_ = form.n;
+    const std::size_t n = form.n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const FlatInt s = form.shape(i), d = form.stride(i);
+      new (shapes.data() + i) FlatInt{s.v, s.st};
+      new (strides.data() + i) FlatInt{d.v, d.st};
+    }
+    shapes.n_ = strides.n_ = n;
+  }
+
+  // The flat layout of the modes shapes[i]:strides[i] (as flat_layout, layout_writer.hpp).
+  // @pre same size >= 1, shapes >= 1 (not re-checked).
+  static Layout flat_layout_of(const InlineFlatInts& shapes, const InlineFlatInts& strides) noexcept {
+    const std::size_t n = shapes.size();
+    return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& b) noexcept {
+      b.n = static_cast<std::uint8_t>(n);
+      for (std::size_t i = 0; i < n; ++i)  // field by field, as load
+        b.set_leaf(i, FlatInt{shapes.data()[i].v, shapes.data()[i].st}, FlatInt{strides.data()[i].v, strides.data()[i].st});
+      if (n > 1) {
+        b.opens[0] = 1;
+        b.closes[n - 1] = 1;
+      }
+    });
   }
 
  private:
