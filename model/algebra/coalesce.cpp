@@ -30,7 +30,10 @@ namespace {
     InlineFlatInts shapes, strides;
     InlineFlatInts::load(*b, shapes, strides);
     coalesce_form_leaves(shapes, strides);
-    return InlineFlatInts::flat_layout_of(shapes, strides);  // valid: coalesce_flat's
+    // At most as many modes as the form had (or the one mode _1:_0): a form too. Valid: as
+    // coalesce_flat's.
+    return detail::LayoutFromValidParts::make_leaves(
+        [&](BracketedLeaves& r) noexcept { write_flat_form(r, shapes.data(), strides.data(), shapes.size()); });
   }
   FlatModesOfInts m;
   if (flat_int_modes(l, m)) return coalesce_flat_ints(m.shapes, m.strides);

@@ -5,13 +5,11 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <new>
 
 #include "bracketed_leaves.hpp"
 #include "error.hpp"
 #include "flat_int.hpp"
-#include "layout.hpp"
 
 namespace cuteref {
 
@@ -26,7 +24,6 @@ class InlineFlatInts {
   std::size_t size() const noexcept { return n_; }
   bool empty() const noexcept { return n_ == 0; }
   FlatInt* data() noexcept { return reinterpret_cast<FlatInt*>(slots_); }
-  const FlatInt* data() const noexcept { return reinterpret_cast<const FlatInt*>(slots_); }
   FlatInt& operator[](std::size_t i) noexcept { return data()[i]; }
   // Appends v. Throws Error past kInlineLeaves (a caller's broken precondition, never a
   // silent overrun).
@@ -48,21 +45,6 @@ class InlineFlatInts {
       new (strides.data() + i) FlatInt{d.v, d.st};
     }
     shapes.n_ = strides.n_ = n;
-  }
-
-  // The flat layout of the modes shapes[i]:strides[i] (as flat_layout, layout_writer.hpp).
-  // @pre same size >= 1, shapes >= 1 (not re-checked).
-  static Layout flat_layout_of(const InlineFlatInts& shapes, const InlineFlatInts& strides) noexcept {
-    const std::size_t n = shapes.size();
-    return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& b) noexcept {
-      b.n = static_cast<std::uint8_t>(n);
-      for (std::size_t i = 0; i < n; ++i)  // field by field, as load
-        b.set_leaf(i, FlatInt{shapes.data()[i].v, shapes.data()[i].st}, FlatInt{strides.data()[i].v, strides.data()[i].st});
-      if (n > 1) {
-        b.opens[0] = 1;
-        b.closes[n - 1] = 1;
-      }
-    });
   }
 
  private:

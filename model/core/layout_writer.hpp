@@ -85,19 +85,28 @@ Layout write_layout(Write&& write) {
 // flat_layout and append_layout_leaves are defined here, not in the .cpp: the algebra's drivers
 // call them once or twice an operation, and gnu::flatten inlines only bodies it can see.
 
+// Writes the form of the flat layout of n modes shapes[i]:strides[i] into the empty form b.
+// Field by field: a copy of the leaves as one block becomes `rep movs` or a memcpy call where
+// GCC sees that the arrays cannot overlap, slower than a small layout's few fields
+// (bench/README.md, "Coalesce on the form's leaves").
+// @pre 1 <= n <= kInlineLeaves, shapes >= 1, integer strides (not re-checked).
+inline void write_flat_form(BracketedLeaves& b, const FlatInt* shapes, const FlatInt* strides, std::size_t n) noexcept {
+  b.n = static_cast<std::uint8_t>(n);
+  for (std::size_t i = 0; i < n; ++i)
+    b.set_leaf(i, FlatInt{shapes[i].v, shapes[i].st}, FlatInt{strides[i].v, strides[i].st});
+  if (n > 1) {
+    b.opens[0] = 1;
+    b.closes[n - 1] = 1;
+  }
+}
+
 // The flat layout of n modes shapes[i]:strides[i]: a leaf layout for one, a flat tuple for
 // several. @pre n >= 1, shapes >= 1, integer strides (not re-checked).
 inline Layout flat_layout(const FlatInt* shapes, const FlatInt* strides, std::size_t n) {
   if (n > kInlineLeaves)
     return detail::LayoutFromValidParts::make(tuple_of_flat(shapes, n), tuple_of_flat(strides, n));
-  return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& b) noexcept {
-    b.n = static_cast<std::uint8_t>(n);
-    for (std::size_t i = 0; i < n; ++i) b.set_leaf(i, shapes[i], strides[i]);
-    if (n > 1) {
-      b.opens[0] = 1;
-      b.closes[n - 1] = 1;
-    }
-  });
+  return detail::LayoutFromValidParts::make_leaves(
+      [&](BracketedLeaves& b) noexcept { write_flat_form(b, shapes, strides, n); });
 }
 
 // Every leaf of l, left to right, as FlatInts into (shapes, strides). Returns false (the

@@ -40,8 +40,8 @@ struct ComplementModes {
 };
 
 // Which of n modes complement_modes' selection has taken: bits of one word for up to 64
-// modes (every layout the algebra usually meets), a block of words past that. Bookkeeping only: it
-// makes no decision, so the symbolic walk is the same.
+// modes (every layout the algebra usually meets), a block of words past that. Bookkeeping
+// only: it makes no decision, so the symbolic walk is the same.
 class TakenModes {
  public:
   explicit TakenModes(std::size_t n) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -335,6 +336,27 @@ TEST(Complement, PreconditionDiagnostics) {
     e = error_of([&] { complement(L("4:1"), IntTuple::tuple({IntTuple::integer(8), leaf})); });
     EXPECT_NE(e.find("must be a shape of integers >= 1"), std::string::npos) << e;
   }
+}
+
+// complement_modes' selection past 64 modes (its taken modes then spill past one word): A of
+// 65 modes that filter keeps apart, 2:2^61 down to 2:2 (each stride half the one before, so no
+// two merge; 2:2^62 would not do: filter's 2 * 2^62 overflows), then 2:9, 2:5, 2:3, 2:1. By
+// hand: the smallest stride is the last mode's (index 64, past the first word), 2:1: extent
+// 2; then 2:2: gap 1, extent 4; then 2:3: gap 3/4 = 0, the interleaving the precondition
+// refuses, at mode 2:3 below the extent 4, as in the three-mode (2,2,2):(2,3,1).
+TEST(Complement, SelectionPastSixtyFourModes) {
+  std::string shape = "(", stride = "(";
+  for (int k = 61; k >= 1; --k) {
+    shape += "2,";
+    stride += std::to_string(std::int64_t{1} << k) + ",";
+  }
+  const Layout a = L((shape + "2,2,2,2):" + stride + "9,5,3,1)").c_str());
+  ASSERT_EQ(rank(a), 65u);
+  const std::string want = "mode 2:3 starts below the extent 4";
+  const std::string wide = error_of([&] { complement(a, parse_int_tuple("8")); });
+  EXPECT_NE(wide.find(want), std::string::npos) << wide;
+  const std::string narrow = error_of([] { complement(L("(2,2,2):(2,3,1)"), parse_int_tuple("8")); });
+  EXPECT_NE(narrow.find(want), std::string::npos) << narrow;
 }
 
 // Brute force: R increasing, (A, R) injective, and, when A's modes tile (each stride a
