@@ -9,6 +9,8 @@
 #include "error.hpp"
 #include "flat_coalesce.hpp"
 #include "flat_int.hpp"
+#include "inline_flat_ints.hpp"
+#include "layout_writer.hpp"
 #include "leaf_arith.hpp"
 #include "leaf_policies.hpp"
 
@@ -68,9 +70,12 @@ using FlatComplementOps = ComplementOps<FlatIntLeaf, ComplementDiagnostics>;
 
 // complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
 // (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
-// diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own.
-[[gnu::flatten]] void complement_flat(const Layout& a, FlatModesOfInts& m, const FlatInt* cot, std::size_t n_cot,
-                                     const CotargetText& cotarget, FlatModesOfInts& out) {
+// diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own. Modes, Out:
+// FlatModesOfInts or InlineFlatModes (then m.size() + n_cot <= kInlineLeaves: the result's
+// modes before coalescing are at most that many).
+template <class Modes, class Out>
+[[gnu::flatten]] void complement_flat(const Layout& a, Modes& m, const FlatInt* cot, std::size_t n_cot,
+                                     const CotargetText& cotarget, Out& out) {
   out.shapes.clear();
   out.strides.clear();
   complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{cot, n_cot},
@@ -100,7 +105,18 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
   complement_flat(a, m, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
 }
 
-Layout complement(const Layout& a, const IntTuple& cotarget) {
+[[gnu::flatten]] Layout complement(const Layout& a, const IntTuple& cotarget) {
+  // A held as its form, an integer cotarget: the modes in place (at most A's leaves and one
+  // rest mode), the result written as a flat layout.
+  const BracketedLeaves* form = a.leaves();
+  if (form != nullptr && std::size_t{form->n} + 1 <= kInlineLeaves && cotarget.is_integer() && cotarget.value() >= 1) {
+    const FlatInt cot = FlatInt::of(cotarget);
+    InlineFlatModes m, r;
+    InlineFlatInts::load(*form, m.shapes, m.strides);
+    complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{&cot, 1},
+                                       FlatComplementOps{{a, CotargetText{&cotarget, nullptr, 0}}}, r);
+    return flat_layout(r.shapes.data(), r.strides.data(), r.shapes.size());  // valid: as FlatModesOfInts::layout()
+  }
   FlatModesOfInts r;
   complement_flat(a, cotarget, r);
   return r.layout();
@@ -115,6 +131,18 @@ Layout complement(const Layout& a, const IntTuple& cotarget) {
 
 [[gnu::flatten]] void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget,
                                               FlatModesOfInts& out) {
+  complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
+}
+
+[[gnu::flatten]] void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot,
+                                                      InlineFlatModes& out) {
+  InlineFlatModes m;
+  InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
+  complement_flat(a, m, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
+}
+
+[[gnu::flatten]] void complement_flat_of_modes(const Layout& a, InlineFlatModes& a_modes, FlatInt cotarget,
+                                              InlineFlatModes& out) {
   complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
 }
 

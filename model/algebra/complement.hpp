@@ -3,6 +3,7 @@
 
 #include "int_tuple.hpp"
 #include "flat_coalesce.hpp"
+#include "inline_flat_ints.hpp"
 #include "layout.hpp"
 
 namespace cuteref {
@@ -47,5 +48,12 @@ void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::s
 // complement_flat(A, M) for an integer M, from A's flattened modes (flat_int_modes(A, a_modes),
 // consumed) for callers that flattened A already (product); A only for diagnostics.
 void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget, FlatModesOfInts& out);
+
+// The same two with the modes in place (inline_flat_ints.hpp), for callers whose operands are
+// held as their forms and leave room: the same results, checks and diagnostics.
+// @pre a.leaves() != nullptr and a.leaves()->n + n_cot <= kInlineLeaves.
+void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, InlineFlatModes& out);
+// @pre a_modes.shapes.size() + 1 <= kInlineLeaves.
+void complement_flat_of_modes(const Layout& a, InlineFlatModes& a_modes, FlatInt cotarget, InlineFlatModes& out);
 
 }  // namespace cuteref

@@ -11,6 +11,7 @@
 #include "composition_generic.hpp"
 #include "error.hpp"
 #include "flat_int.hpp"
+#include "inline_flat_ints.hpp"
 #include "layout_mode_ops.hpp"
 #include "layout_writer.hpp"
 #include "leaf_arith.hpp"
@@ -24,6 +25,24 @@ namespace {
 
 using Occupancy = CompositionOccupancy<CheckedInt>;
 
+// Flat modes a caller holds (FlatModesOfInts or InlineFlatModes), read only for a
+// diagnostic's text: the layout they stand for, built when the text is.
+// The layout of flat modes (FlatModesOfInts or InlineFlatModes). @pre as FlatModesOfInts::layout().
+template <class Modes>
+Layout layout_of_modes(const Modes& m) {
+  return flat_layout(m.shapes.data(), m.strides.data(), m.shapes.size());
+}
+
+struct FlatModesText {
+  const void* modes = nullptr;
+  Layout (*layout_of)(const void*) = nullptr;
+  template <class Modes>
+  static FlatModesText of(const Modes& m) noexcept {
+    return {&m, [](const void* p) { return layout_of_modes(*static_cast<const Modes*>(p)); }};
+  }
+  Layout layout() const { return layout_of(modes); }
+};
+
 // The operands, for diagnostics, and the occupancy of A's sub-layouts by B's leaves, keyed
 // by the sub-layout: "" (all of A, integer strides) is kept inline; a basis position's key
 // is searched linearly (few keys: a linear search beats a map). A and B's second mode may
@@ -31,22 +50,22 @@ using Occupancy = CompositionOccupancy<CheckedInt>;
 // built only for a diagnostic.
 struct Context {
   // A constructor, not aggregate initialization: that would zero `whole`'s inline storage.
-  Context(const Layout* a, const FlatModesOfInts* a_flat, const Layout* b, const Layout* b0, const Layout* b1,
-          const FlatModesOfInts* b1_flat) noexcept
+  Context(const Layout* a, FlatModesText a_flat, const Layout* b, const Layout* b0, const Layout* b1,
+          FlatModesText b1_flat) noexcept
       : a(a), a_flat(a_flat), b(b), b0(b0), b1(b1), b1_flat(b1_flat) {}
   const Layout* a;              // A, or null when A is a_flat
-  const FlatModesOfInts* a_flat;
+  FlatModesText a_flat;
   const Layout* b;              // B, or null when B is the pair (b0, b1 or b1_flat)
   const Layout* b0;
   const Layout* b1;
-  const FlatModesOfInts* b1_flat;
+  FlatModesText b1_flat;
   Occupancy whole;
   std::vector<std::pair<std::string, Occupancy>> occupancy;
   std::string operands() const {
-    const std::string a_text = a != nullptr ? a->to_string() : a_flat->layout().to_string();
+    const std::string a_text = a != nullptr ? a->to_string() : a_flat.layout().to_string();
     const std::string b_text =
         b != nullptr ? b->to_string()
-                     : make_layout_from_modes({*b0, b1 != nullptr ? *b1 : b1_flat->layout()}).to_string();
+                     : make_layout_from_modes({*b0, b1 != nullptr ? *b1 : b1_flat.layout()}).to_string();
     return "A = " + a_text + ", B = " + b_text;
   }
   Occupancy& occupancy_of(std::string_view key) {
@@ -170,7 +189,9 @@ using FlatCoalesceXOps = CoalesceOps<FlatIntLeaf>;
 
 // The view of modes (already flat: a leaf layout when one) after coalesce_unbounded_modes
 // (a tuple A is coalesced; a leaf A is kept whatever its size).
-FlatLhs unbounded_lhs(FlatModesOfInts& m, bool a_is_tuple) {
+// Modes: FlatModesOfInts or InlineFlatModes.
+template <class Modes>
+FlatLhs unbounded_lhs(Modes& m, bool a_is_tuple) {
   const bool is_leaf = coalesce_x_view(m.shapes, m.strides, a_is_tuple, FlatCoalesceXOps{});
   return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), is_leaf};
 }
@@ -183,8 +204,11 @@ bool is_tuple_layout(const Layout& a) {
 
 // coalesce_unbounded(a) as flat integer modes held in `m`. Returns false (m unspecified)
 // when a has a scaled-basis stride or is ().
-bool flat_coalesce_unbounded(const Layout& a, FlatModesOfInts& m, FlatLhs& lhs) {
-  if (!flat_int_modes(a, m)) return false;
+// InlineFlatModes only for an `a` held as its form (which has integer strides).
+template <class Modes>
+bool flat_coalesce_unbounded(const Layout& a, Modes& m, FlatLhs& lhs) {
+  if constexpr (std::is_same_v<Modes, InlineFlatModes>) InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
+  else if (!flat_int_modes(a, m)) return false;
   if (m.shapes.empty()) return false;
   lhs = unbounded_lhs(m, is_tuple_layout(a));
   return true;
@@ -266,7 +290,8 @@ void write_composed_leaves(const FlatLhs& lhs, const BracketedLeaves& b, Occupan
 }
 
 // The same for B given by flat integer modes (a leaf layout when one mode).
-void write_composed_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx,
+template <class Modes>
+void write_composed_modes(const FlatLhs& lhs, const Modes& b, Occupancy& occ, const Context& ctx,
                           LayoutWriter& out) {
   if (b.shapes.size() > 1) out.open();
   for (std::size_t i = 0; i < b.shapes.size(); ++i) write_flat_leaf(lhs, b.shapes[i], b.strides[i], occ, ctx, out);
@@ -288,7 +313,8 @@ void compose_flat(const FlatLhs& lhs, const IntTuple& shape, const IntTuple& str
 }
 
 // compose_flat of B given by flat integer modes (a leaf layout when one mode).
-void compose_flat_modes(const FlatLhs& lhs, const FlatModesOfInts& b, Occupancy& occ, const Context& ctx,
+template <class Modes>
+void compose_flat_modes(const FlatLhs& lhs, const Modes& b, Occupancy& occ, const Context& ctx,
                         IntTuple& out_shape, IntTuple& out_stride) {
   if (b.shapes.size() == 1)
     return compose_flat_leaf(lhs, b.shapes[0], b.strides[0], occ, ctx, out_shape, out_stride);
@@ -511,14 +537,21 @@ struct CompositionTilerErrors {
 // of a call per mode (bench/README.md, where the model's time goes). Their general paths are
 // the noinline functions above.
 [[gnu::flatten]] Layout composition(const Layout& a, const Layout& b) {
-  Context ctx{&a, nullptr, &b, nullptr, nullptr, nullptr};
+  Context ctx{&a, {}, &b, nullptr, nullptr, {}};
   if (const BracketedLeaves* b_leaves = b.leaves()) {
     // B's leaves held inline (integer strides): the result written from them, its trees
-    // built only when asked.
-    FlatModesOfInts a_modes;
-    FlatLhs lhs;
-    if (flat_coalesce_unbounded(a, a_modes, lhs))
+    // built only when asked; A's modes in place when A is held as its form too.
+    const auto write = [&](const FlatLhs& lhs) {
       return write_layout([&](LayoutWriter& out) { write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out); });
+    };
+    FlatLhs lhs;
+    if (a.leaves() != nullptr) {
+      InlineFlatModes a_modes;
+      if (flat_coalesce_unbounded(a, a_modes, lhs)) return write(lhs);  // (always: a form has leaves)
+    } else {
+      FlatModesOfInts a_modes;
+      if (flat_coalesce_unbounded(a, a_modes, lhs)) return write(lhs);
+    }
   } else if (!b.stride().has_basis()) {
     // Integer strides in B (the profile is 0 and the all-integers-or-all-bases check
     // passes): A is read through coalesce_x whole; on plain values when A's strides are
@@ -531,23 +564,33 @@ struct CompositionTilerErrors {
   return composition_by_profile(a, b, ctx);
 }
 
-[[gnu::flatten]] Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) {
+namespace {
+
+// composition_of_flat on either holder of a's modes.
+template <class Modes>
+[[gnu::flatten]] Layout composition_of_flat_modes(Modes& a, const Layout& b) {
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
-  if (b.has_basis_strides()) return composition_not_inlined(a.layout(), b);
-  Context ctx{nullptr, &a, &b, nullptr, nullptr, nullptr};
+  if (b.has_basis_strides()) return composition_not_inlined(layout_of_modes(a), b);
+  Context ctx{nullptr, FlatModesText::of(a), &b, nullptr, nullptr, {}};
   const FlatLhs lhs = unbounded_lhs(a, a.shapes.size() > 1);
   if (const BracketedLeaves* b_leaves = b.leaves())
     return write_layout([&](LayoutWriter& out) { write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out); });
   return compose_flat_layout(lhs, b.shape(), b.stride(), ctx.whole, ctx);
 }
 
+}  // namespace
+
+Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) { return composition_of_flat_modes(a, b); }
+
+Layout composition_of_flat(InlineFlatModes&& a, const Layout& b) { return composition_of_flat_modes(a, b); }
+
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {
   // composition(a, make_layout_from_modes({b0, b1})) step for step: the profile collected
   // over b0's then b1's strides (the pair's stride in order), the same checks; on plain
   // values when every stride is an integer, else through the pair.
-  Context ctx{&a, nullptr, nullptr, &b0, &b1, nullptr};
+  Context ctx{&a, {}, nullptr, &b0, &b1, {}};
   if (b0.leaves() != nullptr && b1.leaves() != nullptr) {
     FlatModesOfInts a_modes;
     FlatLhs lhs;
@@ -580,13 +623,17 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
   return composition_of_pair(a, std::move(a_modes), b0, b1);
 }
 
-[[gnu::flatten]] Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0,
-                                            const FlatModesOfInts& b1) {
+namespace {
+
+// composition_of_pair with A's modes given, on either holder of the modes.
+template <class Modes>
+[[gnu::flatten]] Layout composition_of_pair_modes(const Layout& a, Modes& a_modes, const Layout& b0, const Modes& b1) {
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
-  if (b0.has_basis_strides() || a_modes.shapes.empty()) return composition_of_pair_not_inlined(a, b0, b1.layout());
-  Context ctx{&a, nullptr, nullptr, &b0, nullptr, &b1};
+  if (b0.has_basis_strides() || a_modes.shapes.empty())
+    return composition_of_pair_not_inlined(a, b0, layout_of_modes(b1));
+  Context ctx{&a, {}, nullptr, &b0, nullptr, FlatModesText::of(b1)};
   const FlatLhs lhs = unbounded_lhs(a_modes, is_tuple_layout(a));
   if (const BracketedLeaves* b0_leaves = b0.leaves())
     return write_layout([&](LayoutWriter& out) {
@@ -597,6 +644,16 @@ Layout composition_of_pair(const Layout& a, const Layout& b0, const FlatModesOfI
     });
   return compose_flat_pair(lhs, b0, ctx, ctx.whole,
                            [&](IntTuple& s, IntTuple& d) { compose_flat_modes(lhs, b1, ctx.whole, ctx, s, d); });
+}
+
+}  // namespace
+
+Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Layout& b0, const FlatModesOfInts& b1) {
+  return composition_of_pair_modes(a, a_modes, b0, b1);
+}
+
+Layout composition_of_pair(const Layout& a, InlineFlatModes&& a_modes, const Layout& b0, const InlineFlatModes& b1) {
+  return composition_of_pair_modes(a, a_modes, b0, b1);
 }
 
 Layout composition(const Layout& a, const Value& tiler) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "flat_coalesce.hpp"
+#include "inline_flat_ints.hpp"
 #include "layout.hpp"
 #include "swizzle.hpp"
 #include "value.hpp"
@@ -56,6 +57,10 @@ Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Lay
 // @pre coalesce(a.layout()) == a.layout() (so its coalesce_x keeps the modes).
 // @post equal to composition(a.layout(), b), checks and diagnostics included.
 Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b);
+// The last two with the modes held in place (inline_flat_ints.hpp), for callers whose
+// operands are held as their forms: the same results, checks and diagnostics.
+Layout composition_of_pair(const Layout& a, InlineFlatModes&& a_modes, const Layout& b0, const InlineFlatModes& b1);
+Layout composition_of_flat(InlineFlatModes&& a, const Layout& b);
 
 // composition(A, tiler): CuTe's composition with a Tiler.
 //   - a layout: composition(A, layout);

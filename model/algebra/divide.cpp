@@ -6,6 +6,9 @@
 #include "divide_generic.hpp"
 #include "error.hpp"
 #include "flat_coalesce.hpp"
+#include "coalesce_generic.hpp"
+#include "inline_flat_ints.hpp"
+#include "leaf_policies.hpp"
 #include "tiler.hpp"
 
 namespace cuteref {
@@ -54,10 +57,44 @@ struct LayoutDivideOps {
   }
 };
 
+// LayoutDivideOps' steps with every working vector in place (inline_flat_ints.hpp), for A and
+// the tiler held as their forms with room for complement's modes (A's leaves plus T's).
+struct InlineDivideOps {
+  InlineFlatModes& a_modes;  // A's leaves, read by coalesced_shape and by the composition
+  // The leaves of coalesce(A)'s shape (in `shapes`; as LayoutDivideOps').
+  InlineFlatModes coalesced_shape(const Layout& a) const {
+    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+    InlineFlatModes m{a_modes};
+    coalesce_flat_modes<FlatIntLeaf>(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
+    return m;
+  }
+  InlineFlatModes complement(const Layout& t, const InlineFlatModes& shape) const {
+    InlineFlatModes r;
+    complement_flat_of_shape_leaves(t, shape.shapes.data(), shape.shapes.size(), r);
+    return r;
+  }
+  struct Pair {
+    const Layout& t;
+    const InlineFlatModes& r;
+  };
+  Pair pair(const Layout& t, const InlineFlatModes& r) const { return {t, r}; }
+  Layout composition(const Layout& a, const Pair& b) const {
+    return composition_of_pair(a, std::move(a_modes), b.t, b.r);
+  }
+};
+
 // The layout form, with diagnostics that name the calling operation and the operands.
 // `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
 Layout divide_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
+    // Both held as their forms, with room for complement's modes (at most T's leaves and one
+    // per leaf of A's coalesced shape): every working vector in place.
+    const BracketedLeaves* a_form = a.leaves();
+    const BracketedLeaves* t_form = tiler.leaves();
+    if (a_form != nullptr && t_form != nullptr && std::size_t{a_form->n} + t_form->n <= kInlineLeaves) {
+      InlineFlatModes a_modes;
+      return logical_divide_layout(a, tiler, InlineDivideOps{a_modes});
+    }
     FlatA a_flat;
     return logical_divide_layout(a, tiler, LayoutDivideOps{a_flat});
   } catch (const Error& e) {

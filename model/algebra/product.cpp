@@ -35,10 +35,30 @@ struct LayoutProductOps {
   Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
 };
 
+// LayoutProductOps' steps with every working vector in place (inline_flat_ints.hpp), for A
+// held as its form with room for complement's modes (A's leaves plus one).
+struct InlineProductOps {
+  InlineFlatModes free_offsets(const Layout& a, const Layout& tiler) const {
+    InlineFlatModes a_modes, free;
+    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+    FlatInt size_a{1, true};
+    for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
+    complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free);
+    return free;
+  }
+  Layout composition(InlineFlatModes&& free, const Layout& tiler) const {
+    return composition_of_flat(std::move(free), tiler);
+  }
+  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
+};
+
 // The layout form, with diagnostics that name the calling operation and the operands.
 // `fn`: the calling operation's name (a literal: no string is built unless a diagnostic is).
 Layout product_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
   try {
+    const BracketedLeaves* a_form = a.leaves();
+    if (a_form != nullptr && std::size_t{a_form->n} + 1 <= kInlineLeaves)
+      return logical_product_layout(a, tiler, InlineProductOps{});
     return logical_product_layout(a, tiler, LayoutProductOps{});
   } catch (const Error& e) {
     throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());

@@ -1,11 +1,15 @@
 // A vector of at most kInlineLeaves FlatInts in place: the working vectors of an operation
-// on a layout held as its form (bracketed_leaves.hpp) whose result never has more leaves
-// than its operand (coalesce). Unlike SmallVector there is no heap block to look
-// for: constructing one stores its count, destroying it does nothing.
+// on layouts held as their forms (bracketed_leaves.hpp) whose working vectors fit (coalesce;
+// complement, composition, logical_divide and logical_product where the operands' leaves
+// leave room, which each caller checks). Unlike SmallVector there is no heap block to look
+// for: constructing one stores its count, destroying it does nothing, and the compiler sees
+// where the elements are (a store to an element is not a store to another vector's count,
+// which it must assume through SmallVector's pointer; bench/README.md).
 #pragma once
 
 #include <cstddef>
 #include <new>
+#include <string>
 
 #include "bracketed_leaves.hpp"
 #include "error.hpp"
@@ -18,17 +22,41 @@ class InlineFlatInts {
   using value_type = FlatInt;
 
   InlineFlatInts() noexcept {}  // (not `= default`: the slots are left unwritten)
-  InlineFlatInts(const InlineFlatInts&) = delete;
+  // Copies the n leaves, field by field (as load below). For returns by value; an
+  // assignment is not needed.
+  InlineFlatInts(const InlineFlatInts& o) noexcept : n_(o.n_) {
+    for (std::size_t i = 0; i < n_; ++i) new (data() + i) FlatInt{o[i].v, o[i].st};
+  }
   InlineFlatInts& operator=(const InlineFlatInts&) = delete;
 
   std::size_t size() const noexcept { return n_; }
   bool empty() const noexcept { return n_ == 0; }
   FlatInt* data() noexcept { return reinterpret_cast<FlatInt*>(slots_); }
+  const FlatInt* data() const noexcept { return reinterpret_cast<const FlatInt*>(slots_); }
   FlatInt& operator[](std::size_t i) noexcept { return data()[i]; }
+  const FlatInt& operator[](std::size_t i) const noexcept { return data()[i]; }
+  FlatInt* begin() noexcept { return data(); }
+  FlatInt* end() noexcept { return data() + n_; }
+  const FlatInt* begin() const noexcept { return data(); }
+  const FlatInt* end() const noexcept { return data() + n_; }
+  // Room for n leaves is fixed: n > kInlineLeaves is a caller's broken precondition, which
+  // throws (as push_back past the room would).
+  void reserve(std::size_t n) const {
+    if (n > kInlineLeaves) throw_full();
+  }
+  void clear() noexcept { n_ = 0; }
+  // Removes [first, last), moving the later leaves down one by one (field by field).
+  FlatInt* erase(FlatInt* first, FlatInt* last) noexcept {
+    if (first == last) return first;
+    FlatInt* out = first;
+    for (FlatInt* in = last; in != end(); ++in, ++out) *out = FlatInt{in->v, in->st};
+    n_ = static_cast<std::size_t>(out - data());
+    return first;
+  }
   // Appends v. Throws Error past kInlineLeaves (a caller's broken precondition, never a
   // silent overrun).
   void push_back(FlatInt v) {
-    if (n_ == kInlineLeaves) throw Error("internal: more than " + std::to_string(kInlineLeaves) + " inline leaves");
+    if (n_ == kInlineLeaves) throw_full();
     new (data() + n_++) FlatInt(v);
   }
   void pop_back() noexcept { --n_; }
@@ -48,8 +76,18 @@ class InlineFlatInts {
   }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] static void throw_full() {
+    throw Error("internal: more than " + std::to_string(kInlineLeaves) + " inline leaves");
+  }
+
   alignas(FlatInt) unsigned char slots_[kInlineLeaves * sizeof(FlatInt)];
   std::size_t n_ = 0;
+};
+
+// The flat modes shapes[i]:strides[i] of an operand or a result, in place (as
+// FlatModesOfInts, flat_coalesce.hpp, holds them in SmallVectors).
+struct InlineFlatModes {
+  InlineFlatInts shapes, strides;
 };
 
 }  // namespace cuteref

@@ -4,7 +4,10 @@
 // rely on that equality. (complement itself is complement_flat's result as a layout, so
 // there is nothing to compare there.) The layout forms are checked against hand
 // derivations, CuTe's examples and the vendor differential elsewhere; here every pair of
-// small operands is compared, failing cases included.
+// small operands is compared, failing cases included. The same holds for the overloads that
+// hold the modes in place (InlineFlatModes), which the operations take when their operands are
+// held as forms with room; and those operations, on operands too wide for a form (nine more
+// size-1 modes, which change none of their results), take the vector paths: both must agree.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,7 +18,11 @@
 #include "complement.hpp"
 #include "composition.hpp"
 #include "error.hpp"
+#include "divide.hpp"
 #include "flat_coalesce.hpp"
+#include "inline_flat_ints.hpp"
+#include "layout_writer.hpp"
+#include "product.hpp"
 #include "test_support.hpp"
 
 // Its own namespace: the unity build (meson.build) compiles several test files as one.
@@ -46,13 +53,42 @@ std::vector<Layout> operands() {
   return out;
 }
 
+// m's modes copied into the inline holder. @pre m has at most kInlineLeaves modes.
+InlineFlatModes inline_copy(const FlatModesOfInts& m) {
+  InlineFlatModes r;
+  for (std::size_t i = 0; i < m.shapes.size(); ++i) {
+    r.shapes.push_back(m.shapes[i]);
+    r.strides.push_back(m.strides[i]);
+  }
+  return r;
+}
+
+// l after nine size-1 modes (dynamic, strides 0..8): more than kInlineLeaves leaves, so it is
+// held without a form. The same function on l's domain and, l's last mode staying last,
+// past it too (composition extends A by its last mode's stride).
+Layout widened(const Layout& l) {
+  std::vector<IntTuple> shape, stride;
+  for (int k = 0; k < 9; ++k) {
+    shape.push_back(I(1));
+    stride.push_back(I(k));
+  }
+  shape.push_back(l.shape());
+  stride.push_back(l.stride());
+  return Layout(IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride)));
+}
+
+// The layout of inline flat modes.
+Layout layout_of_flat(const InlineFlatModes& m) {
+  return flat_layout(m.shapes.data(), m.strides.data(), m.shapes.size());
+}
+
 std::vector<IntTuple> cotargets() { return {I(1), I(16), S(32), I(96), T({I(4), I(8)}), T({S(3), I(0)})}; }
 
 }  // namespace
 
 TEST(FlatHandoff, CompositionOfFlatEqualsComposition) {
   // A: complement results (coalesced, integer strides), the only A composition_of_flat takes.
-  long checked = 0, failing = 0;
+  long checked = 0, failing = 0, checked_inline = 0;
   for (const Layout& x : operands())
     for (const IntTuple& m : cotargets()) {
       FlatModesOfInts a;
@@ -68,17 +104,24 @@ TEST(FlatHandoff, CompositionOfFlatEqualsComposition) {
           return composition_of_flat(std::move(copy), b);
         });
         ASSERT_EQ(got, want) << "A = " << a.layout().to_string() << ", B = " << b.to_string();
+        if (a.shapes.size() <= kInlineLeaves) {
+          ASSERT_EQ(outcome([&] { return composition_of_flat(inline_copy(a), b); }), want)
+              << "inline: A = " << a.layout().to_string() << ", B = " << b.to_string();
+          ++checked_inline;
+        }
         failing += want.rfind("error", 0) == 0;
         ++checked;
       }
     }
-  std::printf("composition_of_flat(A, B) == composition(A, B) on %ld pairs (%ld failing ones)\n", checked, failing);
+  std::printf("composition_of_flat(A, B) == composition(A, B) on %ld pairs (%ld failing ones; %ld with the modes "
+              "in place)\n", checked, failing, checked_inline);
   EXPECT_GT(checked, 1000);
+  EXPECT_EQ(checked_inline, checked);
   EXPECT_GT(failing, 50);
 }
 
 TEST(FlatHandoff, CompositionOfPairEqualsCompositionWithThePair) {
-  long checked = 0, failing = 0;
+  long checked = 0, failing = 0, checked_inline = 0;
   const std::vector<Layout> ops = operands();
   for (const Layout& a : ops)
     for (const Layout& b0 : ops)
@@ -96,13 +139,110 @@ TEST(FlatHandoff, CompositionOfPairEqualsCompositionWithThePair) {
               << "A = " << a.to_string() << ", B = " << pair.to_string();
           ASSERT_EQ(outcome([&] { return composition_of_pair(a, b0, b1.layout()); }), want)
               << "A = " << a.to_string() << ", B = " << pair.to_string();
+          if (a.leaves() != nullptr) {
+            ASSERT_EQ(outcome([&] {
+                        InlineFlatModes a_modes;
+                        InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+                        return composition_of_pair(a, std::move(a_modes), b0, inline_copy(b1));
+                      }),
+                      want)
+                << "inline: A = " << a.to_string() << ", B = " << pair.to_string();
+            ++checked_inline;
+          }
           failing += want.rfind("error", 0) == 0;
           ++checked;
         }
-  std::printf("composition_of_pair(A, B0, B1) == composition(A, (B0, B1)) on %ld triples (%ld failing ones)\n",
-              checked, failing);
+  std::printf("composition_of_pair(A, B0, B1) == composition(A, (B0, B1)) on %ld triples (%ld failing ones; %ld "
+              "with the modes in place)\n", checked, failing, checked_inline);
   EXPECT_GT(checked, 2000);
+  EXPECT_GT(checked_inline, 1500);
   EXPECT_GT(failing, 100);
+}
+
+TEST(FlatHandoff, ComplementWithModesInPlaceEqualsTheVectorPath) {
+  long checked = 0, failing = 0;
+  for (const Layout& a : operands()) {
+    if (a.leaves() == nullptr) continue;
+    for (const std::vector<FlatInt>& cot :
+         {std::vector<FlatInt>{{1, false}}, {{16, false}}, {{32, true}}, {{4, false}, {8, false}}, {{0, false}},
+          {{3, true}, {5, false}, {2, false}}}) {
+      const std::string want = outcome([&] {
+        FlatModesOfInts r;
+        complement_flat_of_shape_leaves(a, cot.data(), cot.size(), r);
+        return r.layout();
+      });
+      ASSERT_EQ(outcome([&] {
+                  InlineFlatModes r;
+                  complement_flat_of_shape_leaves(a, cot.data(), cot.size(), r);
+                  return layout_of_flat(r);
+                }),
+                want)
+          << "A = " << a.to_string();
+      failing += want.rfind("error", 0) == 0;
+      ++checked;
+      if (cot.size() != 1) continue;
+      const std::string want_modes = outcome([&] {
+        FlatModesOfInts m, r;
+        flat_int_modes(a, m);
+        complement_flat_of_modes(a, m, cot[0], r);
+        return r.layout();
+      });
+      ASSERT_EQ(outcome([&] {
+                  InlineFlatModes m, r;
+                  InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
+                  complement_flat_of_modes(a, m, cot[0], r);
+                  return layout_of_flat(r);
+                }),
+                want_modes)
+          << "A = " << a.to_string();
+      ++checked;
+    }
+  }
+  std::printf("complement with the modes in place == the vector path on %ld cases (%ld failing ones)\n", checked,
+              failing);
+  EXPECT_GT(checked, 150);
+  EXPECT_GT(failing, 20);
+}
+
+TEST(FlatHandoff, OperandsPastTheFormTakeTheVectorPathsAndAgree) {
+  // complement, logical_divide and composition of a widened operand equal those of the
+  // operand itself (the size-1 modes are filtered or coalesced away); logical_product's
+  // second mode too (its first is A itself). Results compared as text, static flags included.
+  long checked = 0, failing = 0;
+  const std::vector<Layout> ops = operands();
+  for (const Layout& a : ops) {
+    if (a.has_basis_strides()) continue;
+    const Layout wide = widened(a);
+    ASSERT_EQ(wide.leaves(), nullptr) << wide.to_string();
+    // Diagnostics name the operands, so only the verdicts compare there.
+    const auto verdict = [](const std::string& o) { return o.rfind("error", 0) == 0 ? std::string("error") : o; };
+    for (const IntTuple& m : cotargets()) {
+      const std::string want = verdict(outcome([&] { return complement(a, m); }));
+      ASSERT_EQ(verdict(outcome([&] { return complement(wide, m); })), want) << "complement: A = " << a.to_string();
+      ++checked;
+    }
+    for (const Layout& b : ops) {
+      if (b.has_basis_strides()) continue;
+      const auto product_copies = [](const Layout& x, const Layout& y) {
+        return [&x, &y] { return mode(logical_product(x, y), 1); };
+      };
+      const std::string want_divide = verdict(outcome([&] { return logical_divide(a, b); }));
+      ASSERT_EQ(verdict(outcome([&] { return logical_divide(wide, b); })), want_divide)
+          << "logical_divide: A = " << a.to_string() << ", B = " << b.to_string();
+      const std::string want_product = verdict(outcome(product_copies(a, b)));
+      ASSERT_EQ(verdict(outcome(product_copies(wide, b))), want_product)
+          << "logical_product: A = " << a.to_string() << ", B = " << b.to_string();
+      const std::string want_composition = verdict(outcome([&] { return composition(a, b); }));
+      ASSERT_EQ(verdict(outcome([&] { return composition(wide, b); })), want_composition)
+          << "composition: A = " << a.to_string() << ", B = " << b.to_string();
+      failing += want_divide == "error";
+      checked += 3;
+    }
+  }
+  std::printf("operands past the form: %ld results equal to the form's path (%ld failing divides)\n", checked,
+              failing);
+  EXPECT_GT(checked, 1000);
+  EXPECT_GT(failing, 20);
 }
 
 }  // namespace flat_handoff_test
