@@ -22,8 +22,26 @@ struct FlatA {
   bool flat = false;
 };
 
+// The steps both holders of the modes share (Modes: FlatModesOfInts or InlineFlatModes).
+template <class Modes>
+struct DivideRestOps {
+  // R as its flat modes: composition reads them without R's tuples being built.
+  Modes complement(const Layout& t, const Modes& shape) const {
+    Modes r;
+    complement_flat_of_shape_leaves(t, shape.shapes.data(), shape.shapes.size(), r);
+    return r;
+  }
+  // The pair (T, R) stands for make_layout_from_modes({T, R.layout()}); composition reads
+  // its two modes without the pair being built.
+  struct Pair {
+    const Layout& t;
+    const Modes& r;
+  };
+  Pair pair(const Layout& t, const Modes& r) const { return {t, r}; }
+};
+
 // logical_divide_layout's steps on the model's layouts.
-struct LayoutDivideOps {
+struct LayoutDivideOps : DivideRestOps<FlatModesOfInts> {
   FlatA& a_flat;  // filled by coalesced_shape, read by composition (both on the same A)
   // The leaves of coalesce(A)'s shape, as plain values (the proofs' SymDivideOps also
   // passes the leaves): complement reads only the leaves of its cotarget. Held in the
@@ -39,19 +57,6 @@ struct LayoutDivideOps {
     coalesce_flat_ints_in_place(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
     return m;
   }
-  // R as its flat modes: composition reads them without R's tuples being built.
-  FlatModesOfInts complement(const Layout& t, const FlatModesOfInts& shape) const {
-    FlatModesOfInts r;
-    complement_flat_of_shape_leaves(t, shape.shapes.data(), shape.shapes.size(), r);
-    return r;
-  }
-  // The pair (T, R) stands for make_layout_from_modes({T, R.layout()}); composition reads
-  // its two modes without the pair being built.
-  struct Pair {
-    const Layout& t;
-    const FlatModesOfInts& r;
-  };
-  Pair pair(const Layout& t, const FlatModesOfInts& r) const { return {t, r}; }
   Layout composition(const Layout& a, const Pair& b) const {
     return a_flat.flat ? composition_of_pair(a, std::move(a_flat.modes), b.t, b.r) : composition_of_pair(a, b.t, b.r);
   }
@@ -59,7 +64,7 @@ struct LayoutDivideOps {
 
 // LayoutDivideOps' steps with every working vector in place (inline_flat_ints.hpp), for A and
 // the tiler held as their forms with room for complement's modes (A's leaves plus T's).
-struct InlineDivideOps {
+struct InlineDivideOps : DivideRestOps<InlineFlatModes> {
   InlineFlatModes& a_modes;  // A's leaves, read by coalesced_shape and by the composition
   // The leaves of coalesce(A)'s shape (in `shapes`; as LayoutDivideOps').
   InlineFlatModes coalesced_shape(const Layout& a) const {
@@ -68,16 +73,6 @@ struct InlineDivideOps {
     coalesce_flat_modes<FlatIntLeaf>(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
     return m;
   }
-  InlineFlatModes complement(const Layout& t, const InlineFlatModes& shape) const {
-    InlineFlatModes r;
-    complement_flat_of_shape_leaves(t, shape.shapes.data(), shape.shapes.size(), r);
-    return r;
-  }
-  struct Pair {
-    const Layout& t;
-    const InlineFlatModes& r;
-  };
-  Pair pair(const Layout& t, const InlineFlatModes& r) const { return {t, r}; }
   Layout composition(const Layout& a, const Pair& b) const {
     return composition_of_pair(a, std::move(a_modes), b.t, b.r);
   }
@@ -93,10 +88,10 @@ Layout divide_by_layout(const Layout& a, const Layout& tiler, const char* fn) {
     const BracketedLeaves* t_form = tiler.leaves();
     if (a_form != nullptr && t_form != nullptr && std::size_t{a_form->n} + t_form->n <= kInlineLeaves) {
       InlineFlatModes a_modes;
-      return logical_divide_layout(a, tiler, InlineDivideOps{a_modes});
+      return logical_divide_layout(a, tiler, InlineDivideOps{{}, a_modes});
     }
     FlatA a_flat;
-    return logical_divide_layout(a, tiler, LayoutDivideOps{a_flat});
+    return logical_divide_layout(a, tiler, LayoutDivideOps{{}, a_flat});
   } catch (const Error& e) {
     throw Error(std::string(fn) + "(" + a.to_string() + ", " + tiler.to_string() + "): " + e.what());
   }

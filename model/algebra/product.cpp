@@ -14,42 +14,41 @@ namespace cuteref {
 
 namespace {
 
-// logical_product_layout's steps on the model's layouts. A is flattened once, for its size
-// and for complement; the free offsets are held as their flat modes and composed without
-// being rebuilt.
-struct LayoutProductOps {
-  FlatModesOfInts free_offsets(const Layout& a, const Layout& tiler) const {
-    FlatModesOfInts a_modes, free;
-    if (!flat_int_modes(a, a_modes)) {
-      complement_flat(a, leaf_mul(size(a), cosize(tiler)), free);  // its diagnostic
-    } else {
-      FlatInt size_a{1, true};
-      for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
-      complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free);
-    }
-    return free;
-  }
-  Layout composition(FlatModesOfInts&& free, const Layout& tiler) const {
-    return composition_of_flat(std::move(free), tiler);
-  }
-  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
-};
-
-// LayoutProductOps' steps with every working vector in place (inline_flat_ints.hpp), for A
-// held as its form with room for complement's modes (A's leaves plus one).
-struct InlineProductOps {
-  InlineFlatModes free_offsets(const Layout& a, const Layout& tiler) const {
-    InlineFlatModes a_modes, free;
-    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+// The steps both holders of the modes share (Modes: FlatModesOfInts or InlineFlatModes): the
+// free offsets from A's flattened modes, and what follows them.
+template <class Modes>
+struct ProductCopiesOps {
+  // complement(A, size(A) * cosize(B)) from A's flattened modes (consumed) into `free`.
+  static void free_offsets_of(const Layout& a, Modes& a_modes, const Layout& tiler, Modes& free) {
     FlatInt size_a{1, true};
     for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
     complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free);
+  }
+  Layout composition(Modes&& free, const Layout& tiler) const { return composition_of_flat(std::move(free), tiler); }
+  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
+};
+
+// logical_product_layout's steps on the model's layouts. A is flattened once, for its size
+// and for complement; the free offsets are held as their flat modes and composed without
+// being rebuilt.
+struct LayoutProductOps : ProductCopiesOps<FlatModesOfInts> {
+  FlatModesOfInts free_offsets(const Layout& a, const Layout& tiler) const {
+    FlatModesOfInts a_modes, free;
+    if (!flat_int_modes(a, a_modes)) complement_flat(a, leaf_mul(size(a), cosize(tiler)), free);  // its diagnostic
+    else free_offsets_of(a, a_modes, tiler, free);
     return free;
   }
-  Layout composition(InlineFlatModes&& free, const Layout& tiler) const {
-    return composition_of_flat(std::move(free), tiler);
+};
+
+// The same with every working vector in place (inline_flat_ints.hpp), for A held as its form
+// with room for complement's modes (A's leaves plus one).
+struct InlineProductOps : ProductCopiesOps<InlineFlatModes> {
+  InlineFlatModes free_offsets(const Layout& a, const Layout& tiler) const {
+    InlineFlatModes a_modes, free;
+    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+    free_offsets_of(a, a_modes, tiler, free);
+    return free;
   }
-  Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.
