@@ -3,11 +3,13 @@
 // complement, composition, logical_divide and logical_product where the operands' leaves
 // leave room, which each caller checks). Unlike SmallVector there is no heap block to look
 // for: constructing one stores its count, destroying it does nothing, and the compiler sees
-// where the elements are (a store to an element is not a store to another vector's count,
-// which it must assume through SmallVector's pointer; bench/README.md).
+// where the elements are and that a store to an element's int64_t is not a store to a count
+// (32-bit here; a std::size_t may alias it), so it need not load a count again after each
+// store to an element (bench/README.md).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -50,7 +52,7 @@ class InlineFlatInts {
     if (first == last) return first;
     FlatInt* out = first;
     for (FlatInt* in = last; in != end(); ++in, ++out) *out = FlatInt{in->v, in->st};
-    n_ = static_cast<std::size_t>(out - data());
+    n_ = static_cast<std::uint32_t>(out - data());
     return first;
   }
   // Appends v. Throws Error past kInlineLeaves (a caller's broken precondition, never a
@@ -72,7 +74,7 @@ class InlineFlatInts {
       new (shapes.data() + i) FlatInt{s.v, s.st};
       new (strides.data() + i) FlatInt{d.v, d.st};
     }
-    shapes.n_ = strides.n_ = n;
+    shapes.n_ = strides.n_ = static_cast<std::uint32_t>(n);
   }
 
  private:
@@ -81,7 +83,7 @@ class InlineFlatInts {
   }
 
   alignas(FlatInt) unsigned char slots_[kInlineLeaves * sizeof(FlatInt)];
-  std::size_t n_ = 0;
+  std::uint32_t n_ = 0;  // at most kInlineLeaves; not std::size_t (see above)
 };
 
 // The flat modes shapes[i]:strides[i] of an operand or a result, in place (as
