@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 #include "flat_int.hpp"
@@ -36,10 +37,14 @@ struct BracketedLeaves {
   // Leaf i's shape and stride. @pre i < n, and leaf i was written.
   FlatInt shape(std::size_t i) const { return load(shape_bytes_, i); }
   FlatInt stride(std::size_t i) const { return load(stride_bytes_, i); }
-  // Writes leaf i. @pre i < kInlineLeaves.
+  // Writes leaf i. @pre i < kInlineLeaves. Written and read as FlatInt objects, not as bytes:
+  // a byte copy is a store the compiler must assume may change any object, so an operation
+  // writing its result would read its operands' values again after every leaf it writes
+  // (bench/README.md). Whole forms are still copied as bytes, which creates the FlatInts in
+  // the copy (they are trivially copyable).
   void set_leaf(std::size_t i, FlatInt shape, FlatInt stride) {
-    std::memcpy(shape_bytes_ + i * sizeof(FlatInt), &shape, sizeof(FlatInt));
-    std::memcpy(stride_bytes_ + i * sizeof(FlatInt), &stride, sizeof(FlatInt));
+    new (shape_bytes_ + i * sizeof(FlatInt)) FlatInt{shape.v, shape.st};
+    new (stride_bytes_ + i * sizeof(FlatInt)) FlatInt{stride.v, stride.st};
   }
   // The n leaves, copied to shapes[0..n) and strides[0..n).
   void copy_leaves(FlatInt* shapes, FlatInt* strides) const {
@@ -61,9 +66,8 @@ struct BracketedLeaves {
 
  private:
   static FlatInt load(const unsigned char* bytes, std::size_t i) {
-    FlatInt x;
-    std::memcpy(&x, bytes + i * sizeof(FlatInt), sizeof(FlatInt));
-    return x;
+    const FlatInt* p = std::launder(reinterpret_cast<const FlatInt*>(bytes + i * sizeof(FlatInt)));
+    return FlatInt{p->v, p->st};
   }
   // The leaves as FlatInts in bytes: the slots past n are never read, and a copy of the
   // form copies them as bytes (no zeroing of unused slots, no indeterminate value read).
