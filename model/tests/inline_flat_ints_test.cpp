@@ -1,5 +1,5 @@
-// Unit tests of InlineFlatInts (inline_flat_ints.hpp), the fixed-room working vectors of
-// coalesce on a layout held as its form: loading a form's leaves, the vector operations the
+// Unit tests of InlineFlatInts (inline_flat_ints.hpp), the fixed-room working vectors of the
+// algebra on layouts held as their forms: loading a form's leaves, the vector operations the
 // generic cores use, and the diagnostic past kInlineLeaves (never an overrun).
 #include <gtest/gtest.h>
 
@@ -45,6 +45,34 @@ TEST(InlineFlatInts, RefusesMoreThanItsRoom) {
   for (std::size_t i = 0; i < kInlineLeaves; ++i) EXPECT_EQ(v[i].v, static_cast<std::int64_t>(i));
   cuteref::test::expect_error([&] { v.push_back({99, false}); }, "more than 8 inline leaves");
   EXPECT_EQ(v.size(), kInlineLeaves);  // nothing written past the room
+}
+
+TEST(InlineFlatInts, EraseReserveClearAndCopy) {
+  // The operations the generic cores use on it besides push_back (composition's coalesce_x
+  // erases its dropped front; complement reserves its modes), each by hand.
+  InlineFlatInts v;
+  for (std::int64_t x : {10, 11, 12, 13, 14}) v.push_back({x, x % 2 == 0});
+  v.erase(v.begin() + 1, v.begin() + 3);  // drops 11, 12
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].v, 10);
+  EXPECT_EQ(v[1].v, 13);
+  EXPECT_EQ(v[2].v, 14);
+  EXPECT_TRUE(v[0].st);
+  EXPECT_FALSE(v[1].st);
+  EXPECT_TRUE(v[2].st);
+  v.erase(v.begin(), v.begin());  // an empty range changes nothing
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].v, 10);
+  const InlineFlatInts copy(v);
+  ASSERT_EQ(copy.size(), 3u);
+  EXPECT_EQ(copy[1].v, 13);
+  EXPECT_FALSE(copy[1].st);
+  EXPECT_EQ(copy.end() - copy.begin(), 3);
+  v.reserve(kInlineLeaves);  // within the room: nothing to do
+  cuteref::test::expect_error([&] { v.reserve(kInlineLeaves + 1); }, "more than 8 inline leaves");
+  v.clear();
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(copy.size(), 3u);  // the copy is its own
 }
 
 }  // namespace inline_flat_ints_test
