@@ -107,7 +107,9 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
 
 [[gnu::flatten]] Layout complement(const Layout& a, const IntTuple& cotarget) {
   // A held as its form, an integer cotarget: the modes in place (at most A's leaves and one
-  // rest mode), the result written as a flat layout.
+  // rest mode), the result written as a flat layout. The generic core is called here itself:
+  // through the complement_flat template, GCC's flatten left its steps out of line
+  // (bench/README.md, "The working modes in place").
   const BracketedLeaves* form = a.leaves();
   if (form != nullptr && std::size_t{form->n} + 1 <= kInlineLeaves && cotarget.is_integer() && cotarget.value() >= 1) {
     const FlatInt cot = FlatInt::of(cotarget);

@@ -27,18 +27,12 @@ using Occupancy = CompositionOccupancy<CheckedInt>;
 
 // Flat modes a caller holds (FlatModesOfInts or InlineFlatModes), read only for a
 // diagnostic's text: the layout they stand for, built when the text is.
-// The layout of flat modes (FlatModesOfInts or InlineFlatModes). @pre as FlatModesOfInts::layout().
-template <class Modes>
-Layout layout_of_modes(const Modes& m) {
-  return flat_layout(m.shapes.data(), m.strides.data(), m.shapes.size());
-}
-
 struct FlatModesText {
   const void* modes = nullptr;
   Layout (*layout_of)(const void*) = nullptr;
   template <class Modes>
   static FlatModesText of(const Modes& m) noexcept {
-    return {&m, [](const void* p) { return layout_of_modes(*static_cast<const Modes*>(p)); }};
+    return {&m, [](const void* p) { return static_cast<const Modes*>(p)->layout(); }};
   }
   Layout layout() const { return layout_of(modes); }
 };
@@ -572,7 +566,7 @@ template <class Modes>
   // composition(a.layout(), b) step for step: a's modes are its flat leaves, so its
   // coalesce_x is unbounded_lhs of them (which keeps a coalesced layout's modes: a is still
   // a.layout() for diagnostics); B with a scaled-basis stride goes through the layout.
-  if (b.has_basis_strides()) return composition_not_inlined(layout_of_modes(a), b);
+  if (b.has_basis_strides()) return composition_not_inlined(a.layout(), b);
   Context ctx{nullptr, FlatModesText::of(a), &b, nullptr, nullptr, {}};
   const FlatLhs lhs = unbounded_lhs(a, a.shapes.size() > 1);
   if (const BracketedLeaves* b_leaves = b.leaves())
@@ -632,7 +626,7 @@ template <class Modes>
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
   if (b0.has_basis_strides() || a_modes.shapes.empty())
-    return composition_of_pair_not_inlined(a, b0, layout_of_modes(b1));
+    return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, {}, nullptr, &b0, nullptr, FlatModesText::of(b1)};
   const FlatLhs lhs = unbounded_lhs(a_modes, is_tuple_layout(a));
   if (const BracketedLeaves* b0_leaves = b0.leaves())

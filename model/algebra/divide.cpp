@@ -1,12 +1,12 @@
 #include "divide.hpp"
 
 #include "coalesce.hpp"
+#include "coalesce_generic.hpp"
 #include "complement.hpp"
 #include "composition.hpp"
 #include "divide_generic.hpp"
 #include "error.hpp"
 #include "flat_coalesce.hpp"
-#include "coalesce_generic.hpp"
 #include "inline_flat_ints.hpp"
 #include "leaf_policies.hpp"
 #include "tiler.hpp"

@@ -4,6 +4,7 @@
 
 #include "coalesce_generic.hpp"
 #include "error.hpp"
+#include "inline_flat_ints.hpp"
 #include "layout_writer.hpp"
 #include "leaf_policies.hpp"
 
@@ -20,6 +21,10 @@ using IntTupleCoalesceOps = CoalesceOps<IntTupleLeaf>;
 }  // namespace
 
 Layout FlatModesOfInts::layout() const {
+  return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid by the precondition
+}
+
+Layout InlineFlatModes::layout() const {
   return flat_layout(shapes.data(), strides.data(), shapes.size());  // valid by the precondition
 }
 

@@ -19,6 +19,8 @@
 
 namespace cuteref {
 
+class Layout;
+
 class InlineFlatInts {
  public:
   using value_type = FlatInt;
@@ -90,6 +92,10 @@ class InlineFlatInts {
 // FlatModesOfInts, flat_coalesce.hpp, holds them in SmallVectors).
 struct InlineFlatModes {
   InlineFlatInts shapes, strides;
+  // The layout these modes stand for (out of line: diagnostics and the vector paths' hand-offs;
+  // a hot path writes its result with flat_layout directly).
+  // @pre as FlatModesOfInts::layout(): shapes.size() == strides.size() >= 1, shapes >= 1.
+  Layout layout() const;
 };
 
 }  // namespace cuteref

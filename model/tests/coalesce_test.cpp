@@ -155,17 +155,12 @@ TEST(Coalesce, PastTheInlineForm) {
   EXPECT_EQ(coalesce(L("(2,3,1,4,2,2,2,2,2,2):(1,2,99,6,100,200,400,800,1600,3200)")).to_string(), "(24,64):(1,100)");
   EXPECT_EQ(coalesce(L("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)")).to_string(), "512:1");
   EXPECT_EQ(coalesce(L("(1,1,1,1,1,1,1,1,1):(3,3,3,3,3,3,3,3,3)")).to_string(), "_1:_0");
-  // Every small layout of the enumeration, with nine dynamic size-1 modes after it (so the
+  // Every small layout of the enumeration, widened by nine dynamic size-1 modes (so the
   // whole has more than 8 leaves): the size-1 modes drop, so coalesce gives what it gives
   // on the small layout alone (its form's path), static flags included.
   int layouts = 0;
   for (const Layout& l : small_layouts()) {
-    std::vector<IntTuple> shape{l.shape()}, stride{l.stride()};
-    for (int k = 0; k < 9; ++k) {
-      shape.push_back(I(1));
-      stride.push_back(I(k));
-    }
-    const Layout wide(T(shape), T(stride));
+    const Layout wide = cuteref::test::widened(l);
     ASSERT_EQ(wide.leaves(), nullptr) << wide.to_string();
     ASSERT_EQ(coalesce(wide), coalesce(l)) << wide.to_string();
     ++layouts;

@@ -21,7 +21,6 @@
 #include "divide.hpp"
 #include "flat_coalesce.hpp"
 #include "inline_flat_ints.hpp"
-#include "layout_writer.hpp"
 #include "product.hpp"
 #include "test_support.hpp"
 
@@ -61,25 +60,6 @@ InlineFlatModes inline_copy(const FlatModesOfInts& m) {
     r.strides.push_back(m.strides[i]);
   }
   return r;
-}
-
-// l after nine size-1 modes (dynamic, strides 0..8): more than kInlineLeaves leaves, so it is
-// held without a form. The same function on l's domain and, l's last mode staying last,
-// past it too (composition extends A by its last mode's stride).
-Layout widened(const Layout& l) {
-  std::vector<IntTuple> shape, stride;
-  for (int k = 0; k < 9; ++k) {
-    shape.push_back(I(1));
-    stride.push_back(I(k));
-  }
-  shape.push_back(l.shape());
-  stride.push_back(l.stride());
-  return Layout(IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride)));
-}
-
-// The layout of inline flat modes.
-Layout layout_of_flat(const InlineFlatModes& m) {
-  return flat_layout(m.shapes.data(), m.strides.data(), m.shapes.size());
 }
 
 std::vector<IntTuple> cotargets() { return {I(1), I(16), S(32), I(96), T({I(4), I(8)}), T({S(3), I(0)})}; }
@@ -174,7 +154,7 @@ TEST(FlatHandoff, ComplementWithModesInPlaceEqualsTheVectorPath) {
       ASSERT_EQ(outcome([&] {
                   InlineFlatModes r;
                   complement_flat_of_shape_leaves(a, cot.data(), cot.size(), r);
-                  return layout_of_flat(r);
+                  return r.layout();
                 }),
                 want)
           << "A = " << a.to_string();
@@ -191,7 +171,7 @@ TEST(FlatHandoff, ComplementWithModesInPlaceEqualsTheVectorPath) {
                   InlineFlatModes m, r;
                   InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
                   complement_flat_of_modes(a, m, cot[0], r);
-                  return layout_of_flat(r);
+                  return r.layout();
                 }),
                 want_modes)
           << "A = " << a.to_string();

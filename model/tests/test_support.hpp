@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "atoms/tiled_copy.hpp"
 #include "error.hpp"
@@ -22,6 +24,19 @@ inline IntTuple S(std::int64_t v) { return IntTuple::static_int(v); }
 inline IntTuple T(std::initializer_list<IntTuple> e) { return IntTuple::tuple(e); }
 inline IntTuple U() { return IntTuple::underscore(); }
 inline Layout L(const char* text) { return parse_layout(text); }
+// l after nine size-1 modes (dynamic, strides 0..8): more than 8 leaves (kInlineLeaves), so it
+// is held without a form and the algebra takes its vector paths. The same function on l's
+// domain and, l's last mode staying last, past it too (composition extends A by its last mode).
+inline Layout widened(const Layout& l) {
+  std::vector<IntTuple> shape, stride;
+  for (int k = 0; k < 9; ++k) {
+    shape.push_back(I(1));
+    stride.push_back(I(k));
+  }
+  shape.push_back(l.shape());
+  stride.push_back(l.stride());
+  return Layout(IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride)));
+}
 inline IntTuple C(const char* text) { return parse_int_tuple(text); }
 // A composed layout from its notation (`Sw<3,4,3> o 0 o (8,64):(64,1)`), and its value at index i.
 inline ComposedLayout CL(const char* text) { return std::get<ComposedLayout>(parse_and_evaluate(text, nullptr).data); }
