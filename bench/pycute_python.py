@@ -8,6 +8,11 @@ before timing. Before timing, every case's two results are compared as functions
 each value); the count of agreements is printed (a disagreement is printed and counted).
 Timing as bench/algebra: process CPU time, each operation one block over all its cases,
 alternating rounds (pycute, cuteref.pycute, ...) pinned to one CPU, the median round's ratio.
+Each timed block follows one untimed pass over the same cases with the same function, on
+every side (`--no-warmup` leaves it out): a block starts just after other code (the other
+side's round, or another operation) has filled the caches and branch predictors, and
+cuteref.pycute's blocks are short (0.3-1 ms for 20 repeats, against pycute's 1-8 ms for one
+pass), so without it that start weighs on the faster side's rate most.
 
 Where the package has `cuteref.batch`, the same cases written as EXPR text (`op(A, B)`) are
 timed as a third side, one batch call per operation and repeat (parsing included), its
@@ -73,11 +78,15 @@ def value_values(value):
     return n, [int(value(i)) for i in range(n)]
 
 
-def timing_round(api, by_op, repeats):
-    """Rates per operation and for the mix (all operations / all time), in ops per CPU second."""
+def timing_round(api, by_op, repeats, warmup=True):
+    """Rates per operation and for the mix (all operations / all time), in ops per CPU second.
+    With warmup, one untimed pass over an operation's cases before its timed block."""
     rates, total_ops, total_time = {}, 0, 0.0
     for op in OPS:
         fn, cases = getattr(api, op), by_op[op]
+        if warmup:
+            for a, b in cases:
+                fn(a, b)
         t0 = time.process_time()
         for _ in range(repeats):
             for a, b in cases:
@@ -90,11 +99,13 @@ def timing_round(api, by_op, repeats):
     return rates
 
 
-def batch_round(exprs_by_op, repeats):
+def batch_round(exprs_by_op, repeats, warmup=True):
     """timing_round's rates for cuteref.batch: one call per operation and repeat."""
     rates, total_ops, total_time = {}, 0, 0.0
     for op in OPS:
         exprs = exprs_by_op[op]
+        if warmup:
+            cuteref.batch(exprs)
         t0 = time.process_time()
         for _ in range(repeats):
             cuteref.batch(exprs)
@@ -113,6 +124,7 @@ def main():
     ap.add_argument("--pycute-repeats", type=int, default=1)
     ap.add_argument("--cuteref-repeats", type=int, default=20)
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--no-warmup", action="store_true", help="time each block without the untimed pass before it")
     args = ap.parse_args()
     if not args.no_pin:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one CPU for both sides
@@ -148,16 +160,18 @@ def main():
     ratios = {side: {k: [] for k in OPS + ["mix"]} for side in sides}
     rates = {side: {k: [] for k in OPS + ["mix"]} for side in ["pycute"] + sides}
     for _ in range(args.rounds):
-        p = timing_round(pycute, theirs, args.pycute_repeats)
-        m = {"cuteref.pycute": timing_round(mine, ours, args.cuteref_repeats)}
+        warmup = not args.no_warmup
+        p = timing_round(pycute, theirs, args.pycute_repeats, warmup)
+        m = {"cuteref.pycute": timing_round(mine, ours, args.cuteref_repeats, warmup)}
         if exprs is not None:
-            m["cuteref.batch"] = batch_round(exprs, args.cuteref_repeats)
+            m["cuteref.batch"] = batch_round(exprs, args.cuteref_repeats, warmup)
         for k in OPS + ["mix"]:
             rates["pycute"][k].append(p[k])
             for side in sides:
                 rates[side][k].append(m[side][k])
                 ratios[side][k].append(m[side][k] / p[k])
-    print(f"{args.rounds} alternating rounds, process CPU time, median round:")
+    print(f"{args.rounds} alternating rounds, process CPU time, "
+          f"{'no untimed pass' if args.no_warmup else 'one untimed pass before each block'}, median round:")
     for side in sides:
         print(f"{'operation':<16} {'pycute ops/s':>14} {side + ' ops/s':>22} {'ratio':>8}")
         for k in OPS + ["mix"]:
