@@ -159,8 +159,8 @@ def main():
     sides = ["cuteref.pycute"] + (["cuteref.batch"] if exprs is not None else [])
     ratios = {side: {k: [] for k in OPS + ["mix"]} for side in sides}
     rates = {side: {k: [] for k in OPS + ["mix"]} for side in ["pycute"] + sides}
+    warmup = not args.no_warmup
     for _ in range(args.rounds):
-        warmup = not args.no_warmup
         p = timing_round(pycute, theirs, args.pycute_repeats, warmup)
         m = {"cuteref.pycute": timing_round(mine, ours, args.cuteref_repeats, warmup)}
         if exprs is not None:
