@@ -192,6 +192,20 @@ int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts
         << "  (found by the concrete replay: Z3 reported no counterexample; the model decides)\n";
     return kProveRefuted;
   }
+  // `proved` promises a domain that is not empty, shown by a point of it on the model. Z3's
+  // witness satisfies the hypotheses as stated symbolically, which may be weaker than the
+  // model's (injective(L) is stated on unbounded integers; the model's L overflows).
+  if (replay.in_domain == 0) {
+    if (replay.whole_box && replay.uncheckable == 0) {
+      out << "vacuous: the hypotheses hold at none of the box's " << replay.points
+          << " point(s) on the concrete model (Z3 found them satisfiable as stated symbolically)\n";
+      for (const Hypothesis& h : p.hypotheses) out << "  assuming: " << h.text << "\n";
+      return kProveVacuous;
+    }
+    out << "unknown: Z3 proved every case, but the concrete model found no point where the hypotheses hold ("
+        << replay.points << " point(s) checked, " << replay.uncheckable << " too large to check)\n";
+    return kProveUnknown;
+  }
   out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n"
       << "  for: " << quantification(p.names, p.ranges, layouts, outcome) << "\n"
       << "  replayed: the model agrees at " << replay.in_domain << " point(s)";

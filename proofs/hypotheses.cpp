@@ -1,5 +1,6 @@
 #include "hypotheses.hpp"
 
+#include <optional>
 #include <set>
 
 #include "coordinates.hpp"
@@ -67,11 +68,25 @@ Node composition_of(const Node& call) {
   return c;
 }
 
-std::int64_t concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values) {
-  const Value v = evaluate(n, &standard_functions(), &values);
-  if (!v.is_int_tuple() || !std::get<IntTuple>(v.data).is_integer())
+// Thrown past injective's enumeration limit (kept apart from the model's Errors, which mean
+// the hypothesis does not hold).
+struct TooManyToCheck {
+  std::int64_t elements;
+};
+
+// A side of a comparison or of divides at the point, or nullopt where the model cannot
+// evaluate it (the hypothesis does not hold there: state_hypothesis makes the side's
+// preconditions hypotheses too). A value that is not an integer is an Error.
+std::optional<std::int64_t> concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values) {
+  std::optional<Value> v;
+  try {
+    v = evaluate(n, &standard_functions(), &values);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!v->is_int_tuple() || !std::get<IntTuple>(v->data).is_integer())
     throw Error("--assume '" + h.text + "': only integers are compared");
-  return std::get<IntTuple>(v.data).value();
+  return std::get<IntTuple>(v->data).value();
 }
 
 }  // namespace
@@ -159,21 +174,36 @@ void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& 
 bool hypothesis_holds(const Hypothesis& h, const VariableValues& values) {
   const EnumerationBudgetScope budget;
   const Node& t = h.tree;
-  if (t.kind == Node::Kind::Compare)
-    return compared(t.name, concrete_integer(h, t.children[0], values), concrete_integer(h, t.children[1], values));
-  if (t.name == "divides")
-    return divides_value<std::int64_t>(concrete_integer(h, t.children[0], values),
-                                       concrete_integer(h, t.children[1], values), 0, 1);
+  if (t.kind == Node::Kind::Compare || t.name == "divides") {
+    const std::optional<std::int64_t> a = concrete_integer(h, t.children[0], values);
+    const std::optional<std::int64_t> b = concrete_integer(h, t.children[1], values);
+    if (!a || !b) return false;
+    return t.kind == Node::Kind::Compare ? compared(t.name, *a, *b) : divides_value<std::int64_t>(*a, *b, 0, 1);
+  }
   if (t.name == "injective") {
-    const Value v = evaluate(t.children[0], &standard_functions(), &values);
-    if (!v.is_layout()) throw Error("--assume '" + h.text + "': injective takes a layout");
-    const Layout& l = std::get<Layout>(v.data);
+    // L's values are the model's: where the model cannot evaluate L, its size or one of its
+    // values (a 64-bit overflow), L has no values there and the hypothesis does not hold (as
+    // `defined`). Only a layout too large to enumerate is left undecided (an Error).
+    std::optional<Value> v;
+    try {
+      v = evaluate(t.children[0], &standard_functions(), &values);
+    } catch (const Error&) {
+      return false;
+    }
+    if (!v->is_layout()) throw Error("--assume '" + h.text + "': injective takes a layout");
+    const Layout& l = std::get<Layout>(v->data);
     constexpr std::int64_t kLimit = std::int64_t{1} << 22;
-    const std::int64_t n = size_value(l);
-    if (n > kLimit) throw Error("--assume '" + h.text + "': " + std::to_string(n) + " elements, too many to check");
     std::set<std::int64_t> image;
-    for (std::int64_t i = 0; i < n; ++i)
-      if (!image.insert(apply_index(l, i)).second) return false;
+    try {
+      const std::int64_t n = size_value(l);
+      if (n > kLimit) throw TooManyToCheck{n};
+      for (std::int64_t i = 0; i < n; ++i)
+        if (!image.insert(apply_index(l, i)).second) return false;
+    } catch (const TooManyToCheck& e) {
+      throw Error("--assume '" + h.text + "': " + std::to_string(e.elements) + " elements, too many to check");
+    } catch (const Error&) {
+      return false;
+    }
     return true;
   }
   try {  // defined, admissible: the model evaluates it

@@ -37,8 +37,11 @@ std::vector<DivisibilityFact> divisibility_facts(const std::vector<Hypothesis>& 
 // cannot be stated (injective in the bit-vector encoding, a comparison of non-integers).
 void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& variables, SymbolicScope& scope);
 
-// Whether `h` holds on the concrete model at `values`. Throws Error where the model rejects an
-// expression it compares, or injective(L) is too large to enumerate.
+// Whether `h` holds on the concrete model at `values`. Where the model cannot evaluate an
+// expression `h` names (a side of a comparison or of divides, L or one of L's values for
+// injective(L)), `h` does not hold there: false, as for defined(EXPR). Throws Error only where
+// it cannot be decided: injective(L) of more elements than it enumerates, or a compared side
+// that is not an integer.
 bool hypothesis_holds(const Hypothesis& h, const VariableValues& values);
 
 }  // namespace cuteref::proofs

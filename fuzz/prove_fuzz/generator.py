@@ -751,8 +751,10 @@ class ClaimGenerator:
         k = r.random()
         if k < 0.45:
             c, hyps = self.conditional_claim()
-            if r.random() < 0.35:
-                hyps = [self.hypothesis(sorted(variables(c.lhs) | variables(c.rhs)))]
+            claim_vars = sorted(variables(c.lhs) | variables(c.rhs))
+            # (a claim without variables keeps its own hypotheses: a random one needs a variable)
+            if r.random() < 0.35 and claim_vars:
+                hyps = [self.hypothesis(claim_vars)]
         else:
             c = self.family_arith() if k < 0.6 else self.family_tiling(evaluate_at) if k < 0.8 else self.family_layout_law()
             if c is None:

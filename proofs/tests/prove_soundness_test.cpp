@@ -132,6 +132,51 @@ TEST(ProveSoundness, UnsatisfiableHypothesesAreVacuous) {
   }
 }
 
+// A hypothesis holds only where the model evaluates what it names. injective(L) is stated to Z3
+// on unbounded integers, so Z3 finds it satisfiable where the model's L overflows; `proved` then
+// needs a point of the box where the model itself confirms every hypothesis. By hand, for
+// L = (3,2):(1,c): its values are 0, 1, 2 and c, c + 1, c + 2, distinct for c > 2, and the
+// largest, c + 2, fits in 64 bits only for c <= 2^63 - 3.
+TEST(ProveSoundness, HypothesesTheModelCannotEvaluateDoNotHold) {
+  const std::string l = "(y,2):(1,c)";
+  const std::string four = "c in [9223372036854775804,9223372036854775807]";  // holds at the lower two
+  const std::string two = "c in [9223372036854775806,9223372036854775807]";   // holds nowhere
+  // The model agrees: L's last value overflows at c = 2^63 - 2 and not at 2^63 - 3.
+  EXPECT_TRUE(model_refuses("(3,2):(1,9223372036854775806)(5)"));
+  EXPECT_FALSE(model_refuses("(3,2):(1,9223372036854775805)(5)"));
+  checked += 2;
+  // Holds at two of the four points: a true claim is proved there, and replayed at those two.
+  const ProveRun true_claim = prove_assuming("size(" + l + ") == 2*y", {four, "y in [3,3]"}, {"injective(" + l + ")"});
+  ++checked;
+  EXPECT_EQ(true_claim.rc, 0) << true_claim.out << true_claim.err;
+  EXPECT_NE(true_claim.out.find("agrees at 2 point(s) where the hypotheses hold, of 4 (the whole box)"),
+            std::string::npos)
+      << true_claim.out;
+  // Its false twin is never proved (refuted at a point of the domain, or unknown where Z3's
+  // counterexample lies outside the model's domain).
+  const ProveRun false_twin = prove_assuming("size(" + l + ") == 2*y + 1", {four, "y in [3,3]"}, {"injective(" + l + ")"});
+  ++checked;
+  EXPECT_NE(false_twin.rc, 0) << false_twin.out;
+  EXPECT_NE(false_twin.rc, cuteref::proofs::kProveVacuous) << false_twin.out;
+  // Holds nowhere: the true claim is vacuous, by enumeration of the box on the model (it was
+  // once proved: `replayed: ... at 0 point(s) ...; 2 point(s) whose hypotheses are too large to check`).
+  const ProveRun empty = prove_assuming("size(" + l + ") == 2*y", {two, "y in [3,3]"}, {"injective(" + l + ")"});
+  ++checked;
+  EXPECT_EQ(empty.rc, cuteref::proofs::kProveVacuous) << empty.out << empty.err;
+  EXPECT_EQ(empty.out.rfind("vacuous: the hypotheses hold at none of the box's 2 point(s)", 0), 0u) << empty.out;
+  // The claim the differential fuzzer found proved (seed 4343, family assume): for y in [3, 7]
+  // and c >= 2^63 - 2, L's value y - 1 + c overflows at every point.
+  const ProveRun found = prove_assuming("composition(left_inverse(" + l + "), " + l + ") == (2 * y):1",
+                                        {two, "y in [3,7]"}, {"injective(" + l + ")", "c > y"});
+  ++checked;
+  EXPECT_EQ(found.rc, cuteref::proofs::kProveVacuous) << found.out << found.err;
+  // A comparison whose side the model cannot evaluate does not hold there either: c + 2
+  // overflows at both points, so `c + 2 > c` holds nowhere.
+  const ProveRun compare = prove_assuming("c == c", {two}, {"c + 2 > c"});
+  ++checked;
+  EXPECT_EQ(compare.rc, cuteref::proofs::kProveVacuous) << compare.out << compare.err;
+}
+
 // divides(A, B) takes a divisor A >= 1; a literal A <= 0 is a malformed request (exit 64), not a
 // hypothesis that is false everywhere (which proved `a == 100` at a = 2 with divides(-2, a)).
 TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
