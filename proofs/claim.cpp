@@ -12,6 +12,7 @@
 
 #include "claim_goal.hpp"
 #include "claim_replay.hpp"
+#include "enumeration_budget.hpp"
 #include "error.hpp"
 #include "function_table.hpp"
 #include "hypotheses.hpp"
@@ -165,6 +166,10 @@ int report_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::os
       return kProveUnknown;
     }
   } catch (const Error& e) {
+    if (enumeration_budget_spent()) {
+      out << "unknown: Z3's counterexample is too large to replay: " << shortened(e.what()) << "\n";
+      return kProveUnknown;
+    }
     // The model rejects the input: a refutation only if the solver said a side condition failed.
     if (outcome.failed_side_condition.empty()) {
       out << "unknown: Z3's counterexample did not replay: the model says: " << shortened(e.what()) << "\n";
@@ -195,15 +200,18 @@ int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts
   // `proved` promises a domain that is not empty, shown by a point of it on the model. Z3's
   // witness satisfies the hypotheses as stated symbolically, which may be weaker than the
   // model's (injective(L) is stated on unbounded integers; the model's L overflows).
+  // A point too large to check confirms nothing and shows nothing empty.
   if (replay.in_domain == 0) {
-    if (replay.whole_box && replay.uncheckable == 0) {
+    if (replay.whole_box && replay.uncheckable == 0 && replay.sides_too_large == 0) {
       out << "vacuous: the hypotheses hold at none of the box's " << replay.points
           << " point(s) on the concrete model (Z3 found them satisfiable as stated symbolically)\n";
       for (const Hypothesis& h : p.hypotheses) out << "  assuming: " << h.text << "\n";
       return kProveVacuous;
     }
-    out << "unknown: Z3 proved every case, but the concrete model found no point where the hypotheses hold ("
-        << replay.points << " point(s) checked, " << replay.uncheckable << " too large to check)\n";
+    out << "unknown: Z3 proved every case, but the concrete model compared the two sides at no point ("
+        << replay.points << " point(s) replayed: " << replay.uncheckable << " whose hypotheses are too large to check, "
+        << replay.sides_too_large << " where the hypotheses hold and a side is too large to evaluate, the rest "
+        << "outside the hypotheses)\n";
     return kProveUnknown;
   }
   out << "proved (" << static_cast<long long>(outcome.ms + 0.5) << " ms)\n"
@@ -212,6 +220,8 @@ int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts
   if (!p.hypotheses.empty()) out << " where the hypotheses hold, of " << replay.points;
   out << (replay.whole_box ? " (the whole box)" : " (corners and deterministic points of the box)");
   if (replay.uncheckable) out << "; " << replay.uncheckable << " point(s) whose hypotheses are too large to check";
+  if (replay.sides_too_large)
+    out << "; " << replay.sides_too_large << " point(s) where a side is too large to evaluate";
   out << "\n";
   for (const Hypothesis& h : p.hypotheses) out << "  assuming: " << h.text << "\n";
   return kProveProved;
@@ -262,6 +272,10 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     out << "unknown: " << shortened(e.what()) << "\n";
     return kProveUnknown;
   } catch (const Error& e) {
+    if (enumeration_budget_spent()) {  // a limit of the evaluation, not the model rejecting the claim
+      out << "unknown: too large to evaluate: " << shortened(e.what()) << "\n";
+      return kProveUnknown;
+    }
     err << "error: " << shortened(e.what()) << "\n";  // the claim is malformed or the model rejects it
     return kProveUsage;
   }

@@ -121,17 +121,21 @@ Replay replay_claim(const Node& lhs, const Node& rhs, const std::vector<Hypothes
     }
     if (!checkable) ++out.uncheckable;
     if (!holds || !checkable) continue;
-    ++out.in_domain;
     try {
       const Value a = evaluate_side(lhs, values), b = evaluate_side(rhs, values);
       if (const std::optional<std::string> d = first_difference(a, b)) out.failure = "the model's two sides differ: " + *d;
     } catch (const Error& e) {
+      if (enumeration_budget_spent()) {
+        ++out.sides_too_large;  // the evaluation's limit, not the model refusing the input
+        continue;
+      }
       out.failure = std::string("the model rejects this input: ") + e.what();
     }
     if (!out.failure.empty()) {
       out.failed_at = point;
       return out;
     }
+    ++out.in_domain;
   }
   return out;
 }

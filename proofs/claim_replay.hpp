@@ -35,11 +35,13 @@ Value evaluate_side(const Node& side, const VariableValues& values);
 // The replay of a proved claim (replay_points.hpp): at each point, the hypotheses are checked on
 // the concrete model (a point where one fails is not in the claim's domain), then both sides
 // are evaluated and compared. A point where the model refuses a side or the sides differ
-// contradicts the proof.
+// contradicts the proof. A point too large to check (injective(L) past its bound, or an
+// evaluation past its enumeration budget) neither confirms nor contradicts it.
 struct Replay {
-  std::size_t points = 0;        // points replayed
-  std::size_t in_domain = 0;     // ... where every hypothesis holds: both sides compared
-  std::size_t uncheckable = 0;   // ... where a hypothesis could not be checked (injective(L) too large)
+  std::size_t points = 0;           // points replayed
+  std::size_t in_domain = 0;        // ... where every hypothesis holds and both sides were compared
+  std::size_t uncheckable = 0;      // ... where a hypothesis was too large to check
+  std::size_t sides_too_large = 0;  // ... where every hypothesis holds and a side was too large to evaluate
   bool whole_box = false;
   bool out_of_time = false;
   std::map<std::string, std::int64_t> failed_at;  // the first contradicting point

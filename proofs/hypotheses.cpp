@@ -68,22 +68,29 @@ Node composition_of(const Node& call) {
   return c;
 }
 
-// Thrown past injective's enumeration limit (kept apart from the model's Errors, which mean
-// the hypothesis does not hold).
-struct TooManyToCheck {
-  std::int64_t elements;
-};
-
-// A side of a comparison or of divides at the point, or nullopt where the model cannot
-// evaluate it (the hypothesis does not hold there: state_hypothesis makes the side's
-// preconditions hypotheses too). A value that is not an integer is an Error.
-std::optional<std::int64_t> concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values) {
-  std::optional<Value> v;
+// f(), or nullopt where the model refuses it (an Error): a hypothesis does not hold where the
+// model cannot evaluate what it names (state_hypothesis makes the same preconditions
+// hypotheses for Z3). A spent enumeration budget is not a refusal: it propagates, and the
+// replay counts the point as too large to check.
+template <class F>
+auto unless_refused(F&& f) -> std::optional<decltype(f())> {
   try {
-    v = evaluate(n, &standard_functions(), &values);
+    return f();
   } catch (const Error&) {
+    if (enumeration_budget_spent()) throw;
     return std::nullopt;
   }
+}
+
+std::optional<Value> model_value(const Node& n, const VariableValues& values) {
+  return unless_refused([&] { return evaluate(n, &standard_functions(), &values); });
+}
+
+// A side of a comparison or of divides at the point, or nullopt where the model cannot
+// evaluate it. A value that is not an integer is an Error.
+std::optional<std::int64_t> concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values) {
+  const std::optional<Value> v = model_value(n, values);
+  if (!v) return std::nullopt;
   if (!v->is_int_tuple() || !std::get<IntTuple>(v->data).is_integer())
     throw Error("--assume '" + h.text + "': only integers are compared");
   return std::get<IntTuple>(v->data).value();
@@ -184,34 +191,23 @@ bool hypothesis_holds(const Hypothesis& h, const VariableValues& values) {
     // L's values are the model's: where the model cannot evaluate L, its size or one of its
     // values (a 64-bit overflow), L has no values there and the hypothesis does not hold (as
     // `defined`). Only a layout too large to enumerate is left undecided (an Error).
-    std::optional<Value> v;
-    try {
-      v = evaluate(t.children[0], &standard_functions(), &values);
-    } catch (const Error&) {
-      return false;
-    }
+    const std::optional<Value> v = model_value(t.children[0], values);
+    if (!v) return false;
     if (!v->is_layout()) throw Error("--assume '" + h.text + "': injective takes a layout");
     const Layout& l = std::get<Layout>(v->data);
+    const std::optional<std::int64_t> n = unless_refused([&] { return size_value(l); });
+    if (!n) return false;
     constexpr std::int64_t kLimit = std::int64_t{1} << 22;
+    if (*n > kLimit) throw Error("--assume '" + h.text + "': " + std::to_string(*n) + " elements, too many to check");
     std::set<std::int64_t> image;
-    try {
-      const std::int64_t n = size_value(l);
-      if (n > kLimit) throw TooManyToCheck{n};
-      for (std::int64_t i = 0; i < n; ++i)
-        if (!image.insert(apply_index(l, i)).second) return false;
-    } catch (const TooManyToCheck& e) {
-      throw Error("--assume '" + h.text + "': " + std::to_string(e.elements) + " elements, too many to check");
-    } catch (const Error&) {
-      return false;
+    for (std::int64_t i = 0; i < *n; ++i) {
+      const std::optional<std::int64_t> x = unless_refused([&] { return apply_index(l, i); });
+      if (!x || !image.insert(*x).second) return false;
     }
     return true;
   }
-  try {  // defined, admissible: the model evaluates it
-    (void)evaluate(t.name == "defined" ? t.children[0] : composition_of(t), &standard_functions(), &values);
-  } catch (const Error&) {
-    return false;
-  }
-  return true;
+  // defined, admissible: the model evaluates it
+  return model_value(t.name == "defined" ? t.children[0] : composition_of(t), values).has_value();
 }
 
 }  // namespace cuteref::proofs

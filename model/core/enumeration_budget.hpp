@@ -32,4 +32,12 @@ class EnumerationBudgetScope {
 // when no budget is open.
 void charge_enumeration(std::int64_t n, const char* operation);
 
+// Whether the budget last opened on this thread was found spent (charge_enumeration threw).
+// Then an Error out of that evaluation says it was too large to check, not that the model
+// refuses its input: `prove` counts such a point as too large, never as a refutation or as a
+// point where a hypothesis does not hold. Readable after the scope closed, until the next one
+// opens. (A flag, not an Error subclass: operations that name their operands in a diagnostic
+// throw a new Error with the old one's text.)
+bool enumeration_budget_spent();
+
 }  // namespace cuteref

@@ -14,6 +14,7 @@
 #include "coordinates.hpp"
 #include "descriptor.hpp"
 #include "diagnostic_text.hpp"
+#include "enumeration_budget.hpp"
 #include "function_table.hpp"
 #include "mode_comparison.hpp"
 #include "notation.hpp"
@@ -352,8 +353,15 @@ TEST(Hardening, EnumerationIsBoundedPerExpression) {
   // The fifth call (39 characters and a comma each) starts at column 2 + 4 * 40 = 162, its
   // composition at 162 + 5 = 167.
   expect_eval_error(five, "column 167: composition: enumerating 4194304 more elements would pass the 16777216");
+  // The refusal is marked as the budget's (prove then counts the point too large to check, not
+  // refuted), and the mark lasts until the next evaluation opens a budget.
+  EXPECT_TRUE(enumeration_budget_spent());
   // The budget belongs to one evaluation: the next one starts afresh.
   EXPECT_EQ(eval(call), "4194304");
+  EXPECT_FALSE(enumeration_budget_spent());
+  // An operation's own bound is a refusal of the input, not the budget's.
+  expect_eval_error("composition(8388608:1, Sw<3,4,3>)", "the domain has 8388608 elements");
+  EXPECT_FALSE(enumeration_budget_spent());
   // == is charged too: after four checks, a comparison of 2^22 elements that cannot be decided
   // by modes (a swizzle against none) finds nothing left.
   expect_eval_error("(" + call + "," + call + "," + call + "," + call + ", Sw<1,4,5> o 0 o 4194304:1 == 4194304:1)",

@@ -177,6 +177,64 @@ TEST(ProveSoundness, HypothesesTheModelCannotEvaluateDoNotHold) {
   EXPECT_EQ(compare.rc, cuteref::proofs::kProveVacuous) << compare.out << compare.err;
 }
 
+// One evaluation may enumerate 2^24 elements in all (enumeration_budget.hpp); past that the
+// model stops, which is a limit of the check, not a refusal of the input. So such a point is
+// too large to check: never a refutation, never a point where a hypothesis fails (that once
+// made a true claim `refuted` and satisfiable hypotheses `vacuous`). By hand: composition(A, Sw
+// o 0 o B) has B's size, and the model checks it on each of B's elements, charging size(B).
+// With B = 4194304:1 (2^22), five such terms charge 5 * 2^22 > 2^24; with B = (n*2097152):1,
+// five charge 5 * 2^21 <= 2^24 at n = 1 and 5 * 2^22 at n = 2.
+TEST(ProveSoundness, AnEvaluationPastItsBudgetIsNotARefusal) {
+  auto five = [](const std::string& term) { return term + " + " + term + " + " + term + " + " + term + " + " + term; };
+  const std::string fixed = five("size(composition(n:1, Sw<3,4,3> o 0 o 4194304:1))");          // 5 * 2^22
+  const std::string growing = five("size(composition(4194304:1, Sw<3,4,3> o 0 o (n*2097152):1))");  // 5 * n * 2^21
+  const std::string big_n = "n in [4194304,4194305]";
+  EXPECT_TRUE(model_refuses(five("size(composition(4194304:1, Sw<3,4,3> o 0 o 4194304:1))")));
+  EXPECT_FALSE(model_refuses(five("size(composition(4194304:1, Sw<3,4,3> o 0 o 2097152:1))")));
+  checked += 2;
+  auto run = [](const std::string& claim, const std::string& where, std::vector<std::string> assume = {}) {
+    ++checked;
+    return prove_assuming(claim, {where}, std::move(assume));
+  };
+  // A true claim whose sides are too large at every point: unknown (it was refuted).
+  const ProveRun sides = run(fixed + " == 20971520", big_n);
+  EXPECT_EQ(sides.rc, cuteref::proofs::kProveUnknown) << sides.out << sides.err;
+  EXPECT_NE(sides.out.find("2 where the hypotheses hold and a side is too large to evaluate"), std::string::npos)
+      << sides.out;
+  // Its false twin is not proved either.
+  const ProveRun sides_twin = run(fixed + " == 20971521", big_n);
+  EXPECT_EQ(sides_twin.rc, cuteref::proofs::kProveUnknown) << sides_twin.out << sides_twin.err;
+  // Hypotheses that hold at every point, too large to check there: unknown (it was vacuous).
+  const ProveRun hyp = run("n:1 == n:1", big_n, {fixed + " == 20971520"});
+  EXPECT_EQ(hyp.rc, cuteref::proofs::kProveUnknown) << hyp.out << hyp.err;
+  EXPECT_NE(hyp.out.find("2 whose hypotheses are too large to check"), std::string::npos) << hyp.out;
+  // Checkable at n = 1 only: proved, confirmed at n = 1, n = 2 counted as too large.
+  const ProveRun hyp_half = run("n:1 == n:1", "n in [1,2]", {growing + " == 5*n*2097152"});
+  EXPECT_EQ(hyp_half.rc, 0) << hyp_half.out << hyp_half.err;
+  EXPECT_NE(hyp_half.out.find("agrees at 1 point(s) where the hypotheses hold, of 2 (the whole box); 1 point(s) whose "
+                              "hypotheses are too large to check"),
+            std::string::npos)
+      << hyp_half.out;
+  const ProveRun sides_half = run(growing + " == 5*n*2097152", "n in [1,2]");
+  EXPECT_EQ(sides_half.rc, 0) << sides_half.out << sides_half.err;
+  EXPECT_NE(sides_half.out.find("agrees at 1 point(s) (the whole box); 1 point(s) where a side is too large to evaluate"),
+            std::string::npos)
+      << sides_half.out;
+  // The false twin is refuted where the model can check it: at n = 1 the left side is 10485760.
+  const ProveRun half_twin = run(growing + " == 5*n*2097152 + 1", "n in [1,2]");
+  EXPECT_EQ(half_twin.rc, cuteref::proofs::kProveRefuted) << half_twin.out << half_twin.err;
+  EXPECT_EQ(value_of(half_twin.out, "n"), 1) << half_twin.out;
+  // A box of one point is evaluated while the claim is stated: unknown there too, not a usage
+  // error (exit 64 says the model rejects the claim).
+  const ProveRun one_point = run(growing + " == 5*n*2097152", "n in [2,2]");
+  EXPECT_EQ(one_point.rc, cuteref::proofs::kProveUnknown) << one_point.out << one_point.err;
+  // An operation's own bound (2^22 elements of B, a Z3 side condition) is the model refusing
+  // the input: refuted (B has 2^23 elements at every point).
+  const ProveRun own_bound = run("size(composition(n:1, Sw<3,4,3> o 0 o 8388608:1)) == 8388608", big_n);
+  EXPECT_EQ(own_bound.rc, cuteref::proofs::kProveRefuted) << own_bound.out << own_bound.err;
+  EXPECT_NE(own_bound.out.find("does so up to 2^22"), std::string::npos) << own_bound.out;
+}
+
 // divides(A, B) takes a divisor A >= 1; a literal A <= 0 is a malformed request (exit 64), not a
 // hypothesis that is false everywhere (which proved `a == 100` at a = 2 with divides(-2, a)).
 TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
