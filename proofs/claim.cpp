@@ -227,6 +227,32 @@ int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts
   return kProveProved;
 }
 
+// `vacuous` from Z3, printed only where no replayed point satisfies every hypothesis on the
+// model (one that does shows the symbolic statement stronger than the model's).
+int report_vacuity(const ParsedClaim& p, const ProofOutcome& outcome, std::chrono::steady_clock::time_point deadline,
+                   std::ostream& out) {
+  const DomainSearch search = find_domain_point(p.hypotheses, p.names, p.ranges, deadline);
+  if (search.out_of_time) {
+    out << "unknown: timeout: Z3 found the hypotheses unsatisfiable, and the time limit was reached while the "
+           "concrete model checked that (after "
+        << search.points << " point(s))\n";
+    return kProveUnknown;
+  }
+  if (search.holds_at) {
+    out << "unknown: Z3 found the hypotheses unsatisfiable, but the concrete model satisfies every one of them at";
+    const char* sep = " ";
+    for (const auto& [n, v] : *search.holds_at) {
+      out << sep << n << " = " << v;
+      sep = ", ";
+    }
+    out << " (their symbolic statement is stronger than the model's: a defect of prove)\n";
+    return kProveUnknown;
+  }
+  out << "vacuous: " << outcome.reason << "\n";
+  for (const Hypothesis& h : p.hypotheses) out << "  assuming: " << h.text << "\n";
+  return kProveVacuous;
+}
+
 int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   const auto start = std::chrono::steady_clock::now();
   ParsedClaim p;
@@ -290,10 +316,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     }
   }
   switch (outcome.status) {
-    case ProofStatus::Vacuous:
-      out << "vacuous: " << outcome.reason << "\n";
-      for (const auto& a : req.assume) out << "  assuming: " << a << "\n";
-      return kProveVacuous;
+    case ProofStatus::Vacuous: return report_vacuity(p, outcome, deadline, out);
     case ProofStatus::Proved: return report_proof(p, outcome, layouts, deadline, out);
     case ProofStatus::Unknown: out << "unknown: " << outcome.reason << "\n"; return kProveUnknown;
     default: return report_refutation(p, outcome, out);
@@ -349,6 +372,15 @@ std::string replay_on_model(const ProveRequest& request) {
   std::string at;
   for (const auto& [n, v] : r.failed_at) at += (at.empty() ? "" : ", ") + n + " = " + std::to_string(v);
   return "contradicted at " + at + ": " + r.failure;
+}
+
+std::string domain_point_on_model(const ProveRequest& request) {
+  const ParsedClaim p = parse_claim(request.claim, request.where, request.assume);
+  const DomainSearch s = find_domain_point(p.hypotheses, p.names, p.ranges, std::chrono::steady_clock::time_point::max());
+  if (!s.holds_at) return "none of " + std::to_string(s.points) + " point(s)";
+  std::string at;
+  for (const auto& [n, v] : *s.holds_at) at += (at.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+  return "holds at " + at;
 }
 
 std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,

@@ -99,6 +99,12 @@ namespace cuteref::proofs {
 // which a defect of the symbolic path might call proved, and it must contradict each.)
 std::string replay_on_model(const ProveRequest& request);
 
+// The check every `vacuous` passes before it is printed, on its own: the first of the same
+// points where every hypothesis of the request holds on the concrete model. Returns `holds at
+// v = ..., ...` or `none of N point(s)`; throws Error for a malformed request. (A test gives
+// it satisfiable hypotheses, which a defect of their symbolic statement might call vacuous.)
+std::string domain_point_on_model(const ProveRequest& request);
+
 // The claim parser and the concrete model without the solver (for the fuzz target and
 // tests): parses CLAIM and WHERE exactly as prove_command does, sets every variable to the
 // lower bound of its range (`at_upper_bound`: the upper bound), evaluates both sides on the

@@ -87,15 +87,57 @@ Value evaluate_side(const Node& side, const VariableValues& values) {
   return evaluate(side, &standard_functions(), &values);
 }
 
-Replay replay_claim(const Node& lhs, const Node& rhs, const std::vector<Hypothesis>& hypotheses,
-                    const std::vector<std::string>& names, const std::map<std::string, VariableRange>& ranges,
-                    const std::map<std::string, std::int64_t>& witness, std::chrono::steady_clock::time_point deadline) {
+namespace {
+
+// The points of the variables' box that the replay visits (replay_points.hpp).
+ReplayPoints box_points(const std::vector<std::string>& names, const std::map<std::string, VariableRange>& ranges) {
   std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> box;
   for (const auto& n : names) {
     const VariableRange r = ranges.count(n) ? ranges.at(n) : VariableRange{};
     box.push_back({n, {r.lo, r.hi}});
   }
-  ReplayPoints chosen = replay_points(box);
+  return replay_points(box);
+}
+
+enum class Hypotheses { Hold, Fail, TooLarge };
+
+// The hypotheses at one point on the concrete model (hypothesis_holds; its Error is a
+// hypothesis too large to check).
+Hypotheses hypotheses_at(const std::vector<Hypothesis>& hypotheses, const VariableValues& values) {
+  for (const Hypothesis& h : hypotheses) {
+    try {
+      if (!hypothesis_holds(h, values)) return Hypotheses::Fail;
+    } catch (const Error&) {
+      return Hypotheses::TooLarge;
+    }
+  }
+  return Hypotheses::Hold;
+}
+
+}  // namespace
+
+DomainSearch find_domain_point(const std::vector<Hypothesis>& hypotheses, const std::vector<std::string>& names,
+                               const std::map<std::string, VariableRange>& ranges,
+                               std::chrono::steady_clock::time_point deadline) {
+  DomainSearch out;
+  for (const auto& point : box_points(names, ranges).points) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      out.out_of_time = true;
+      return out;
+    }
+    ++out.points;
+    if (hypotheses_at(hypotheses, VariableValues(point.begin(), point.end())) == Hypotheses::Hold) {
+      out.holds_at = point;
+      return out;
+    }
+  }
+  return out;
+}
+
+Replay replay_claim(const Node& lhs, const Node& rhs, const std::vector<Hypothesis>& hypotheses,
+                    const std::vector<std::string>& names, const std::map<std::string, VariableRange>& ranges,
+                    const std::map<std::string, std::int64_t>& witness, std::chrono::steady_clock::time_point deadline) {
+  ReplayPoints chosen = box_points(names, ranges);
   Replay out;
   out.whole_box = chosen.whole_box;
   if (!chosen.whole_box && !witness.empty()) {  // Z3's point where the hypotheses hold
@@ -110,17 +152,9 @@ Replay replay_claim(const Node& lhs, const Node& rhs, const std::vector<Hypothes
     }
     ++out.points;
     const VariableValues values(point.begin(), point.end());
-    bool holds = true, checkable = true;
-    for (const Hypothesis& h : hypotheses) {
-      try {
-        holds = hypothesis_holds(h, values);
-      } catch (const Error&) {
-        checkable = false;
-      }
-      if (!holds || !checkable) break;
-    }
-    if (!checkable) ++out.uncheckable;
-    if (!holds || !checkable) continue;
+    const Hypotheses at = hypotheses_at(hypotheses, values);
+    if (at == Hypotheses::TooLarge) ++out.uncheckable;
+    if (at != Hypotheses::Hold) continue;
     try {
       const Value a = evaluate_side(lhs, values), b = evaluate_side(rhs, values);
       if (const std::optional<std::string> d = first_difference(a, b)) out.failure = "the model's two sides differ: " + *d;

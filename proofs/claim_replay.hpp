@@ -52,4 +52,16 @@ Replay replay_claim(const Node& lhs, const Node& rhs, const std::vector<Hypothes
                     const std::vector<std::string>& names, const std::map<std::string, VariableRange>& ranges,
                     const std::map<std::string, std::int64_t>& witness, std::chrono::steady_clock::time_point deadline);
 
+// The check of a `vacuous` from Z3 on the concrete model: the first of the same points where
+// every hypothesis holds (it contradicts the verdict), else nothing. Points too large to check
+// are skipped. `out_of_time` where the deadline passed first.
+struct DomainSearch {
+  std::optional<std::map<std::string, std::int64_t>> holds_at;
+  std::size_t points = 0;  // points checked
+  bool out_of_time = false;
+};
+DomainSearch find_domain_point(const std::vector<Hypothesis>& hypotheses, const std::vector<std::string>& names,
+                               const std::map<std::string, VariableRange>& ranges,
+                               std::chrono::steady_clock::time_point deadline);
+
 }  // namespace cuteref::proofs

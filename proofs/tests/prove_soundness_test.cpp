@@ -235,6 +235,43 @@ TEST(ProveSoundness, AnEvaluationPastItsBudgetIsNotARefusal) {
   EXPECT_NE(own_bound.out.find("does so up to 2^22"), std::string::npos) << own_bound.out;
 }
 
+// Every `vacuous` is checked on the concrete model before it is printed: a replayed point
+// where every hypothesis holds would contradict it (a symbolic statement of a hypothesis
+// stronger than the model's). The check on its own, given hypotheses directly, must find such
+// a point where one exists, and none where none does (by hand below).
+TEST(ProveSoundness, TheDomainCheckFindsWhereHypothesesHold) {
+  auto search = [](std::vector<std::string> where, std::vector<std::string> assume, std::string claim = "x == x") {
+    cuteref::proofs::ProveRequest r;
+    r.claim = std::move(claim);
+    r.where = std::move(where);
+    r.assume = std::move(assume);
+    ++checked;
+    return cuteref::proofs::domain_point_on_model(r);
+  };
+  // x > 3 holds at 4..12 of [0,12]; x * x == 49 only at 7; x > 12 nowhere (13 points).
+  const std::string above = search({"x in [0,12]"}, {"x > 3"});
+  EXPECT_EQ(above.rfind("holds at x = ", 0), 0u) << above;
+  if (above.rfind("holds at x = ", 0) == 0) {
+    EXPECT_GT(std::stoll(above.substr(13)), 3) << above;
+  }
+  EXPECT_EQ(search({"x in [0,12]"}, {"x * x == 49"}), "holds at x = 7");
+  EXPECT_EQ(search({"x in [0,12]"}, {"x > 12"}), "none of 13 point(s)");
+  // Two hypotheses, each satisfiable, together only at x = 6: x % 3 == 0 and x % 4 == 2
+  // (6, and 18 past the box).
+  EXPECT_EQ(search({"x in [0,12]"}, {"x % 3 == 0", "x % 4 == 2"}), "holds at x = 6");
+  // The model's L = (3,2):(1,c) overflows at c >= 2^63 - 2: injective(L) holds nowhere there,
+  // and at c = 2^63 - 3 (L's largest value c + 2 = 2^63 - 1 fits).
+  EXPECT_EQ(search({"c in [9223372036854775806,9223372036854775807]"}, {"injective((3,2):(1,c))"}, "c == c"),
+            "none of 2 point(s)");
+  EXPECT_EQ(search({"c in [9223372036854775805,9223372036854775807]"}, {"injective((3,2):(1,c))"}, "c == c"),
+            "holds at c = 9223372036854775805");
+  // And prove's own vacuous verdicts still pass it: x > 12 over [0,12].
+  const ProveRun vacuous = prove_assuming("x == x", {"x in [0,12]"}, {"x > 12"});
+  ++checked;
+  EXPECT_EQ(vacuous.rc, cuteref::proofs::kProveVacuous) << vacuous.out << vacuous.err;
+  EXPECT_EQ(vacuous.out.rfind("vacuous: ", 0), 0u) << vacuous.out;
+}
+
 // divides(A, B) takes a divisor A >= 1; a literal A <= 0 is a malformed request (exit 64), not a
 // hypothesis that is false everywhere (which proved `a == 100` at a = 2 with divides(-2, a)).
 TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
