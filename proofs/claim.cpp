@@ -115,10 +115,17 @@ struct ScopeHolder {
   }
 };
 
+// A point of the box where the concrete model contradicts the claim (replay_claim's failure).
+void print_replay_refutation(const Replay& replay, const char* note, std::ostream& out) {
+  out << "refuted:\n";
+  for (const auto& [n, v] : replay.failed_at) out << "  " << n << " = " << v << "\n";
+  out << "  " << shortened(replay.failure) << "\n  " << note << "\n";
+}
+
 // A refutation found by Z3, checked on the concrete model before it is printed: the
 // hypotheses hold at its values and the model's sides differ there (or the model rejects an
 // input whose side condition Z3 found violated). Returns the exit status, printing on `out`.
-int report_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::ostream& out) {
+int report_z3_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::ostream& out) {
   VariableValues concrete;
   std::ostringstream report;
   report << "refuted:\n";
@@ -181,6 +188,28 @@ int report_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::os
   return kProveRefuted;
 }
 
+// Z3's refutation, else, where its counterexample does not replay (it lies outside the model's
+// domain, or is too large), a point of the box where the concrete model contradicts the claim,
+// else `unknown` with the reason Z3's did not replay.
+int report_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::chrono::steady_clock::time_point deadline,
+                      std::ostream& out) {
+  std::ostringstream z3_report;
+  const int rc = report_z3_refutation(p, outcome, z3_report);
+  if (rc == kProveUnknown) {
+    const Replay replay = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {}, deadline);
+    if (!replay.failure.empty()) {
+      // Not "(found by the concrete replay": that note marks a proof the replay contradicted.
+      print_replay_refutation(replay,
+                              "(found on the concrete model at a replayed point of the box: Z3's counterexample did "
+                              "not replay; the model decides)",
+                              out);
+      return kProveRefuted;
+    }
+  }
+  out << z3_report.str();
+  return rc;
+}
+
 // `proved` from Z3, printed only after the model itself agrees at the replayed points.
 int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts,
                  std::chrono::steady_clock::time_point deadline, std::ostream& out) {
@@ -191,10 +220,7 @@ int report_proof(const ParsedClaim& p, const ProofOutcome& outcome, bool layouts
     return kProveUnknown;
   }
   if (!replay.failure.empty()) {
-    out << "refuted:\n";
-    for (const auto& [n, v] : replay.failed_at) out << "  " << n << " = " << v << "\n";
-    out << "  " << shortened(replay.failure) << "\n"
-        << "  (found by the concrete replay: Z3 reported no counterexample; the model decides)\n";
+    print_replay_refutation(replay, "(found by the concrete replay: Z3 reported no counterexample; the model decides)", out);
     return kProveRefuted;
   }
   // `proved` promises a domain that is not empty, shown by a point of it on the model. Z3's
@@ -319,7 +345,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     case ProofStatus::Vacuous: return report_vacuity(p, outcome, deadline, out);
     case ProofStatus::Proved: return report_proof(p, outcome, layouts, deadline, out);
     case ProofStatus::Unknown: out << "unknown: " << outcome.reason << "\n"; return kProveUnknown;
-    default: return report_refutation(p, outcome, out);
+    default: return report_refutation(p, outcome, deadline, out);
   }
 }
 
