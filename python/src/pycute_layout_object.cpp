@@ -14,13 +14,25 @@ namespace {
 
 // Freed objects of the exact type, kept for the next result: an operation's result is
 // usually freed before the next one is made, so one entry is reused over and over. The
-// entries hold no layout and no reference to the type. The GIL guards the list; a build
-// without it allocates and frees every object.
+// entries hold no layout. The GIL guards the list; a build without it allocates and frees
+// every object.
 #ifndef Py_GIL_DISABLED
 constexpr int kFreeListCapacity = 64;
 PycuteLayoutObject* free_list[kFreeListCapacity];
 int free_count = 0;
+
+// Whether a reused entry needs only its count set (it keeps its type and its reference to the
+// type while listed): about 8% of a coalesce through Python (bench/README.md) was PyObject_Init
+// and that reference. Where the interpreter's own new-reference hook does more than set the count
+// (debug builds count and list every object; 3.13 adds reference tracers), the entry drops
+// the type's reference and is initialized as a new object. (Left out in 3.11-3.12:
+// tracemalloc, when tracing, keeps a reused entry's first allocation as its traceback.)
+#if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS) || PY_VERSION_HEX >= 0x030D0000
+constexpr bool kReuseByCountAlone = false;
+#else
+constexpr bool kReuseByCountAlone = true;
 #endif
+#endif  // Py_GIL_DISABLED
 
 // tp_new: an object without a layout (Layout.__init__ gives it one).
 PyObject* layout_new(PyTypeObject* type, PyObject*, PyObject*) {
@@ -37,7 +49,7 @@ void layout_dealloc(PyObject* o) {
 #ifndef Py_GIL_DISABLED
   if (type == pycute_layout_type && free_count < kFreeListCapacity) {
     free_list[free_count++] = self;
-    Py_DECREF(type);  // each object of a heap type holds a reference to it
+    if (!kReuseByCountAlone) Py_DECREF(type);  // each object of a heap type holds a reference to it
     return;
   }
 #endif
@@ -72,7 +84,14 @@ void set_layout(nb::handle h, Layout l) noexcept {
 PyObject* allocate_pycute_layout() noexcept {
   PycuteLayoutObject* self = nullptr;
 #ifndef Py_GIL_DISABLED
-  if (free_count > 0) self = free_list[--free_count];
+  if (free_count > 0) {
+    self = free_list[--free_count];
+    if (kReuseByCountAlone) {
+      self->initialized = false;
+      Py_SET_REFCNT(reinterpret_cast<PyObject*>(self), 1);
+      return reinterpret_cast<PyObject*>(self);
+    }
+  }
 #endif
   if (self == nullptr) {
     // As tp_alloc (PyType_GenericAlloc) allocates an object of this non-GC type, so that

@@ -46,8 +46,9 @@ def test_results_stay_their_own_through_the_free_list():
             checked += 1
         del alive, fresh, result
         type_refs.append(sys.getrefcount(pc.Layout))
-    # Every object of the type holds one reference to it and gives it back when freed: after
-    # the first round (which may fill caches), each round ends with the same count.
+    # Every object of the type holds one reference to it and gives it back when freed (an
+    # object on the free list keeps it until it is reused or dropped, and the list holds at
+    # most 64): after the first round (which fills the list), each round ends with the same count.
     assert len(set(type_refs[1:])) == 1, type_refs
     REPORT.append(f"pycute Layout objects: {checked} results checked while {ALIVE} were alive, freed and made "
                   "again; the type's reference count unchanged")
