@@ -115,6 +115,13 @@ struct ScopeHolder {
   }
 };
 
+// A point of the box in one line: `a = 1, b = 2`.
+std::string point_text(const std::map<std::string, std::int64_t>& point) {
+  std::string text;
+  for (const auto& [n, v] : point) text += (text.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+  return text;
+}
+
 // A point of the box where the concrete model contradicts the claim (replay_claim's failure).
 void print_replay_refutation(const Replay& replay, const char* note, std::ostream& out) {
   out << "refuted:\n";
@@ -265,13 +272,8 @@ int report_vacuity(const ParsedClaim& p, const ProofOutcome& outcome, std::chron
     return kProveUnknown;
   }
   if (search.holds_at) {
-    out << "unknown: Z3 found the hypotheses unsatisfiable, but the concrete model satisfies every one of them at";
-    const char* sep = " ";
-    for (const auto& [n, v] : *search.holds_at) {
-      out << sep << n << " = " << v;
-      sep = ", ";
-    }
-    out << " (their symbolic statement is stronger than the model's: a defect of prove)\n";
+    out << "unknown: Z3 found the hypotheses unsatisfiable, but the concrete model satisfies every one of them at "
+        << point_text(*search.holds_at) << " (their symbolic statement is stronger than the model's: a defect of prove)\n";
     return kProveUnknown;
   }
   out << "vacuous: " << outcome.reason << "\n";
@@ -395,18 +397,14 @@ std::string replay_on_model(const ProveRequest& request) {
   const Replay r = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {},
                                 std::chrono::steady_clock::time_point::max());
   if (r.failure.empty()) return "agrees at " + std::to_string(r.in_domain) + " point(s) of " + std::to_string(r.points);
-  std::string at;
-  for (const auto& [n, v] : r.failed_at) at += (at.empty() ? "" : ", ") + n + " = " + std::to_string(v);
-  return "contradicted at " + at + ": " + r.failure;
+  return "contradicted at " + point_text(r.failed_at) + ": " + r.failure;
 }
 
 std::string domain_point_on_model(const ProveRequest& request) {
   const ParsedClaim p = parse_claim(request.claim, request.where, request.assume);
   const DomainSearch s = find_domain_point(p.hypotheses, p.names, p.ranges, std::chrono::steady_clock::time_point::max());
   if (!s.holds_at) return "none of " + std::to_string(s.points) + " point(s)";
-  std::string at;
-  for (const auto& [n, v] : *s.holds_at) at += (at.empty() ? "" : ", ") + n + " = " + std::to_string(v);
-  return "holds at " + at;
+  return "holds at " + point_text(*s.holds_at);
 }
 
 std::string evaluate_claim_concretely(const std::string& claim, const std::vector<std::string>& where,

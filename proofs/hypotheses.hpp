@@ -40,8 +40,9 @@ void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& 
 // Whether `h` holds on the concrete model at `values`. Where the model cannot evaluate an
 // expression `h` names (a side of a comparison or of divides, L or one of L's values for
 // injective(L)), `h` does not hold there: false, as for defined(EXPR). Throws Error only where
-// it cannot be decided: injective(L) of more elements than it enumerates, or a compared side
-// that is not an integer.
+// it cannot be decided: injective(L) of more elements than it enumerates, an evaluation past
+// its enumeration budget (enumeration_budget_spent()), or a compared side that is not an
+// integer.
 bool hypothesis_holds(const Hypothesis& h, const VariableValues& values);
 
 }  // namespace cuteref::proofs
