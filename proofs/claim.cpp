@@ -284,11 +284,20 @@ int report_vacuity(const ParsedClaim& p, const ProofOutcome& outcome, std::chron
 int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err, ProofOutcome* outcome_out) {
   const auto start = std::chrono::steady_clock::now();
   ParsedClaim p;
+  std::vector<Hypothesis> symbolic_only;  // ProveRequest::symbolic_only_assume (tests only)
   try {
     if (!(req.timeout_s >= 0.001) || req.timeout_s > kMaxProveTimeoutSeconds)
       throw Error("the time limit must be in [0.001, " +
                   std::to_string(static_cast<long long>(kMaxProveTimeoutSeconds)) + "] seconds");
     p = parse_claim(req.claim, req.where, req.assume);
+    for (const auto& text : req.symbolic_only_assume) {
+      symbolic_only.push_back(parse_hypothesis(text));
+      std::vector<std::string> named;
+      collect_variable_words(symbolic_only.back().tree, named);
+      for (const auto& n : named)
+        if (std::find(p.names.begin(), p.names.end(), n) == p.names.end())
+          throw Error("'" + text + "' names '" + n + "', which is not a variable of the claim");
+    }
   } catch (const Error& e) {
     err << "error: " << shortened(e.what()) << "\n";
     return kProveUsage;
@@ -296,6 +305,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(std::ceil(req.timeout_s * 1000)));
   bool bits = needs_bits(p.claim);
   for (const Hypothesis& h : p.hypotheses) bits = bits || needs_bits(h.tree);  // the hypotheses share the encoding
+  for (const Hypothesis& h : symbolic_only) bits = bits || needs_bits(h.tree);
   const Encoding encoding = bits ? Encoding::BitVector64 : Encoding::Int64Range;
   ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
   SymbolicScope& scope = *holder.scope;
@@ -319,6 +329,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     options.domain_points = req.domain_points;
     outcome = prove(scope, domain, reported, [&]() -> z3::expr {
       for (const Hypothesis& h : p.hypotheses) state_hypothesis(h, vars, scope);
+      for (const Hypothesis& h : symbolic_only) state_hypothesis(h, vars, scope);
       const SymVal a = evaluate_symbolically(p.lhs(), vars), b = evaluate_symbolically(p.rhs(), vars);
       return claim_goal(a, b, index, layouts);
     }, options);

@@ -72,6 +72,10 @@ struct ProveRequest {
   // with the depth times the number of terms (seconds for a claim of 1,000 sums), after the
   // answer and outside any time limit.
   bool leak_solver_context = false;
+  // Tests only: hypotheses stated to Z3 and never checked on the model. They stand for a
+  // symbolic statement stronger than the model's, so that the tests show the model's own
+  // checks (the replay, the vacuity check) catch what such a defect would make Z3 answer.
+  std::vector<std::string> symbolic_only_assume;
 };
 
 // The seconds of `--timeout TEXT`: a decimal number (digits, optionally '.' and digits) in

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,27 @@ TEST(ProveSoundness, HypothesesTheModelCannotEvaluateDoNotHold) {
   const ProveRun compare = prove_assuming("c == c", {two}, {"c + 2 > c"});
   ++checked;
   EXPECT_EQ(compare.rc, cuteref::proofs::kProveVacuous) << compare.out << compare.err;
+  // The same where the hypothesis holds elsewhere, so Z3 does not answer `vacuous` first. By
+  // hand, x / (x - 3) >= 0 on [0, 10] (truncating): x = 3 divides by zero (the model refuses:
+  // the hypothesis does not hold), x = 2 gives -2; x = 0 and 1 give 0, x >= 4 a positive
+  // quotient. So it holds at 9 of the 11 points, and (x - 3) / (x - 3) == 1 at each of them.
+  EXPECT_TRUE(model_refuses("3 / (3 - 3)"));
+  ++checked;
+  const std::string undefined_at_3 = "x / (x - 3) >= 0";
+  const ProveRun partial = prove_assuming("(x - 3) / (x - 3) == 1", {"x in [0,10]"}, {undefined_at_3});
+  ++checked;
+  EXPECT_EQ(partial.rc, 0) << partial.out << partial.err;
+  EXPECT_NE(partial.out.find("agrees at 9 point(s) where the hypotheses hold, of 11 (the whole box)"),
+            std::string::npos)
+      << partial.out;
+  // Its false twin: (x - 4) / (x - 3) is 1 at x = 0 and 1 (-4 / -3, -3 / -2) and below 1 at
+  // every x >= 4, so it is refuted at some x >= 4, never at 2 or 3 (outside the hypothesis).
+  const ProveRun partial_twin = prove_assuming("(x - 4) / (x - 3) == 1", {"x in [0,10]"}, {undefined_at_3});
+  ++checked;
+  EXPECT_EQ(partial_twin.rc, cuteref::proofs::kProveRefuted) << partial_twin.out << partial_twin.err;
+  if (partial_twin.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_GE(value_of(partial_twin.out, "x"), 4) << partial_twin.out;
+  }
 }
 
 // One evaluation may enumerate 2^24 elements in all (enumeration_budget.hpp); past that the
@@ -293,6 +315,60 @@ TEST(ProveSoundness, TheDomainCheckFindsWhereHypothesesHold) {
 
 // divides(A, B) takes a divisor A >= 1; a literal A <= 0 is a malformed request (exit 64), not a
 // hypothesis that is false everywhere (which proved `a == 100` at a = 2 with divides(-2, a)).
+// The model's checks, wired into `prove`, catch what a symbolic statement stronger than the
+// model's would make Z3 answer. ProveRequest::symbolic_only_assume states a hypothesis to Z3
+// alone, which is such a defect made on purpose; the verdicts are derived by hand.
+TEST(ProveSoundness, TheModelCatchesAStrongerSymbolicStatement) {
+  auto run = [](std::string claim, std::vector<std::string> assume, std::vector<std::string> symbolic_only) {
+    cuteref::proofs::ProveRequest r;
+    r.claim = std::move(claim);
+    r.where = {"x in [0,10]"};
+    r.assume = std::move(assume);
+    r.symbolic_only_assume = std::move(symbolic_only);
+    r.timeout_s = 60;
+    std::ostringstream out, err;
+    const int rc = cuteref::proofs::prove_command(r, out, err);
+    ++checked;
+    return ProveRun{rc, out.str(), err.str()};
+  };
+  // Z3 sees x > 100 on [0, 10], which holds nowhere: its answer is vacuous. The model's
+  // hypotheses (none) hold at every point, so the vacuity check names one: unknown.
+  const ProveRun vacuity = run("x == x", {}, {"x > 100"});
+  EXPECT_EQ(vacuity.rc, cuteref::proofs::kProveUnknown) << vacuity.out << vacuity.err;
+  EXPECT_EQ(vacuity.out.rfind("unknown: Z3 found the hypotheses unsatisfiable, but the concrete model satisfies every "
+                              "one of them at x = ", 0),
+            0u)
+      << vacuity.out;
+  // The same with a hypothesis the model checks: x >= 4 holds at 4..10, so the point named
+  // is one of them.
+  const ProveRun vacuity_at = run("x == x", {"x >= 4"}, {"x > 100"});
+  EXPECT_EQ(vacuity_at.rc, cuteref::proofs::kProveUnknown) << vacuity_at.out << vacuity_at.err;
+  const std::string::size_type at = vacuity_at.out.find(" at x = ");
+  EXPECT_NE(at, std::string::npos) << vacuity_at.out;
+  if (at != std::string::npos) {
+    EXPECT_GE(std::stoll(vacuity_at.out.substr(at + 8)), 4) << vacuity_at.out;
+  }
+  // Where the model's hypotheses hold nowhere either (x > 10 on [0, 10]), vacuous stands.
+  const ProveRun vacuous = run("x == x", {"x > 10"}, {"x > 100"});
+  EXPECT_EQ(vacuous.rc, cuteref::proofs::kProveVacuous) << vacuous.out << vacuous.err;
+  // Z3 sees x == 0, under which x * 2 == x holds: it proves the claim. The model's replay
+  // evaluates both sides at all 11 points of the box and differs at every x in 1..10: refuted
+  // by the replay, never proved.
+  const ProveRun replayed = run("x * 2 == x", {}, {"x == 0"});
+  EXPECT_EQ(replayed.rc, cuteref::proofs::kProveRefuted) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("(found by the concrete replay"), std::string::npos) << replayed.out;
+  if (replayed.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_GE(value_of(replayed.out, "x"), 1) << replayed.out;
+  }
+  // Where the symbolic-only hypothesis changes nothing (x <= 10 on [0, 10]), the claim is
+  // proved as it is without it.
+  const ProveRun harmless = run("x * 1 == x", {}, {"x <= 10"});
+  EXPECT_EQ(harmless.rc, 0) << harmless.out << harmless.err;
+  // A name outside the claim is a malformed request.
+  const ProveRun stranger = run("x == x", {}, {"y > 1"});
+  EXPECT_EQ(stranger.rc, cuteref::proofs::kProveUsage) << stranger.out << stranger.err;
+}
+
 TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
   for (const auto& [divisor, where] :
        std::vector<std::pair<std::string, std::string>>{{"-2", "a in [2,2]"}, {"0", "a in [0,0]"}, {"_0", "a in [0,4]"},
