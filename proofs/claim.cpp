@@ -26,6 +26,12 @@ namespace cuteref::proofs {
 
 namespace {
 
+// The element index of a layout comparison, in Z3 and in the prover's values. Every Z3
+// constant prove makes besides the claim's variables has a character no variable word has
+// ('!', or '/' in divisibility_substitution.cpp): a claim's variable `index` is its own (it
+// was once this one, so that two layouts were compared at the variable's value only).
+constexpr const char* kElementIndex = "index!element";
+
 // A request's claim, --where and --assume texts, parsed: the two sides' trees, the free
 // variables (in order of appearance) and their ranges, and the hypotheses.
 struct ParsedClaim {
@@ -164,7 +170,7 @@ int report_z3_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std:
         differs = true;
         report << "  the sizes differ\n";
       } else {
-        const std::int64_t i = outcome.values.count("index") ? outcome.values.at("index") : 0;
+        const std::int64_t i = outcome.values.count(kElementIndex) ? outcome.values.at(kElementIndex) : 0;
         if (i >= 0 && i < na) {
           const std::int64_t va = value_at(a, i), vb = value_at(b, i);
           report << "  index = " << i << ": lhs(" << i << ") = " << va << ", rhs(" << i << ") = " << vb << "\n";
@@ -318,8 +324,8 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   if (encoding == Encoding::Int64Range) write_dividends_as_multiples(divisibility_facts(p.hypotheses), vars, scope, domain);
   std::vector<ProofVariable> reported;
   for (const auto& n : p.names) reported.push_back({n, vars.at(n).e});
-  const SymInt index = scope.ranged_variable("index", 0, INT64_MAX, domain);
-  reported.push_back({"index", index.e});
+  const SymInt index = scope.ranged_variable(kElementIndex, 0, INT64_MAX, domain);
+  reported.push_back({kElementIndex, index.e});
   bool layouts = false;
   ProofOutcome outcome;
   try {

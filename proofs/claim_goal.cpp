@@ -58,7 +58,10 @@ z3::expr claim_goal(const SymVal& a, const SymVal& b, const SymInt& index, bool&
     const z3::expr in_domain = index < na;
     scope.push_guard(in_domain);
     SymInt i = index;
-    if (i.hi > na.hi - 1) i.hi = na.hi - 1;
+    if (i.hi > na.hi - 1) {
+      i.hi = na.hi - 1;
+      i.hi_certain = false;  // under the guard only (SymInt)
+    }
     const SymInt va = value_at(a, i), vb = value_at(b, i);
     scope.pop_guard();
     return na == nb && z3::implies(in_domain, va == vb);

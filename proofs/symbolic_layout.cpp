@@ -29,8 +29,8 @@ z3::expr injective(const SymLayout& l) {
   z3::expr in_box = ctx.bool_val(true), same_coordinates = ctx.bool_val(true);
   z3::expr offset_a = ctx.int_val(0), offset_b = ctx.int_val(0);
   for (std::size_t k = 0; k < shapes.size(); ++k) {
-    const z3::expr a = ctx.int_const(("injective_a" + std::to_string(k)).c_str());
-    const z3::expr b = ctx.int_const(("injective_b" + std::to_string(k)).c_str());
+    const z3::expr a = ctx.int_const(("injective!a" + std::to_string(k)).c_str());
+    const z3::expr b = ctx.int_const(("injective!b" + std::to_string(k)).c_str());
     bound.push_back(a);
     bound.push_back(b);
     const z3::expr& extent = shapes[k].leaf->e;
@@ -78,9 +78,16 @@ z3::expr functions_equal(const SymLayout& a, const SymLayout& b, const SymInt& i
   const z3::expr in_domain = index >= s.constant(0) && index < size_a;
   s.push_guard(in_domain);
   // Under the guard, index lies in [0, size_a): its interval narrows accordingly.
+  // Bounds that hold under the guard only are not certain (SymInt).
   SymInt i = index;
-  if (i.lo < 0) i.lo = 0;
-  if (i.hi > size_a.hi - 1) i.hi = size_a.hi - 1;
+  if (i.lo < 0) {
+    i.lo = 0;
+    i.lo_certain = false;
+  }
+  if (i.hi > size_a.hi - 1) {
+    i.hi = size_a.hi - 1;
+    i.hi_certain = false;
+  }
   const SymInt va = apply_at(a, i), vb = apply_at(b, i);
   s.pop_guard();
   return size_a == size_b && z3::implies(in_domain, va == vb);

@@ -123,8 +123,11 @@ std::optional<z3::expr> cofactor(const z3::expr& big, const z3::expr& b) {
 }
 }  // namespace
 
-std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, DivisionSigns signs) {
+std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z3::expr& b_in, DivisionSigns signs,
+                                                      const z3::expr& signs_hold) {
   check_deadline();  // the lemmas below recurse
+  // A fact that holds where `hold` does (every fact where the signs are certain).
+  auto where = [](const z3::expr& hold, const z3::expr& fact) { return hold.is_true() ? fact : z3::implies(hold, fact); };
   const bool natural = signs == DivisionSigns::Natural;
   const bool positive = signs != DivisionSigns::General;
   const z3::expr b = positive ? normalized_product(b_in) : b_in;
@@ -143,7 +146,7 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
     // gaps and rest modes).
     if (const std::optional<z3::expr> c = cofactor(a, b)) {
       const z3::expr zero = ctx_.int_val(0);
-      divisions_.push_back({a, b, *c, zero, signs});
+      divisions_.push_back({a, b, *c, zero, signs, signs_hold});
       exact_used_ = true;
       return {*c, zero};
     }
@@ -153,7 +156,7 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
     if (const std::optional<z3::expr> c = cofactor(b, a); natural && c && !is_one(*c)) {
       const z3::expr zero = ctx_.int_val(0), one = ctx_.int_val(1);
       const z3::expr q = z3::ite(*c == one, one, zero), r = z3::ite(*c == one, zero, a);
-      divisions_.push_back({a, b, q, r, signs});
+      divisions_.push_back({a, b, q, r, signs, signs_hold});
       exact_used_ = true;
       return {q, r};
     }
@@ -169,10 +172,13 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
       if (!c) continue;
       const z3::expr x = divisions_[k].a;  // copies: the calls below may reallocate divisions_
       const DivisionSigns x_signs = divisions_[k].signs;
-      const auto [q1, r1] = division(x, b, x_signs);
-      const z3::expr r2 = division(q1, *c, x_signs).second;
-      define(a == b * r2 + r1);  // a consequence of the lemma and the definitions above
-      divisions_.push_back({a, b, r2, r1, signs});
+      // Where both divisions' signs hold, so do those of x / b and q1 / c (b, c >= 1 from
+      // b * c == B >= 1 and b >= 1; q1 >= 0 for x >= 0).
+      const z3::expr hold = divisions_[k].signs_hold.is_true() ? signs_hold : divisions_[k].signs_hold && signs_hold;
+      const auto [q1, r1] = division(x, b, x_signs, hold);
+      const z3::expr r2 = division(q1, *c, x_signs, hold).second;
+      define(where(hold, a == b * r2 + r1));  // a consequence of the lemma and the definitions above
+      divisions_.push_back({a, b, r2, r1, signs, hold});
       split_used_ = true;
       return {r2, r1};
     }
@@ -197,14 +203,15 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
       if (!divisions_[k].positive() || !z3::eq(divisions_[k].q, a)) continue;
       const z3::expr x = divisions_[k].a, c = divisions_[k].b;
       const DivisionSigns x_signs = divisions_[k].signs;
-      const z3::expr q = division(x, c * b, x_signs).first;
-      define(defining(q));
-      divisions_.push_back({a, b, q, r, signs});
+      const z3::expr hold = divisions_[k].signs_hold.is_true() ? signs_hold : divisions_[k].signs_hold && signs_hold;
+      const z3::expr q = division(x, c * b, x_signs, hold).first;
+      define(where(hold, defining(q)));
+      divisions_.push_back({a, b, q, r, signs, hold});
       nesting_used_ = true;
       return {q, r};
     }
     const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
-    define(defining(q));
+    define(where(signs_hold, defining(q)));
     // A dividend written as rest + b*c (e.g. a coordinate's index x + m*y): the instance of
     // uniqueness of division (the law division_lemmas proves it for all integers) for the
     // two representations b*q + r and b*c + rest, so that Z3 need not find it.
@@ -224,13 +231,13 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
     // it): the same dividend over equal positive divisors has the same quotient and remainder.
     for (const auto& d : divisions_)
       if (d.positive() && z3::eq(d.a, a)) define(z3::implies(d.b == b, d.q == q && d.r == r));
-    divisions_.push_back({a, b, q, r, signs});
+    divisions_.push_back({a, b, q, r, signs, signs_hold});
     return {q, r};
   }
   const z3::expr q = ctx_.int_const(("div!q" + n).c_str());
   const z3::expr abs_r = z3::ite(r >= zero, r, -r), abs_b = z3::ite(b >= zero, b, -b);
   define(z3::implies(b != zero, a == b * q + r && abs_r < abs_b && (r == zero || ((r > zero) == (a > zero)))));
-  divisions_.push_back({a, b, q, r, signs});
+  divisions_.push_back({a, b, q, r, signs, ctx_.bool_val(true)});  // General: no sign assumed
   return {q, r};
 }
 
@@ -250,11 +257,15 @@ Bound clamp(Bound v) { return v < kMin ? kMin : v > kMax ? kMax : v; }
 // An exact interval that misses int64 entirely (the operation overflows at every point, a
 // side condition that fails) gives no interval: clamped, it would read as the constant
 // INT64_MAX (or MIN), which comparisons and concrete_of would take for the value.
-SymInt ranged(z3::expr e, Bound lo, Bound hi) {
+// lo_certain, hi_certain: whether the operands' bounds the exact lo and hi come from are
+// certain (SymInt); a bound clamped to int64 is not.
+SymInt ranged(z3::expr e, Bound lo, Bound hi, bool lo_certain, bool hi_certain) {
   current_scope().check_deadline();
-  if (lo > kMax || hi < kMin) return SymInt(std::move(e), kMin, kMax);
-  return SymInt(std::move(e), clamp(lo), clamp(hi));
+  if (lo > kMax || hi < kMin) return SymInt(std::move(e), kMin, kMax, false, false);
+  return SymInt(std::move(e), clamp(lo), clamp(hi), lo_certain && lo >= kMin, hi_certain && hi <= kMax);
 }
+// Both bounds of a and of b certain.
+bool all_certain(const SymInt& a, const SymInt& b) { return a.lo_certain && a.hi_certain && b.lo_certain && b.hi_certain; }
 Bound abs_max(const SymInt& a) { return -a.lo > a.hi ? -a.lo : a.hi; }
 bool excludes(const SymInt& a, Bound v) { return a.lo > v || a.hi < v; }
 }  // namespace
@@ -272,76 +283,107 @@ void no_bits(const SymInt& a, const char* op) {
 // a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicScope::division).
 // Variables instead of SMT-LIB's div/mod terms let Z3 eliminate them by substitution and
 // normalize the polynomials that crd2idx builds, which its div/mod reasoning does not do.
-SymbolicScope::DivisionSigns signs_of(const SymInt& a, const SymInt& b) {
+// The signs come from the lower bounds; where one is not certain, the definitions hold only
+// where its sign does (SymbolicScope::division's signs_hold).
+std::pair<z3::expr, z3::expr> trunc_division(const SymInt& a, const SymInt& b) {
   using S = SymbolicScope::DivisionSigns;
-  return b.lo > 0 ? (a.lo >= 0 ? S::Natural : S::PositiveDivisor) : S::General;
+  const S signs = b.lo > 0 ? (a.lo >= 0 ? S::Natural : S::PositiveDivisor) : S::General;
+  z3::context& ctx = a.e.ctx();
+  z3::expr hold = ctx.bool_val(true);
+  if (signs != S::General && !b.lo_certain) hold = b.e >= ctx.int_val(1);
+  if (signs == S::Natural && !a.lo_certain) hold = hold.is_true() ? a.e >= ctx.int_val(0) : hold && a.e >= ctx.int_val(0);
+  return current_scope().division(a.e, b.e, signs, hold);
 }
-z3::expr trunc_div(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, signs_of(a, b)).first; }
-z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return current_scope().division(a.e, b.e, signs_of(a, b)).second; }
+z3::expr trunc_div(const SymInt& a, const SymInt& b) { return trunc_division(a, b).first; }
+z3::expr trunc_rem(const SymInt& a, const SymInt& b) { return trunc_division(a, b).second; }
 
 SymInt operator+(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo + b.lo, hi = a.hi + b.hi;
+  const bool lo_c = a.lo_certain && b.lo_certain, hi_c = a.hi_certain && b.hi_certain;
   if (integer(a)) {
     if (!fits(lo, hi)) oblige(in_int64(a.e + b.e), "+");
-    return ranged(a.e + b.e, lo, hi);
+    return ranged(a.e + b.e, lo, hi, lo_c, hi_c);
   }
   if (!fits(lo, hi)) oblige(add_ok(a.e, b.e), "+");
-  return ranged(a.e + b.e, lo, hi);
+  return ranged(a.e + b.e, lo, hi, lo_c, hi_c);
 }
 SymInt operator-(const SymInt& a, const SymInt& b) {
   const Bound lo = a.lo - b.hi, hi = a.hi - b.lo;
+  const bool lo_c = a.lo_certain && b.hi_certain, hi_c = a.hi_certain && b.lo_certain;
   if (integer(a)) {
     if (!fits(lo, hi)) oblige(in_int64(a.e - b.e), "-");
-    return ranged(a.e - b.e, lo, hi);
+    return ranged(a.e - b.e, lo, hi, lo_c, hi_c);
   }
   if (!fits(lo, hi)) oblige(sub_ok(a.e, b.e), "-");
-  return ranged(a.e - b.e, lo, hi);
+  return ranged(a.e - b.e, lo, hi, lo_c, hi_c);
 }
 SymInt operator*(const SymInt& a, const SymInt& b) {
   const Bound p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   Bound lo = p[0], hi = p[0];
   for (Bound x : p) lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+  // Of non-negative factors (certainly so), lo is the product of the lower bounds and hi of
+  // the upper ones; otherwise either may be any of the four products.
+  const bool nonnegative = a.lo >= 0 && b.lo >= 0 && a.lo_certain && b.lo_certain;
+  const bool lo_c = nonnegative || all_certain(a, b);
+  const bool hi_c = nonnegative ? a.hi_certain && b.hi_certain : all_certain(a, b);
   if (integer(a)) {
     if (!fits(lo, hi)) oblige(in_int64(a.e * b.e), "*");
-    return ranged(a.e * b.e, lo, hi);
+    return ranged(a.e * b.e, lo, hi, lo_c, hi_c);
   }
   if (!fits(lo, hi)) oblige(mul_ok(a.e, b.e), "*");
-  return ranged(a.e * b.e, lo, hi);
+  return ranged(a.e * b.e, lo, hi, lo_c, hi_c);
+}
+// b != 0 at every point (a quotient or remainder by 0 is unconstrained: the model's check
+// fails there).
+bool certainly_nonzero(const SymInt& b) { return (b.lo > 0 && b.lo_certain) || (b.hi < 0 && b.hi_certain); }
+// The quotient's interval: [a.lo / b.hi, a.hi / b.lo] for a >= 0 and b > 0 (certain where
+// those signs and the bound used are), else [-|a|, |a|] (|a / b| <= |a| for every b != 0).
+SymInt quotient(z3::expr q, const SymInt& a, const SymInt& b) {
+  if (a.lo >= 0 && b.lo > 0) {
+    const bool signs = a.lo_certain && b.lo_certain;
+    return ranged(std::move(q), a.lo / b.hi, a.hi / b.lo, signs && b.hi_certain, signs && a.hi_certain);
+  }
+  const Bound m = abs_max(a);
+  const bool m_c = a.lo_certain && a.hi_certain && certainly_nonzero(b);
+  return ranged(std::move(q), -m, m, m_c, m_c);
 }
 SymInt operator/(const SymInt& a, const SymInt& b) {
   if (integer(a)) {
     const z3::expr q = trunc_div(a, b);
     if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
       oblige(b.e != a.e.ctx().int_val(0) && in_int64(q), "/");
-    if (a.lo >= 0 && b.lo > 0) return ranged(q, a.lo / b.hi, a.hi / b.lo);
-    const Bound m = abs_max(a);
-    return ranged(q, -m, m);
+    return quotient(q, a, b);
   }
   const z3::expr zero = a.e.ctx().bv_val(0, 64);
   if (!(excludes(b, 0) && (a.lo > kMin || excludes(b, -1))))
     oblige(b.e != zero && !(a.e == a.e.ctx().bv_val(INT64_MIN, 64) && b.e == a.e.ctx().bv_val(-1, 64)), "/");
   const z3::expr q = z3::to_expr(a.e.ctx(), Z3_mk_bvsdiv(a.e.ctx(), a.e, b.e));
-  if (a.lo >= 0 && b.lo > 0) return ranged(q, a.lo / b.hi, a.hi / b.lo);
-  const Bound m = abs_max(a);
-  return ranged(q, -m, m);
+  return quotient(q, a, b);
 }
 SymInt operator%(const SymInt& a, const SymInt& b) {
   const Bound m = abs_max(b) - 1;  // |a % b| < |b|, with the sign of a
   const Bound lo = a.lo >= 0 ? 0 : (a.lo > -m ? a.lo : -m);
   const Bound hi = a.hi <= 0 ? 0 : (a.hi < m ? a.hi : m);
+  // lo is a's sign or the larger of two lower bounds, -m and a.lo; hi the same above.
+  const bool nonzero = certainly_nonzero(b), m_c = b.lo_certain && b.hi_certain;
+  const bool lo_c = nonzero && a.lo_certain && (a.lo >= 0 || m_c);
+  const bool hi_c = nonzero && a.hi_certain && (a.hi <= 0 || m_c);
   if (integer(a)) {
     if (!excludes(b, 0)) oblige(b.e != a.e.ctx().int_val(0), "%");
-    return ranged(trunc_rem(a, b), lo, hi);
+    return ranged(trunc_rem(a, b), lo, hi, lo_c, hi_c);
   }
   const z3::expr zero = a.e.ctx().bv_val(0, 64);
   if (!excludes(b, 0)) oblige(b.e != zero, "%");
-  return ranged(z3::srem(a.e, b.e), lo, hi);
+  return ranged(z3::srem(a.e, b.e), lo, hi, lo_c, hi_c);
 }
 SymInt operator&(const SymInt& a, const SymInt& b) {
   no_bits(a, "&");
-  if (a.lo >= 0 && b.lo >= 0) return ranged(a.e & b.e, 0, a.hi < b.hi ? a.hi : b.hi);
-  if (a.lo >= 0) return ranged(a.e & b.e, 0, a.hi);
-  if (b.lo >= 0) return ranged(a.e & b.e, 0, b.hi);
+  // (Bit operations occur in the bit-vector encoding only, which defines nothing from signs;
+  // the bounds' certainty is kept all the same.)
+  const bool c = all_certain(a, b);
+  if (a.lo >= 0 && b.lo >= 0) return ranged(a.e & b.e, 0, a.hi < b.hi ? a.hi : b.hi, c, c);
+  if (a.lo >= 0) return ranged(a.e & b.e, 0, a.hi, c, c);
+  if (b.lo >= 0) return ranged(a.e & b.e, 0, b.hi, c, c);
   return SymInt(a.e & b.e);
 }
 SymInt operator^(const SymInt& a, const SymInt& b) {
@@ -349,7 +391,8 @@ SymInt operator^(const SymInt& a, const SymInt& b) {
   if (a.lo >= 0 && b.lo >= 0) {
     Bound top = 1;
     while (top <= a.hi || top <= b.hi) top *= 2;
-    return ranged(a.e ^ b.e, 0, top - 1);
+    const bool c = all_certain(a, b);
+    return ranged(a.e ^ b.e, 0, top - 1, c, c);
   }
   return SymInt(a.e ^ b.e);
 }
@@ -465,16 +508,18 @@ proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) 
     const z3::expr ok = z3::sge(n.e, zero) && z3::sle(n.e, ctx.bv_val(63, 64)) && z3::sge(a.e, zero) &&
                         z3::lshr(z3::shl(a.e, n.e), n.e) == a.e && z3::sge(z3::shl(a.e, n.e), zero);
     proofs::current_scope().add_obligation(ok, "the model's checked arithmetic rejects << (overflow)");
-    return SymInt(z3::shl(a.e, n.e), a.lo >= 0 ? 0 : INT64_MIN, INT64_MAX);
+    return SymInt(z3::shl(a.e, n.e), a.lo >= 0 ? 0 : INT64_MIN, INT64_MAX, a.lo < 0, true);  // wraps where it fails
   }
-  return SymInt(z3::shl(a.e, n.e), a.lo << static_cast<int>(n.lo), top);
+  const bool c = a.lo_certain && a.hi_certain && n.lo_certain && n.hi_certain;
+  return SymInt(z3::shl(a.e, n.e), a.lo << static_cast<int>(n.lo), top, c, c);
 }
 
 proofs::SymInt ScalarOps<proofs::SymInt>::lshr(const SymInt& a, const SymInt& n) {
   if (a.e.is_int()) throw Error("the integer encoding has no bit operation >> (use the bit-vector encoding)");
   auto& ctx = a.e.ctx();
   if (n.lo >= 0 && n.hi <= 63) {
-    if (a.lo >= 0) return SymInt(z3::lshr(a.e, n.e), a.lo >> static_cast<int>(n.hi), a.hi >> static_cast<int>(n.lo));
+    const bool c = a.lo_certain && a.hi_certain && n.lo_certain && n.hi_certain;
+    if (a.lo >= 0) return SymInt(z3::lshr(a.e, n.e), a.lo >> static_cast<int>(n.hi), a.hi >> static_cast<int>(n.lo), c, c);
     return SymInt(z3::lshr(a.e, n.e));
   }
   const z3::expr ok = z3::sge(n.e, ctx.bv_val(0, 64)) && z3::sle(n.e, ctx.bv_val(63, 64));

@@ -37,13 +37,22 @@ SymbolicScope& current_scope();
 // establish (e.g. no overflow in a product of bounded extents) are not handed to Z3: this
 // is sound interval arithmetic, and it keeps the bit-blasted queries small. Values
 // computed under a guard (SymbolicScope::push_guard) are used only under that guard.
+//
+// A bound is *certain* when it holds at every point of the domain, and not only where the
+// side conditions recorded before it hold (an interval clamped to int64 after an overflow
+// obligation, or narrowed under a guard, is not). Only a certain bound may make a fact that
+// is added to every query: the sign facts of a division's definition (SymbolicScope::
+// division). A definition from an uncertain sign once removed the very points where an
+// overflow obligation failed, and so discharged it: a false `proved`.
 struct SymInt {
   // __int128 is a GCC/Clang extension (-Wpedantic): __extension__ marks its one use as intended.
   __extension__ typedef __int128 Bound;
   z3::expr e;
   Bound lo = INT64_MIN, hi = INT64_MAX;
+  bool lo_certain = true, hi_certain = true;
   explicit SymInt(z3::expr x) : e(std::move(x)) {}
-  SymInt(z3::expr x, Bound l, Bound h) : e(std::move(x)), lo(l), hi(h) {}
+  SymInt(z3::expr x, Bound l, Bound h, bool l_certain = true, bool h_certain = true)
+      : e(std::move(x)), lo(l), hi(h), lo_certain(l_certain), hi_certain(h_certain) {}
 };
 
 SymInt operator+(const SymInt& a, const SymInt& b);
@@ -182,7 +191,12 @@ class SymbolicScope {
   // General (nothing known). The lemmas below need a positive divisor.
   enum class DivisionSigns { Natural, PositiveDivisor, General };
   // The (quotient, remainder) variables of a / b, shared by / and % of the same operands.
-  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, DivisionSigns signs);
+  // `signs_hold`: where `signs` rests on bounds that are not certain, the conditions it
+  // assumes (b >= 1, and a >= 0 for Natural); the definitions then hold only where they do,
+  // so that each stays satisfiable at every point (a definition that is not would remove
+  // points from every query). True (the constant) where the signs are certain.
+  std::pair<z3::expr, z3::expr> division(const z3::expr& a, const z3::expr& b, DivisionSigns signs,
+                                         const z3::expr& signs_hold);
   // Range facts of the Int64Range variables made by variable(): every int64 is in range.
   const std::vector<z3::expr>& variable_ranges() const { return ranges_; }
 
@@ -198,6 +212,7 @@ class SymbolicScope {
   struct Division {
     z3::expr a, b, q, r;
     DivisionSigns signs;
+    z3::expr signs_hold;  // division()'s argument: where the definitions hold
     bool positive() const { return signs != DivisionSigns::General; }
   };
   bool nesting_used_ = false;
@@ -222,7 +237,8 @@ struct ScalarOps<proofs::SymInt> {
   static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) {
     if (c.is_true()) return a;
     if (c.is_false()) return b;
-    return SymInt(z3::ite(c, a.e, b.e), a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);
+    return SymInt(z3::ite(c, a.e, b.e), a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi,
+                  a.lo_certain && b.lo_certain, a.hi_certain && b.hi_certain);
   }
   static SymInt shl(const SymInt& a, const SymInt& n);
   static SymInt lshr(const SymInt& a, const SymInt& n);
@@ -236,7 +252,10 @@ struct ScalarOps<proofs::SymInt> {
   // ceil_div(a, b) >= 1 for a, b >= 1 (a/b alone may be 0): the bound lets later divisions
   // by q use the natural-number division facts.
   static void note_ceil_div(SymInt& q, const SymInt& a, const SymInt& b) {
-    if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) q.lo = 1;
+    if (a.lo >= 1 && b.lo >= 1 && q.lo < 1) {
+      q.lo = 1;
+      q.lo_certain = q.lo_certain && a.lo_certain && b.lo_certain;
+    }
   }
   // The width of the interval's upper end for a non-negative interval, else 64.
   static int bit_width_bound(const SymInt& x) {

@@ -52,8 +52,12 @@ SymSwizzledLayout sym_composition_through_swizzle(const SymLayout& a, const Swiz
   SymInt x = scope.variable("composition!x");
   const z3::expr in_domain = x >= Ops::constant(0) && x < n;
   scope.push_guard(in_domain);
-  x.lo = 0;  // under the guard
-  if (n.hi - 1 < x.hi) x.hi = n.hi - 1;
+  x.lo = 0;  // under the guard: not certain (SymInt)
+  x.lo_certain = false;
+  if (n.hi - 1 < x.hi) {
+    x.hi = n.hi - 1;
+    x.hi_certain = false;
+  }
   const SymInt want = apply_at(a, swizzled(apply_at(b, x), sw));
   const SymInt got = swizzled(apply_at(ab, x), moved);
   Ops::require(want == got, [&] {

@@ -5,7 +5,8 @@ Each claim (random, deterministic by --seed, or from a regressions file) is prov
 `cuteref prove --timeout T --where ...`, and every point of its --where box is evaluated on
 the concrete model (oracle.py: arithmetic here, everything else by `cuteref batch`). A
 finding is: a false `proved` (a point where the sides differ or the model rejects the
-claim), a refutation that does not refute when replayed, a run more than 1 s past its
+claim), a refutation found by prove's own replay of a proof (Z3 proved a false claim),
+a refutation that does not refute when replayed, a run more than 1 s past its
 --timeout, a crash or an exit status outside {0, 1, 2, 64, 70}, exit 64 for a claim the model
 evaluates at some point of the box, or output not in the documented form. `unknown` and exit
 70 are allowed, counted and listed.
@@ -194,7 +195,11 @@ class Fuzzer:
         if run.exit == 70:
             self.failures.append((label, request, run.stderr.strip()))
         if run.verdict == "refuted by the replay":
+            # The printed verdict is right, but Z3 proved a false claim: a defect of the
+            # symbolic path that only the replay's points caught (a sparser one would not be).
             self.replay_refutations.append((label, request, run.stdout.strip()))
+            findings = findings + ["Z3 proved a claim that prove's concrete replay refutes (the symbolic path "
+                                   "proved a false claim; the replay's points caught it)"]
         if self.verbose:
             print(f"{label} [{family}] {run.verdict} {run.wall_s:.2f}s: {request.command('cuteref')}", flush=True)
         if findings:

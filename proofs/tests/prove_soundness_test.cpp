@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -367,6 +368,97 @@ TEST(ProveSoundness, TheModelCatchesAStrongerSymbolicStatement) {
   // A name outside the claim is a malformed request.
   const ProveRun stranger = run("x == x", {}, {"y > 1"});
   EXPECT_EQ(stranger.rc, cuteref::proofs::kProveUsage) << stranger.out << stranger.err;
+}
+
+// A claim's variable is never one of prove's own Z3 constants. By hand, with K = 2^40 and
+// c = 123456789013: for x in [1000, K], (x - c + K) / K is 1 for x >= c, else 0 (the dividend
+// lies in (0, 2K)), and (c - x + K) / K is 1 for x <= c, else 0; their sum is 2 at x = c only.
+const std::string kSumIsTwoAtC = "((X - 123456789013 + 1099511627776)/1099511627776 + "
+                                 "(123456789013 - X + 1099511627776)/1099511627776)";
+std::string at_c(const std::string& variable) {
+  return std::regex_replace(kSumIsTwoAtC, std::regex("X"), variable);
+}
+
+TEST(ProveSoundness, ClaimVariablesAreNotProvesOwnNames) {
+  // A variable `index` was the element index of the layout comparison, so 1000:1 and
+  // 1000:(1 + [index == c]) were compared only at i = index (past their size for every
+  // index >= 1000): proved. They differ at index = c from i = 1 on.
+  const ProveRun named_index = cuteref::proofs::testing::prove("1000:1 == 1000:" + at_c("index"),
+                                                               {"index in [1000,1099511627776]"});
+  ++checked;
+  EXPECT_EQ(named_index.rc, cuteref::proofs::kProveRefuted) << named_index.out << named_index.err;
+  if (named_index.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_EQ(value_of(named_index.out, "index"), 123456789013) << named_index.out;  // the variable's line comes first
+    EXPECT_EQ(named_index.out.find("(found by the concrete replay"), std::string::npos) << named_index.out;
+  }
+  // (2*index):1 and (index,2):(0,index) agree at index = 1 (both 0, 1) and differ at every
+  // index >= 2 (at i = 1: 1 against 0): refuted by Z3 itself, not by the replay.
+  const ProveRun small_index = cuteref::proofs::testing::prove("(2*index):1 == (index,2):(0,index)", {"index in [1,100]"});
+  ++checked;
+  EXPECT_EQ(small_index.rc, cuteref::proofs::kProveRefuted) << small_index.out << small_index.err;
+  if (small_index.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_GE(value_of(small_index.out, "index"), 2) << small_index.out;
+    EXPECT_EQ(small_index.out.find("(found by the concrete replay"), std::string::npos) << small_index.out;
+  }
+  // A variable `injective_a1` was bound by injective()'s quantifier over coordinates, which
+  // made these hypotheses unsatisfiable: vacuous. They hold at n = 2, v = 17 ((2,2):(1,17)
+  // takes 0, 1, 17, 18; 17 % 1000003 == 17), where the claim, 0 == 1, is false.
+  const ProveRun bound_name = prove_assuming(
+      "injective_a1 - injective_a1 + n - n == 1", {"n in [2,1000]", "injective_a1 in [0,1000000000000]"},
+      {"injective((n,2):(1,injective_a1))", "injective_a1 % 1000003 == 17"});
+  ++checked;
+  EXPECT_EQ(bound_name.rc, cuteref::proofs::kProveRefuted) << bound_name.out << bound_name.err;
+  if (bound_name.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_EQ(value_of(bound_name.out, "injective_a1") % 1000003, 17) << bound_name.out;
+  }
+}
+
+// A division's definition (its quotient and remainder) is added to every query, so it must
+// hold for some quotient at every point. Its sign facts came from an interval clamped to
+// int64 after an overflow obligation: INT64_MAX - P has the interval [0, INT64_MAX] for P in
+// [0, 2^63] clamped, and "dividend >= 0" removed exactly the point where P = 2^63 overflows,
+// which discharged the obligation: proved. By hand (K, c above): P = [x == c] * 2^62 * 2
+// overflows at x = c only, and elsewhere INT64_MAX / 3 = 3074457345618258602 (INT64_MAX =
+// 3 * 3074457345618258602 + 1).
+TEST(ProveSoundness, ADivisionDefinesNothingFromAnUncertainSign) {
+  const std::string p = "(" + at_c("x") + " - 1)*4611686018427387904*2";
+  const ProveRun hidden = cuteref::proofs::testing::prove(
+      "(9223372036854775807 - " + p + ")/3 == 3074457345618258602 + 0*x", {"x in [1000,1099511627776]"});
+  ++checked;
+  EXPECT_EQ(hidden.rc, cuteref::proofs::kProveRefuted) << hidden.out << hidden.err;
+  if (hidden.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_EQ(value_of(hidden.out, "x"), 123456789013) << hidden.out;
+    EXPECT_NE(hidden.out.find("the model rejects this input"), std::string::npos) << hidden.out;
+  }
+  EXPECT_TRUE(model_refuses("4611686018427387904*2"));
+  ++checked;
+  // The same through the nesting lemma, (y / 3) / 5 = y / 15 (INT64_MAX / 15 =
+  // 614891469123651720): its definitions hold only where both divisions' signs do.
+  const ProveRun nested = cuteref::proofs::testing::prove(
+      "((9223372036854775807 - " + p + ")/3)/5 == 614891469123651720 + 0*x", {"x in [1000,1099511627776]"});
+  ++checked;
+  EXPECT_EQ(nested.rc, cuteref::proofs::kProveRefuted) << nested.out << nested.err;
+  if (nested.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_EQ(value_of(nested.out, "x"), 123456789013) << nested.out;
+  }
+  // x * x overflows from x = 3037000500 on (3037000499^2 < 2^63 - 1 < 3037000500^2); the
+  // same quotient on both sides hid it, and only the replay found it. Now Z3 does.
+  const ProveRun squared = cuteref::proofs::testing::prove("(9223372036854775807 - x*x)/3 == (9223372036854775807 - x*x)/3",
+                                                           {"x in [2147483648,4611686018427387904]"});
+  ++checked;
+  EXPECT_EQ(squared.rc, cuteref::proofs::kProveRefuted) << squared.out << squared.err;
+  if (squared.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_GE(value_of(squared.out, "x"), 3037000500) << squared.out;
+    EXPECT_EQ(squared.out.find("(found by the concrete replay"), std::string::npos) << squared.out;
+  }
+  EXPECT_FALSE(model_refuses("3037000499*3037000499"));
+  EXPECT_TRUE(model_refuses("3037000500*3037000500"));
+  checked += 2;
+  // Where no bound is clamped, the signs are certain and the claim is proved as before:
+  // (x + 6) / 3 == x / 3 + 2 for x >= 0.
+  const ProveRun certain = cuteref::proofs::testing::prove("(x + 6) / 3 == x / 3 + 2", {"x in [0,1000000]"});
+  ++checked;
+  EXPECT_EQ(certain.rc, 0) << certain.out << certain.err;
 }
 
 TEST(ProveSoundness, NonPositiveLiteralDivisorsAreMalformed) {
