@@ -31,7 +31,8 @@ small ways (a constant off by one, an operator changed):
                carry-less products, from_f2, to_f2 and composition at one point generalized
 Layout leaves are sometimes CuTe's static integers (`_4`). Every variable gets a small --where
 range (at most MAX_POINTS points in the box), mostly near 0, sometimes near 2^31, 2^62 or 2^63
-for overflow.
+for overflow, or straddling 3037000500, where x*x starts to overflow (an operation that
+overflows at some points of the box only: prove's intervals are clamped there).
 """
 
 import random
@@ -70,7 +71,9 @@ class ClaimGenerator:
             if kind < 0.75:
                 lo = r.choice([0, 1, 1, 2, 2, 3, 4, 8])
             elif kind < 0.85:
-                lo = r.choice([2**31 - 2, 2**32 - 1, 2**62 - 2, 2**63 - 1 - width])
+                # near an overflow threshold; 3037000500 is the least x with x*x > 2^63 - 1,
+                # so that box holds points on both sides of x*x's overflow
+                lo = r.choice([2**31 - 2, 2**32 - 1, 2**62 - 2, 2**63 - 1 - width, 3037000500 - 1 - width // 2])
             elif kind < 0.95:
                 lo = -r.choice([1, 2, 4, 8])
             else:
