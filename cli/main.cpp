@@ -360,7 +360,8 @@ int banks_command(const BanksRequest& r) {
 // 'FROM' W 'TO' W [BITS]`: the readable reports of swizzle_for and register_permutation, each
 // with its Z3 proof (--timeout s bounds the whole command, default 60; --no-proof leaves the
 // proof out). Exit 0 when proved (or not asked), 1 refuted, 2 unknown, as `cuteref prove`; 64 for
-// an unknown option (`--` ends the options).
+// an unknown option (`--` ends the options) or operands the model rejects; 70 when the prover
+// fails.
 const char* const kSynthUsage =
     "usage: cuteref synth swizzle 'SMEM' 'TILED_COPY' [S|D] ['TILED_COPY' [S|D]]... [TMA|GMMA] [--timeout s] [--no-proof]\n"
     "       cuteref synth swizzle 'ADDR' INSTR BITS [TMA|GMMA] [--timeout s] [--no-proof]\n"
@@ -443,11 +444,13 @@ int synth_work(const std::vector<std::string>& args, bool proof, std::chrono::st
     out << indented << "\n";
     return verdict_rc == 0 ? 0 : verdict_rc == 1 ? 1 : 2;
   } catch (const Error& e) {
+    // Before the proof: the model rejects the operands (64, as a claim `cuteref prove` rejects);
+    // exit 1 would read as a refuted certificate. In the proof: the prover failed (70).
     err << "error: " << e.what() << "\n";
-    return 1;
+    return stage == SynthStage::Proof ? proofs::kProveFailure : kExitUsage;
   } catch (const std::bad_alloc&) {
     err << diagnostic("out of memory") << "\n";
-    return 1;
+    return proofs::kProveFailure;
   }
 }
 

@@ -222,7 +222,7 @@ TEST(CliExitStatus, SynthHasTheEnumerationBudgetAndTimeoutBoundsTheCommand) {
   // The budget refuses before any time limit matters (a generous one: a sanitized build on a
   // loaded machine reads the operands slowly, and the verdict must not depend on that).
   const RunResult big = run_cli("synth swizzle '(512,256):(256,1)' " + copy + " D --timeout 60");
-  EXPECT_EQ(big.exit_code, 1) << big.out << big.err;
+  EXPECT_EQ(big.exit_code, 64) << big.out << big.err;  // rejected operands, not a refuted certificate (1)
   EXPECT_TRUE(contains(big.err, "swizzle_for: enumerating 111280128 more elements would pass the 16777216 elements one "
                                 "expression may enumerate in all"))
       << big.err;
@@ -231,7 +231,14 @@ TEST(CliExitStatus, SynthHasTheEnumerationBudgetAndTimeoutBoundsTheCommand) {
   EXPECT_EQ(slow.exit_code, 2) << slow.out << slow.err;
   EXPECT_EQ(slow.out.rfind("unknown: timeout: the time limit of 1 ms was reached ", 0), 0u) << slow.out;
   EXPECT_EQ(lines(slow.out).size(), 1u) << slow.out;
-  std::printf("[cli] synth: 2 bounds checked\n");
+  // Operands the model rejects (ldmatrix.x4.trans reads rows of 16 contiguous bytes; thread 0's
+  // values here are 64 elements apart) are exit 64 with the model's diagnostic, as a claim
+  // `cuteref prove` rejects: exit 1 would read as a refuted certificate.
+  const RunResult rejected = run_cli("synth swizzle '(32,8):(1,64)' ldmatrix.x4.trans 16");
+  EXPECT_EQ(rejected.exit_code, 64) << rejected.out << rejected.err;
+  EXPECT_TRUE(contains(rejected.err, "not one row of 16 contiguous bytes")) << rejected.err;
+  EXPECT_EQ(rejected.out, "");
+  std::printf("[cli] synth: 2 bounds and 1 rejected input checked\n");
 }
 
 // `banks 'TILED_COPY' 'SMEM'` had no budget at all: over (65536,1024) of bytes it printed
