@@ -44,6 +44,16 @@ struct ParsedClaim {
   const Node& rhs() const { return claim.children[1]; }
 };
 
+// Throws Error when hypothesis `h` names a variable the claim (`names`) does not have; `what`
+// introduces the hypothesis in the diagnostic.
+void require_claim_variables(const Hypothesis& h, const std::vector<std::string>& names, const std::string& what) {
+  std::vector<std::string> named;
+  collect_variable_words(h.tree, named);
+  for (const auto& n : named)
+    if (std::find(names.begin(), names.end(), n) == names.end())
+      throw Error(what + " names '" + n + "', which is not a variable of the claim");
+}
+
 // Throws Error for a malformed request.
 ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>& where,
                         const std::vector<std::string>& assume = {}) {
@@ -59,11 +69,7 @@ ParsedClaim parse_claim(const std::string& claim, const std::vector<std::string>
   p.ranges = parse_where(where);
   for (const auto& text : assume) {
     p.hypotheses.push_back(parse_hypothesis(text));
-    std::vector<std::string> named;
-    collect_variable_words(p.hypotheses.back().tree, named);
-    for (const auto& n : named)
-      if (std::find(p.names.begin(), p.names.end(), n) == p.names.end())
-        throw Error("--assume '" + text + "' names '" + n + "', which is not a variable of the claim");
+    require_claim_variables(p.hypotheses.back(), p.names, "--assume '" + text + "'");
   }
   for (const auto& [n, _] : p.ranges)
     if (std::find(p.names.begin(), p.names.end(), n) == p.names.end())
@@ -298,11 +304,7 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     p = parse_claim(req.claim, req.where, req.assume);
     for (const auto& text : req.symbolic_only_assume) {
       symbolic_only.push_back(parse_hypothesis(text));
-      std::vector<std::string> named;
-      collect_variable_words(symbolic_only.back().tree, named);
-      for (const auto& n : named)
-        if (std::find(p.names.begin(), p.names.end(), n) == p.names.end())
-          throw Error("'" + text + "' names '" + n + "', which is not a variable of the claim");
+      require_claim_variables(symbolic_only.back(), p.names, "'" + text + "'");
     }
   } catch (const Error& e) {
     err << "error: " << shortened(e.what()) << "\n";
