@@ -8,6 +8,10 @@ namespace cuteref::proofs {
 namespace {
 thread_local SymbolicScope* g_current = nullptr;
 
+// a && b, without a literal `true` conjunct (a division's signs_hold is `true` where its signs
+// are certain, and a definition under `true` is stated as it is).
+z3::expr both_hold(const z3::expr& a, const z3::expr& b) { return a.is_true() ? b : b.is_true() ? a : a && b; }
+
 void oblige(const z3::expr& c, const char* op) {
   current_scope().add_obligation(c, std::string("the model's checked arithmetic rejects ") + op +
                                           " (overflow or a zero divisor)");
@@ -174,7 +178,7 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
       const DivisionSigns x_signs = divisions_[k].signs;
       // Where both divisions' signs hold, so do those of x / b and q1 / c (b, c >= 1 from
       // b * c == B >= 1 and b >= 1; q1 >= 0 for x >= 0).
-      const z3::expr hold = divisions_[k].signs_hold.is_true() ? signs_hold : divisions_[k].signs_hold && signs_hold;
+      const z3::expr hold = both_hold(divisions_[k].signs_hold, signs_hold);
       const auto [q1, r1] = division(x, b, x_signs, hold);
       const z3::expr r2 = division(q1, *c, x_signs, hold).second;
       define(where(hold, a == b * r2 + r1));  // a consequence of the lemma and the definitions above
@@ -203,7 +207,7 @@ std::pair<z3::expr, z3::expr> SymbolicScope::division(const z3::expr& a, const z
       if (!divisions_[k].positive() || !z3::eq(divisions_[k].q, a)) continue;
       const z3::expr x = divisions_[k].a, c = divisions_[k].b;
       const DivisionSigns x_signs = divisions_[k].signs;
-      const z3::expr hold = divisions_[k].signs_hold.is_true() ? signs_hold : divisions_[k].signs_hold && signs_hold;
+      const z3::expr hold = both_hold(divisions_[k].signs_hold, signs_hold);
       const z3::expr q = division(x, c * b, x_signs, hold).first;
       define(where(hold, defining(q)));
       divisions_.push_back({a, b, q, r, signs, hold});
@@ -291,7 +295,7 @@ std::pair<z3::expr, z3::expr> trunc_division(const SymInt& a, const SymInt& b) {
   z3::context& ctx = a.e.ctx();
   z3::expr hold = ctx.bool_val(true);
   if (signs != S::General && !b.lo_certain) hold = b.e >= ctx.int_val(1);
-  if (signs == S::Natural && !a.lo_certain) hold = hold.is_true() ? a.e >= ctx.int_val(0) : hold && a.e >= ctx.int_val(0);
+  if (signs == S::Natural && !a.lo_certain) hold = both_hold(hold, a.e >= ctx.int_val(0));
   return current_scope().division(a.e, b.e, signs, hold);
 }
 z3::expr trunc_div(const SymInt& a, const SymInt& b) { return trunc_division(a, b).first; }
