@@ -86,11 +86,15 @@ def equal(a, b) -> Value:
 class ProofResult:
     """The outcome of `cuteref.prove`: `status` is 'proved', 'refuted', 'vacuous' (the hypotheses
     and ranges cannot hold together: nothing was proved) or 'unknown'; `text` is
-    what `cuteref prove` prints; `counterexample` maps each variable (and `index`, for
-    layouts) to its value when refuted; bool() is True only when proved."""
+    what `cuteref prove` prints; `counterexample` maps each variable to its value when refuted,
+    and `element_index` is the layouts' index where the sides differ (None where the refutation
+    names none). `counterexample` also maps `index` to that element index, unless the claim has
+    a variable of that name: then it is the variable's value. bool() is True only when proved."""
 
-    def __init__(self, status: str, text: str, counterexample: Dict[str, int], ms: Optional[int]):
+    def __init__(self, status: str, text: str, counterexample: Dict[str, int], ms: Optional[int],
+                 element_index: Optional[int] = None):
         self.status, self.text, self.counterexample, self.ms = status, text, counterexample, ms
+        self.element_index = element_index
 
     def __bool__(self) -> bool:
         return self.status == "proved"
@@ -149,14 +153,19 @@ def prove(claim: str, where: WhereSpec = None, timeout: Optional[float] = None, 
             ms = int(first[first.rindex("(") + 1:-len(" ms)")])
         return ProofResult("proved", text, {}, ms)
     if rc == 1:
+        # `name = 5` is a variable's value; `index = 3: lhs(3) = ..., rhs(3) = ...` the layouts'
+        # element index, which a variable named `index` must not be mistaken for.
         values = {}
+        element_index = None
         for line in text.splitlines()[1:]:
             name, sep, value = line.strip().partition(" = ")
             if sep and name.isidentifier() and value.lstrip("-").isdigit():
                 values[name] = int(value)
             elif sep and name == "index" and ":" in value:
-                values["index"] = int(value.split(":", 1)[0])
-        return ProofResult("refuted", text, values, None)
+                element_index = int(value.split(":", 1)[0])
+        if element_index is not None:
+            values.setdefault("index", element_index)
+        return ProofResult("refuted", text, values, None, element_index)
     if rc == 3:
         return ProofResult("vacuous", text, {}, None)
     return ProofResult("unknown", text, {}, None)

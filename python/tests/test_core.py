@@ -120,6 +120,18 @@ def test_prove():
     assert r.status == "proved"
     with pytest.raises(cuteref.Error):
         cuteref.prove("coalesce(4:1)")  # not a claim EXPR == EXPR
+    # A variable named `index` is not the layouts' element index: 8:1 and 8:v differ exactly
+    # when v != 1, and then at every element index i >= 1 (i against v*i).
+    r = cuteref.prove("8:1 == 8:index", where={"index": (1, 10)})
+    assert r.status == "refuted"
+    v, i = r.counterexample["index"], r.element_index
+    assert 2 <= v <= 10 and 1 <= i <= 7
+    assert f"  index = {v}\n" in r.text and f"  index = {i}: lhs({i}) = {i}, rhs({i}) = {v * i}" in r.text
+    assert str(cuteref.equal("8:1", f"8:{v}")).startswith("false")
+    # Without such a variable, `index` in the counterexample is the element index.
+    r = cuteref.prove("8:1 == 8:a", where={"a": (2, 2)})
+    assert r.counterexample["a"] == 2 and 1 <= r.element_index <= 7
+    assert r.counterexample["index"] == r.element_index
     # No a in [1, 4] exceeds 5: the hypothesis cannot hold, nothing is proved.
     r = cuteref.prove("a == 100", where={"a": (1, 4)}, assume=["a > 5"])
     assert not r and r.status == "vacuous" and r.text.startswith("vacuous: ")
