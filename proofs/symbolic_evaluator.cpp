@@ -34,7 +34,7 @@ class SymbolicEvaluator {
       case Node::Kind::Swizzle: throw Unsupported("a symbolic swizzle parameter");
       case Node::Kind::Call: return call(n);
       case Node::Kind::Apply: return apply(n);
-      case Node::Kind::Negate: return grouped(integer(Ops::constant(0) - as_int(n.children[0], "-")));
+      case Node::Kind::Negate: return grouped(run_time_integer(Ops::constant(0) - as_int(n.children[0], "-")));
       case Node::Kind::Binary: return arithmetic(n);
       default: break;
     }
@@ -44,10 +44,18 @@ class SymbolicEvaluator {
  private:
   const std::map<std::string, SymInt>& variables_;
 
+  // An integer whose static flag is not tracked (a symbolic operation's result).
   static SymVal integer(SymInt s) {
     SymVal v;
     v.kind = K::Int;
     v.i = std::move(s);
+    return v;
+  }
+  // A run-time integer: a variable, and the model's arithmetic, whose result is dynamic
+  // whatever its operands (`_2 + _3` is 5).
+  static SymVal run_time_integer(SymInt s) {
+    SymVal v = integer(std::move(s));
+    v.int_static = false;
     return v;
   }
   static SymVal grouped(SymVal v) {
@@ -58,7 +66,7 @@ class SymbolicEvaluator {
   SymVal variable(const Node& n) const {
     const auto it = variables_.find(std::string(n.name));
     if (it == variables_.end()) throw ParseError(n.column(), "unknown name '" + std::string(n.name) + "'");
-    return integer(it->second);
+    return run_time_integer(it->second);
   }
 
   SymInt as_int(const Node& n, const std::string& op) const {
@@ -74,12 +82,12 @@ class SymbolicEvaluator {
       const SymInt y = as_int(n.children[k + 1], binary_operator_text(op));
       acc = apply_binary_operator(op, acc, y);
     }
-    return grouped(integer(acc));
+    return grouped(run_time_integer(acc));
   }
 
   // The static flags of an Int or Tuple used as a shape or stride (absent where not tracked).
   static std::optional<StaticFlags> flags_of_val(const SymVal& v) {
-    if (v.kind == K::Int) return StaticFlags::of(v.int_static);
+    if (v.kind == K::Int) return v.int_static ? std::optional<StaticFlags>(StaticFlags::of(*v.int_static)) : std::nullopt;
     return v.t_static;
   }
 
@@ -211,16 +219,15 @@ class SymbolicEvaluator {
   SymVal call(const Node& n) const {
     std::vector<SymVal> args;
     for (const Node& c : n.children) args.push_back((*this)(c));
-    // A function whose answer depends on which leaves are static gets concrete arguments only
-    // where those flags are known: a result of a symbolic operation that happens to be concrete
-    // on a branch has no tracked flags.
+    // The model gets the arguments only where each is concrete with its static flags known.
+    // A result of a symbolic operation that happens to be concrete on a branch has no tracked
+    // flags, and the model's answer may depend on them in value, not only in print
+    // (`make_layout((_1,4))` is `(_1,4):(_0,_1)`, tile_to_shape checks a static target): such
+    // an argument takes the symbolic form, or the claim is `unknown`.
     const std::string name(n.name);
-    const bool flags_matter = reads_static_flags(name);
     std::vector<Value> values;
     for (const auto& a : args) {
-      const bool tracked = a.kind != K::Tuple ? (a.kind != K::Layout && a.kind != K::Composed) || (a.t_static && a.stride_static)
-                                              : a.t_static.has_value();
-      auto l = flags_matter && !tracked ? std::nullopt : lower(a);
+      auto l = lower(a);
       if (!l) break;
       values.push_back(*l);
     }

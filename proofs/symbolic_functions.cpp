@@ -49,9 +49,10 @@ SymVal layout_value(const SymFlaggedLayout& l) {
 // are not tracked.
 SymFlaggedLayout flagged(const SymVal& l, const char* fn) {
   if (!l.t_static || !l.stride_static)
-    throw Unsupported(std::string("`") + fn + "` of a layout computed on symbolic values by another operation: which "
-                      "of its leaves are static (CuTe's _N, which " + fn + " reads) is tracked only for layouts "
-                      "written in the claim and results of upcast and downcast");
+    throw Unsupported(std::string("`") + fn + "` of a layout whose static leaves (CuTe's _N, which " + fn +
+                      " reads) are not known: it, or one of its leaves, is computed on symbolic values by an "
+                      "operation other than upcast, downcast and arithmetic (the model's size(_6:x) is _6, "
+                      "x + 1 is a run-time integer)");
   return {with_flags(l.t, *l.t_static), with_flags(l.stride, *l.stride_static)};
 }
 
@@ -151,7 +152,7 @@ std::optional<SymVal> size(const std::vector<SymVal>& a) {
 std::optional<SymVal> wavefronts(const std::vector<SymVal>& a) {
   if (a.size() != 3 || a[1].kind != K::Tuple) return std::nullopt;
   const auto instr = lower(a[0]);
-  const auto bits_value = lower(a[2]);
+  const auto bits_value = lower(a[2], /*with_flags=*/false);  // its value only
   if (!instr || !instr->is_symbol() || !bits_value || !bits_value->is_int_tuple())
     throw Unsupported("smem_wavefronts on symbolic values takes a concrete instruction and element width");
   const SmemInstruction in = smem_instruction(std::get<Symbol>(instr->data).name);
@@ -249,7 +250,10 @@ std::optional<SymVal> tile_to_shape(const std::vector<SymVal>& a) {
   if (a.size() != 2 || !is_layout(a[0]) || !is_shape(a[1])) return std::nullopt;
   // The model checks divisibility when every leaf of the target is static; a target whose
   // flags are not tracked (computed by a symbolic operation) cannot be decided.
-  const std::optional<StaticFlags> flags = a[1].kind == K::Int ? StaticFlags::of(a[1].int_static) : a[1].t_static;
+  const std::optional<StaticFlags> flags =
+      a[1].kind != K::Int ? a[1].t_static
+      : a[1].int_static   ? std::optional<StaticFlags>(StaticFlags::of(*a[1].int_static))
+                          : std::nullopt;
   if (!flags)
     throw Unsupported("tile_to_shape with a target computed on symbolic values: whether its leaves are static "
                       "(CuTe then requires divisibility) is not tracked");
@@ -347,12 +351,6 @@ std::map<std::string, SymbolicFunction> build() {
 const std::map<std::string, SymbolicFunction>& symbolic_functions() {
   static const std::map<std::string, SymbolicFunction> table = build();
   return table;
-}
-
-bool reads_static_flags(const std::string& name) {
-  static const std::set<std::string> names{"downcast", "recast", "right_inverse", "max_common_vector",
-                                           "max_common_layout"};
-  return names.count(name) > 0;
 }
 
 }  // namespace cuteref::proofs

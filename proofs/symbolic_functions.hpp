@@ -26,9 +26,4 @@ struct SymbolicFunction {
 // By name; every name is a function of standard_functions() (checked when the table is built).
 const std::map<std::string, SymbolicFunction>& symbolic_functions();
 
-// Whether `name`'s answer depends on which leaves are static (CuTe decides it at compile time,
-// symbolic form or not): its arguments are lowered to the concrete model only where their static
-// flags are tracked.
-bool reads_static_flags(const std::string& name);
-
 }  // namespace cuteref::proofs

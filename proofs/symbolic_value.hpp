@@ -49,13 +49,15 @@ struct Val {
   ScalarTuple<Scalar> t, stride;  // Tuple: t; Layout and Composed: t is the shape
   // The static flags of t and stride (Tuple, Layout, Composed), absent where the evaluation
   // does not track them (the result of an operation on symbolic values other than upcast and
-  // downcast); `int_static`: an Int written `_N`.
+  // downcast, or of the model on such a value); `int_static`: whether an Int is CuTe's `_N`,
+  // absent where not tracked (a symbolic operation's result: the model's `size(_6:x)` is `_6`).
+  // Absent is never read as dynamic: a function that reads the flags answers `unknown`.
   std::optional<StaticFlags> t_static, stride_static;
-  bool int_static = false;
+  std::optional<bool> int_static;
   int b = 0, m = 0, s = 0;        // Swizzle, Composed (not checked for legality: claims may be false)
   // Composed: the offset slot, an integer (`offset`) or an smem_ptr token (`pointer`), or neither.
   std::optional<Scalar> offset;
-  bool offset_static = false;
+  std::optional<bool> offset_static;  // absent: not tracked, as int_static
   std::optional<ComposedOffset> pointer;
   std::optional<Value> model;     // anything else, concrete
   std::vector<Val> parts;         // Tiler: a tuple of layouts, integers and tuples, some symbolic
@@ -87,18 +89,54 @@ std::optional<IntTuple> lower_tuple(const ScalarTuple<Scalar>& t, const StaticFl
   return IntTuple::tuple(std::move(e));
 }
 
-// The model's Value of a concrete Val (nullopt if some leaf is symbolic). `with_flags`: static
-// leaves print as `_N` (the model's value); without, every leaf is a run-time value (to
-// compare values only).
+// Whether every static flag of v is tracked (flags_tracked) and v's flags forgotten
+// (forget_flags: the model's result on arguments lowered without their flags has the right
+// values and unknown flags). A model value other than an integer, tuple, layout or composed
+// layout cannot forget its flags: forget_flags refuses it.
+template <class Scalar>
+bool flags_tracked(const Val<Scalar>& v) {
+  using K = typename Val<Scalar>::Kind;
+  switch (v.kind) {
+    case K::Int: return v.int_static.has_value();
+    case K::Tuple: return v.t_static.has_value();
+    case K::Layout: return v.t_static && v.stride_static;
+    case K::Composed: return v.t_static && v.stride_static && (!v.offset || v.offset_static);
+    case K::Tiler:
+      for (const auto& part : v.parts)
+        if (!flags_tracked(part)) return false;
+      return true;
+    case K::Swizzle:
+    case K::Model: return true;
+  }
+  return false;
+}
+template <class Scalar>
+void forget_flags(Val<Scalar>& v) {
+  using K = typename Val<Scalar>::Kind;
+  if (v.kind == K::Model)
+    throw Unsupported("a value of the model (" + v.model->kind_name() + ") computed from a value computed on symbolic "
+                      "values, whose static leaves (CuTe's _N) are not tracked");
+  v.int_static.reset();
+  v.t_static.reset();
+  v.stride_static.reset();
+  v.offset_static.reset();
+  for (auto& part : v.parts) forget_flags(part);
+}
+
+// The model's Value of a concrete Val (nullopt if some leaf is symbolic, or, `with_flags`, if
+// a static flag is not tracked: flags are never invented). `with_flags`: static leaves print
+// as `_N` (the model's value); without, every leaf is a run-time value (to compare values
+// only).
 template <class Scalar>
 std::optional<Value> lower(const Val<Scalar>& v, bool with_flags = true) {
   using K = typename Val<Scalar>::Kind;
+  if (with_flags && !flags_tracked(v)) return std::nullopt;
   auto flags = [&](const std::optional<StaticFlags>& f) { return with_flags && f ? &*f : nullptr; };
   switch (v.kind) {
     case K::Int: {
       auto c = concrete_of(*v.i);
       if (!c) return std::nullopt;
-      return Value(IntTuple::integer(*c, with_flags && v.int_static));
+      return Value(IntTuple::integer(*c, with_flags && *v.int_static));
     }
     case K::Tuple: {
       auto t = lower_tuple(v.t, flags(v.t_static));
@@ -115,7 +153,7 @@ std::optional<Value> lower(const Val<Scalar>& v, bool with_flags = true) {
       if (v.offset) {
         auto c = concrete_of(*v.offset);
         if (!c) return std::nullopt;
-        offset = ComposedOffset{IntTuple::integer(*c, with_flags && v.offset_static), "", 0};
+        offset = ComposedOffset{IntTuple::integer(*c, with_flags && *v.offset_static), "", 0};
       }
       return Value(ComposedLayout{Swizzle(v.b, v.m, v.s), offset, std::move(l)});
     }

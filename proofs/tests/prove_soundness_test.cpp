@@ -413,6 +413,78 @@ TEST(ProveSoundness, ClaimVariablesAreNotProvesOwnNames) {
   }
 }
 
+// A value computed on symbolic values has no known static flags: `size(_6:x)` is the model's
+// static `_6`, which the evaluator read as a run-time 6. A function that reads the flags took
+// another branch than the model's: tile_to_shape skipped the divisibility check of a static
+// target, right_inverse, downcast and recast computed other layouts. Each claim below fails at
+// x = c only ([x == c] = at_c(x) - 1, with K and c above), so no replay point finds it; each was
+// proved, or answered vacuous, and must now be refuted or unknown. By hand, at x = c:
+// - tile_to_shape(4:1, (_6,_4)): the block's 4 does not divide the static _6 (the model refuses);
+// - right_inverse((_4,_8):(_1,_4)) = _32:_1, size 32, where a run-time stride 4 gives 4;
+// - downcast((4,8):(_1,_1), 2) is (8,16):(_1,_1), size 128 (each mode of static stride _1
+//   widened), where a run-time first stride gives (4,16):(2,_1), size 64; recast(L, 32, 16)
+//   is that downcast.
+// Elsewhere [x == c] ^ 0 is 0, and both sides are 0.
+TEST(ProveSoundness, AComputedValueHasNoInventedStaticFlags) {
+  const std::string at = "(" + at_c("x") + " - 1)";
+  const std::string flag = "(" + at + " ^ 0)";
+  const std::string box = "x in [1000,1099511627776]";
+  const std::string c = "123456789013";
+  struct Case {
+    std::string claim, at_c;  // the claim, and its concrete form at x = c (false, or refused)
+  };
+  const std::vector<Case> cases = {
+      {"tile_to_shape((2 + 2*" + at + "):1, (size(_6:x), _4))(0) == 0", "tile_to_shape(4:1, (size(_6:" + c + "), _4))(0) == 0"},
+      {"size(right_inverse((_4,_8):(_1,size(_4:x)))) * " + flag + " == 4 * " + flag,
+       "size(right_inverse((_4,_8):(_1,size(_4:" + c + ")))) == 4"},
+      {"size(downcast((4,8):(size(_1:x),_1),2)) * " + flag + " == 64 * " + flag,
+       "size(downcast((4,8):(size(_1:" + c + "),_1),2)) == 64"},
+      {"size(recast((4,8):(size(_1:x),_1),32,16)) * " + flag + " == 64 * " + flag,
+       "size(recast((4,8):(size(_1:" + c + "),_1),32,16)) == 64"},
+  };
+  for (const Case& k : cases) {
+    const ProveRun r = prove_assuming(k.claim, {box}, {});
+    ++checked;
+    EXPECT_TRUE(r.rc == cuteref::proofs::kProveRefuted || r.rc == cuteref::proofs::kProveUnknown)
+        << k.claim << "\n" << r.out << r.err;
+    if (r.rc == cuteref::proofs::kProveRefuted) {
+      EXPECT_EQ(value_of(r.out, "x"), 123456789013) << r.out;
+    }
+    // The claim at x = c is false on the model, or the model refuses it.
+    bool refused = model_refuses(k.at_c), holds = false;
+    if (!refused) holds = cuteref::parse_and_evaluate(k.at_c, &cuteref::standard_functions()).to_string() == "true";
+    ++checked;
+    EXPECT_FALSE(holds) << k.at_c;
+  }
+  // The hypothesis holds at x = c only (elsewhere 0 == 32), where the claim x == c holds too:
+  // proved, or unknown; it was vacuous.
+  const ProveRun hyp = prove_assuming("x == " + c, {box},
+                                      {"size(right_inverse((_4,_8):(_1,size(_4:x)))) * " + flag + " == 32"});
+  ++checked;
+  EXPECT_TRUE(hyp.rc == 0 || hyp.rc == cuteref::proofs::kProveUnknown) << hyp.out << hyp.err;
+  EXPECT_FALSE(model_refuses("size(right_inverse((_4,_8):(_1,size(_4:" + c + ")))) == 32"));
+  EXPECT_EQ(cuteref::parse_and_evaluate("size(right_inverse((_4,_8):(_1,size(_4:" + c + ")))) == 32",
+                                        &cuteref::standard_functions())
+                .to_string(),
+            "true");
+  ++checked;
+  // A structural result of the model on such a value: make_layout((_1,4)) is (_1,4):(_0,_1)
+  // (a static _1 mode gets the stride _0), a run-time 1 keeps the stride 1. Not proved.
+  const ProveRun made = prove_assuming("stride(make_layout((size(_1:x),4))) == (1,1)", {"x in [1,100]"}, {});
+  ++checked;
+  EXPECT_NE(made.rc, 0) << made.out << made.err;
+  EXPECT_EQ(cuteref::parse_and_evaluate("stride(make_layout((size(_1:7),4)))", &cuteref::standard_functions()).to_string(),
+            "(_0,_1)");
+  // Arithmetic is a run-time integer on the model whatever its operands (`_2 + _3` is 5), so
+  // its flag is known: tile_to_shape(4:1, (6, 4)) with a run-time target checks nothing and
+  // tiles (ceil(6/4), ceil(4/1)) = (2, 4) copies of (4, 1): size 32, proved.
+  const ProveRun arithmetic = prove_assuming("size(tile_to_shape(4:1, (size(_6:x) + 0, 4))) == 32", {"x in [1,1000]"}, {});
+  ++checked;
+  EXPECT_EQ(arithmetic.rc, 0) << arithmetic.out << arithmetic.err;
+  EXPECT_EQ(cuteref::parse_and_evaluate("_2 + _3", &cuteref::standard_functions()).to_string(), "5");
+  ++checked;
+}
+
 // A division's definition (its quotient and remainder) is added to every query, so it must
 // hold for some quotient at every point. Its sign facts came from an interval clamped to
 // int64 after an overflow obligation: INT64_MAX - P has the interval [0, INT64_MAX] for P in
