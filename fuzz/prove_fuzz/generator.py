@@ -117,8 +117,19 @@ class ClaimGenerator:
 
     # ---- layouts -----------------------------------------------------------------------------
 
+    def computed_int(self) -> Node:
+        """An integer a function computes on symbolic values, whose static flag is the model's
+        (`size(_6:x)` is the static `_6`, `size(6:x)` a run-time 6): prove must not guess it
+        where a function reads it (tile_to_shape's target, right_inverse, downcast, recast)."""
+        r = self.rng
+        shape = Int(r.choice([1, 2, 4, 6, 8]), static=r.random() < 0.7)
+        stride = self.var() if r.random() < 0.7 else Int(r.choice([1, 2]), static=r.random() < 0.5)
+        return Call(r.choice(["size", "size", "cosize"]), [LayoutLit(shape, stride)])
+
     def leaf(self, shape: bool) -> Node:
         r = self.rng
+        if r.random() < 0.06:
+            return self.computed_int()
         k = r.random()
         if k < 0.35:
             return self.var()
@@ -464,6 +475,8 @@ class ClaimGenerator:
         mixed = k > 0.8
 
         def leaf() -> Node:
+            if r.random() < 0.12:
+                return self.computed_int()
             if not static and r.random() < 0.35:
                 return self.var() if r.random() < 0.7 else BinOp("*", self.var(), Int(2))
             return Int(r.choice([2, 3, 4, 6, 8, 12, 16]), static=static or (mixed and r.random() < 0.5))
@@ -492,6 +505,8 @@ class ClaimGenerator:
 
         def integer() -> Node:
             k = r.random()
+            if k < 0.08:
+                return self.computed_int()
             if k < 0.4:
                 return self.var()
             if k < 0.85:
@@ -551,11 +566,17 @@ class ClaimGenerator:
                     rhs = self.mutate(rhs)
                 return Claim(Call("size", [lhs]), rhs)
         elif k < 0.45:
-            # upcast and downcast by a factor: the model reads the static `_1` stride
+            # upcast, downcast, recast and right_inverse: the model reads the static strides
             layout = self.layout_literal(0)
             if r.random() < 0.7:
                 layout = LayoutLit(layout.shape, self.replace_leaf(layout.stride, Int(1, static=True)))
-            lhs = Call(r.choice(["upcast", "downcast"]), [layout, Int(r.choice([2, 2, 4, 3]))])
+            kind = r.random()
+            if kind < 0.6:
+                lhs = Call(r.choice(["upcast", "downcast"]), [layout, Int(r.choice([2, 2, 4, 3]))])
+            elif kind < 0.8:
+                lhs = Call("recast", [layout, Int(r.choice([8, 16, 32])), Int(r.choice([8, 16, 32]))])
+            else:
+                lhs = Call("right_inverse", [layout])
             if r.random() < 0.3:
                 return Claim(Call("size", [lhs]), Call("size", [layout]))
         elif k < 0.7:
