@@ -207,10 +207,7 @@ class SymbolicEvaluator {
     if (x.kind != K::Int) throw Unsupported("only application to one integer is supported on symbolic values");
     const SymInt& i = *x.i;
     if (f.kind == K::Swizzle) return integer(swizzle_value(i, Ops::constant(f.b), Ops::constant(f.m), Ops::constant(f.s)));
-    if (function_like(f)) {
-      Ops::require(i >= Ops::constant(0), [] { return std::string("layout application: the index is negative"); });
-      return integer(value_at(f, i));
-    }
+    if (function_like(f)) return integer(value_at(f, i));  // i >= 0: value_at's precondition
     if (f.kind == K::Int || f.kind == K::Tuple) throw ParseError(n.column(), "this value cannot be applied to an index");
     throw Unsupported("application of " + (f.model ? f.model->kind_name() : std::string("this value")) +
                       " to a symbolic index (the model applies it where the index is concrete)");

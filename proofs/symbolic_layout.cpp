@@ -14,7 +14,7 @@ SymLayout lift(const Layout& l) { return {to_scalar_tuple<SymInt>(l.shape()), to
 
 SymInt sym_size(const SymLayout& l) { return tuple_product<SymInt>(l.shape); }
 
-SymInt apply_at(const SymLayout& l, const SymInt& index) { return crd2idx_index(index, l.shape, l.stride); }
+SymInt apply_at(const SymLayout& l, const SymInt& index) { return layout_apply_index(index, l.shape, l.stride); }
 
 // Up to this many elements a layout with concrete extents is stated pair by pair.
 constexpr std::int64_t kInjectiveExpansionSize = 64;

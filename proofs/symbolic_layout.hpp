@@ -28,7 +28,8 @@ SymLayout lift(const Layout& l);
 // size(L): the product of the shape's leaves, with the model's overflow side conditions.
 SymInt sym_size(const SymLayout& l);
 
-// L(i) by the model's crd2idx_index.
+// L(i) by the model's layout_apply_index: i >= 0 is a side condition, as the model refuses a
+// negative index.
 SymInt apply_at(const SymLayout& l, const SymInt& index);
 
 // The model's coalesce run on symbolic leaves (every merge decision a case split).

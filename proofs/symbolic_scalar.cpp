@@ -321,6 +321,10 @@ SymInt operator-(const SymInt& a, const SymInt& b) {
   if (!fits(lo, hi)) oblige(sub_ok(a.e, b.e), "-");
   return ranged(a.e - b.e, lo, hi, lo_c, hi_c);
 }
+z3::expr product_is(const SymInt& a, const SymInt& b, const SymInt& t) {
+  if (integer(a)) return a.e * b.e == t.e;
+  return mul_ok(a.e, b.e) && a.e * b.e == t.e;
+}
 SymInt operator*(const SymInt& a, const SymInt& b) {
   const Bound p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   Bound lo = p[0], hi = p[0];

@@ -65,6 +65,9 @@ SymInt operator^(const SymInt& a, const SymInt& b);
 z3::expr operator<(const SymInt& a, const SymInt& b);
 z3::expr operator>=(const SymInt& a, const SymInt& b);
 z3::expr operator==(const SymInt& a, const SymInt& b);
+// a * b == t on the exact product, with no side condition: in the integer encoding the product
+// is unbounded (one past int64 equals no t), in bit-vectors it must not overflow.
+z3::expr product_is(const SymInt& a, const SymInt& b, const SymInt& t);
 
 // A recorded side condition: `condition` must hold whenever `guard` does.
 struct Obligation {
@@ -234,6 +237,8 @@ struct ScalarOps<proofs::SymInt> {
   using Bool = z3::expr;
   using SymInt = proofs::SymInt;
   static SymInt constant(std::int64_t v) { return proofs::current_scope().constant(v); }
+  static std::string text(const SymInt&) { return "(a term)"; }
+  static z3::expr product_is(const SymInt& a, const SymInt& b, const SymInt& t) { return proofs::product_is(a, b, t); }
   static SymInt select(const z3::expr& c, const SymInt& a, const SymInt& b) {
     if (c.is_true()) return a;
     if (c.is_false()) return b;

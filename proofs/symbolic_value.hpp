@@ -241,7 +241,7 @@ Scalar size_of(const Val<Scalar>& v) {
 template <class Scalar>
 Scalar value_at(const Val<Scalar>& v, const Scalar& i) {
   using K = typename Val<Scalar>::Kind;
-  if (v.kind == K::Layout) return crd2idx_index(i, v.t, v.stride);
+  if (v.kind == K::Layout) return layout_apply_index(i, v.t, v.stride);
   if (v.kind == K::Composed)
     return composed_value_of_parts(Swizzle(v.b, v.m, v.s), v.offset, v.pointer ? v.pointer->pointer_element_bits : 0,
                                    v.t, v.stride, i);

@@ -5,6 +5,7 @@
 
 #include "error.hpp"
 #include "leaf_arith.hpp"
+#include "scalar.hpp"
 
 namespace cuteref {
 
@@ -14,7 +15,7 @@ namespace {
 bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) {
   if (d.is_basis() != next.is_basis()) return false;
   if (d.is_basis() && d.basis_path() != next.basis_path()) return false;
-  return checked_mul(s.value(), d.value()) == next.value();
+  return ScalarOps<CheckedInt>::product_is(s.value(), d.value(), next.value());  // past int64: no
 }
 
 }  // namespace

@@ -195,8 +195,7 @@ IntTuple apply(const Layout& l, const IntTuple& coord) {
 }
 
 std::int64_t apply_index(const Layout& l, std::int64_t index) {
-  if (index < 0) throw Error("layout application: index " + std::to_string(index) + " is negative");
-  return crd2idx_index(CheckedInt(index), l.shape(), l.stride()).v;
+  return layout_apply_index(CheckedInt(index), l.shape(), l.stride()).v;
 }
 
 namespace {

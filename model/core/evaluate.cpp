@@ -16,29 +16,17 @@ std::int64_t layout_like_size(const Value& v) {
   throw Error("expected a layout, composed layout or F2 layout, got " + v.kind_name());
 }
 
+// x -> Sw(offset + L(x)); behind `smem_ptr[Nb](unset)` (CuTe's GMMA atoms) the swizzle acts on
+// the byte address of the N-bit element L(x) (CuTe turns it into a swizzle_ptr). composed_eval.hpp
+// states both, with every precondition (x >= 0; behind the pointer L(x) >= 0 and a swizzle that
+// permutes whole elements); a refusal behind the pointer names the composed layout.
 std::int64_t apply_composed(const ComposedLayout& c, std::int64_t index) {
-  if (index < 0) throw Error("layout application: index " + std::to_string(index) + " is negative");
-  const std::int64_t inner = apply_index(c.layout, index);
-  if (!c.offset || c.offset->value) {
-    // Offsets of any sign: the swizzle XORs the two's-complement pattern, as CuTe's does
-    // (offset + L(i) is overflow-checked there).
-    return composed_value<CheckedInt>(c, index).v;
-  }
-  // `Sw o smem_ptr[Nb](unset) o L` (CuTe's GMMA atoms): the swizzle acts on the *byte*
-  // address of the N-bit element L(i) (CuTe turns it into a swizzle_ptr). As a function of
-  // element indices: i -> the swizzle's element form (pointer_swizzle.hpp) of L(i).
-  // Precondition: the swizzle has an element form (it permutes whole elements).
+  if (!c.offset || c.offset->value) return composed_value<CheckedInt>(c, index).v;
   try {
-    element_swizzle(c.swizzle, c.offset->pointer_element_bits);
+    return composed_value<CheckedInt>(c, index).v;
   } catch (const Error& e) {
     throw Error("evaluating " + c.to_string() + ": " + e.what());
   }
-  // The swizzle acts on the byte address, which the model takes from an aligned base; an
-  // element before the pointer has no address the model knows (CuTe swizzles the real one).
-  if (inner < 0)
-    throw Error("evaluating " + c.to_string() + ": element offset " + std::to_string(inner) +
-                " is negative, before the smem pointer, whose base address the model does not know");
-  return composed_value<CheckedInt>(c, index).v;
 }
 
 IntTuple evaluate_at(const Value& v, std::int64_t index) {

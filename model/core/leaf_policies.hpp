@@ -39,6 +39,9 @@ struct IntTupleLeaf {
   static bool is_static(const IntTuple& x) { return x.is_static(); }
   static IntTuple scale(const IntTuple& c, const IntTuple& d) { return scale_stride_leaf(c, d); }
   static bool same(const IntTuple& a, const IntTuple& b) { return a.same_values(b); }
+  static bool same_position(const IntTuple& a, const IntTuple& b) {
+    return a.is_basis() == b.is_basis() && (!a.is_basis() || a.basis_path() == b.basis_path());
+  }
 };
 
 }  // namespace cuteref

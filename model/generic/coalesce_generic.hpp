@@ -76,9 +76,11 @@ struct CoalesceOps {
   using Leaf = typename P::Leaf;
   using A = LeafArith<P>;
   bool is_unit(const Leaf& s) const { return A::is(s, 1); }
-  // prev_shape * prev_stride == stride: the mode continues the previous one's progression.
+  // prev_shape * prev_stride == stride: the mode continues the previous one's progression (a
+  // product past int64 continues nothing: (2,2):(2^62,1) keeps both modes, as pycute's exact
+  // integers do).
   bool continues(const Leaf& prev_shape, const Leaf& prev_stride, const Leaf& stride) const {
-    return A::same(A::scale(prev_shape, prev_stride), stride);
+    return A::scaled_is(prev_shape, prev_stride, stride);
   }
   Leaf merge(const Leaf& a, const Leaf& b) const { return A::mul(a, b); }
   Leaf unit_shape() const { return P::constant(1); }

@@ -18,16 +18,24 @@ namespace cuteref {
 // slot (`offset` an integer offset, `pointer_element_bits` > 0 an smem_ptr[Nb] token, neither:
 // none) and the layout's shape and stride trees (the model's IntTuple, or a ScalarTuple of
 // symbolic leaves: the proofs' composed layouts with symbolic parts).
-// Precondition (checked here by element_swizzle): for an smem_ptr offset, the swizzle has an
-// element form on N-bit elements. The byte address L(x) * N / 8 of an element of 8 bits or more
-// must fit in int64 (an overflow check of the scalar); L(x) * N, the bit address, need not.
+// Preconditions, checked here (an error for values, a side condition for terms): x >= 0
+// (layout_apply_index); for an smem_ptr offset, L(x) >= 0 (the swizzle acts on the byte
+// address, which the model takes from an aligned base: an element before the pointer has no
+// address the model knows, where CuTe swizzles the real one) and the swizzle has an element
+// form on N-bit elements (element_swizzle). The byte address L(x) * N / 8 of an element of 8
+// bits or more must fit in int64 (an overflow check of the scalar); L(x) * N, the bit
+// address, need not.
 template <class Scalar, class Tree>
 Scalar composed_value_of_parts(const Swizzle& sw, const std::optional<Scalar>& offset, int pointer_element_bits,
                                const Tree& shape, const Tree& stride, const Scalar& index) {
   using Ops = ScalarOps<Scalar>;
-  const Scalar inner = crd2idx_index(index, shape, stride);
+  const Scalar inner = layout_apply_index(index, shape, stride);
   const Scalar b = Ops::constant(sw.bits()), m = Ops::constant(sw.base()), s = Ops::constant(sw.shift());
   if (pointer_element_bits == 0) return swizzle_value(offset ? *offset + inner : inner, b, m, s);
+  Ops::require(inner >= Ops::constant(0), [&] {
+    return "element offset " + Ops::text(inner) +
+           " is negative, before the smem pointer, whose base address the model does not know";
+  });
   const int bits = pointer_element_bits;
   if (bits >= 8) (void)(inner * Ops::constant(bits / 8));  // the byte address exists
   const Swizzle on_elements = element_swizzle(sw, bits);

@@ -92,6 +92,17 @@ Scalar crd2idx_index(const Scalar& index, const Tree& shape, const Tree& stride)
   return sum + crd2idx_index(rest, shape[r - 1], stride[r - 1]);
 }
 
+// L(index): the model's application of a layout to an integer index, crd2idx_index with its
+// precondition index >= 0 (a negative index has no coordinate), checked: an error for a
+// value, a side condition for a term.
+template <class Scalar, class Tree>
+Scalar layout_apply_index(const Scalar& index, const Tree& shape, const Tree& stride) {
+  using Ops = ScalarOps<Scalar>;
+  Ops::require(index >= Ops::constant(0),
+               [&] { return "layout application: index " + Ops::text(index) + " is negative"; });
+  return crd2idx_index(index, shape, stride);
+}
+
 // idx2crd of an integer index into a shape: the coordinate, congruent to the shape.
 template <class Scalar, class Tree>
 ScalarTuple<Scalar> idx2crd_index(const Scalar& index, const Tree& shape) {

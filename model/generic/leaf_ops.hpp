@@ -15,7 +15,8 @@
 //   static ScalarOps<Scalar>::Bool is_static(const Leaf&);
 // and, for leaves that may be scaled-basis strides (the model's IntTuple):
 //   static Leaf scale(const Leaf& c, const Leaf& d)  c * d, d keeping its basis position;
-//   static bool same(const Leaf& a, const Leaf& b)   equal values at the same position.
+//   static bool same(const Leaf& a, const Leaf& b)   equal values at the same position;
+//   static bool same_position(const Leaf& a, const Leaf& b)  both integers, or bases at one position.
 // Every branch is ScalarOps::decide (a plain bool for values, a case split for terms); every
 // precondition ScalarOps::require (a throw for values, a proof obligation for terms).
 #pragma once
@@ -55,6 +56,15 @@ struct LeafArith {
   static bool same(const Leaf& a, const Leaf& b) {
     if constexpr (requires { P::same(a, b); }) return P::same(a, b);
     else return equal(a, b);
+  }
+
+  // c * d == t for a shape c and strides d, t (a basis stride: t at d's position), on the
+  // exact product: one past int64 equals no stride, and no overflow is an error here (nothing
+  // is computed; the model's answer where vendors' exact integers give one).
+  static bool scaled_is(const Leaf& c, const Leaf& d, const Leaf& t) {
+    if constexpr (requires { P::same_position(d, t); })
+      if (!P::same_position(d, t)) return false;
+    return Ops::decide(Ops::product_is(value(c), value(d), value(t)));
   }
 
   // Arithmetic (Scalar's overflow checks).

@@ -10,8 +10,11 @@
 //     bool for concrete values, a case split for symbolic ones), truth(v) (the Bool constant
 //     v), and note_ceil_div(q, a, b)
 //     (what a scalar may record of q = ceil_div(a, b): nothing for values, the bound q >= 1
-//     for terms of positive a and b), and bit_width_bound(x) (a number of low bits that
-//     holds every value x >= 0 can take: x's own width for a value, 64 where unknown);
+//     for terms of positive a and b), bit_width_bound(x) (a number of low bits that
+//     holds every value x >= 0 can take: x's own width for a value, 64 where unknown), and
+//     text(x) (x in a diagnostic: a value's digits; a term has none), and product_is(a, b, t)
+//     (a * b == t on the exact product, a Bool: a product past int64 equals no t, and nothing
+//     overflows, as nothing is computed);
 // CheckedInt is the model's own scalar: 64-bit signed and overflow-checked. The proofs
 // (proofs/z3_scalar.hpp) supply a Z3 bit-vector scalar whose checks become side conditions.
 #pragma once
@@ -58,6 +61,11 @@ struct ScalarOps<CheckedInt> {
   using Bool = bool;
   static CheckedInt constant(std::int64_t v) { return v; }
   static CheckedInt select(bool c, CheckedInt a, CheckedInt b) { return c ? a : b; }
+  static std::string text(CheckedInt x) { return std::to_string(x.v); }
+  static bool product_is(CheckedInt a, CheckedInt b, CheckedInt t) {
+    std::int64_t p = 0;
+    return !__builtin_mul_overflow(a.v, b.v, &p) && p == t.v;
+  }
   // a << n for 0 <= n <= 63; a negative a, or a bit shifted into or past bit 63, is an
   // overflow, as for *.
   static CheckedInt shl(CheckedInt a, CheckedInt n) {

@@ -485,6 +485,54 @@ TEST(ProveSoundness, AComputedValueHasNoInventedStaticFlags) {
   ++checked;
 }
 
+// Applying a layout keeps the model's checks: the index is >= 0, and behind an smem_ptr the
+// element offset L(x) is >= 0 (the model knows no address before the pointer). The symbolic
+// side stated neither (composition(A, Sw o B)'s element-wise check applies A at Sw(B(x)); a
+// composed layout's application by its parts), and the replay compared layouts by its own
+// application: a false `proved` on a box the replay covered whole, and at sparse points. By
+// hand, [x == c] as above:
+// - composition(Sw<3,4,3> o smem_ptr[16b](unset) o 16:-1, n:1) is that composed layout over
+//   n:-1 (16:-1 o n:1 = n:-1 for n <= 16): its element at i >= 1 is -i, before the pointer,
+//   so the model refuses it for every n >= 2;
+// - Sw<3,4,3> o smem_ptr[16b](unset) o 8:-1 at [x == c] is the element -1 at x = c;
+// - composition(8:1, Sw<1,0,1> o 0 o (1 + [x == c]):-1): at x = c, B = 2:-1, B(1) = -1 and
+//   Sw<1,0,1>(-1) = -1 XOR 1 = -2 (bit 1 of -1 XOR-ed into bit 0), where A = 8:1 is applied:
+//   a negative index. Elsewhere B = 1:-1 and every check holds.
+TEST(ProveSoundness, EveryApplicationKeepsTheModelsChecks) {
+  const std::string at = "(" + at_c("x") + " - 1)";
+  const std::string box = "x in [1000,1099511627776]";
+  const ProveRun dense = prove_assuming(
+      "composition(Sw<3,4,3> o smem_ptr[16b](unset) o 16:-1, n:1) == Sw<3,3,3> o 0 o n:-1", {"n in [1,16]"}, {});
+  ++checked;
+  EXPECT_EQ(dense.rc, cuteref::proofs::kProveRefuted) << dense.out << dense.err;
+  if (dense.rc == cuteref::proofs::kProveRefuted) {
+    EXPECT_GE(value_of(dense.out, "n"), 2) << dense.out;
+    EXPECT_EQ(dense.out.find("(found by the concrete replay"), std::string::npos) << dense.out;
+  }
+  EXPECT_TRUE(model_refuses("composition(Sw<3,4,3> o smem_ptr[16b](unset) o 16:-1, 2:1) == Sw<3,3,3> o 0 o 2:-1"));
+  EXPECT_FALSE(model_refuses("composition(Sw<3,4,3> o smem_ptr[16b](unset) o 16:-1, 1:1) == Sw<3,3,3> o 0 o 1:-1"));
+  checked += 2;
+  const struct {
+    std::string claim, refused_at_c;
+  } sparse[] = {
+      {"Sw<3,4,3> o smem_ptr[16b](unset) o 8:-1(" + at + ") == Sw<3,3,3>(0 - " + at + ")",
+       "Sw<3,4,3> o smem_ptr[16b](unset) o 8:-1(1)"},
+      {"composition(8:1, Sw<1,0,1> o 0 o (1 + " + at + "):-1) == Sw<1,0,1> o 0 o (1 + " + at + "):-1",
+       "composition(8:1, Sw<1,0,1> o 0 o 2:-1)"},
+  };
+  for (const auto& k : sparse) {
+    const ProveRun r = prove_assuming(k.claim, {box}, {});
+    ++checked;
+    EXPECT_EQ(r.rc, cuteref::proofs::kProveRefuted) << k.claim << "\n" << r.out << r.err;
+    if (r.rc == cuteref::proofs::kProveRefuted) {
+      EXPECT_EQ(value_of(r.out, "x"), 123456789013) << r.out;
+      EXPECT_NE(r.out.find("the model rejects this input"), std::string::npos) << r.out;
+    }
+    EXPECT_TRUE(model_refuses(k.refused_at_c)) << k.refused_at_c;
+    ++checked;
+  }
+}
+
 // A division's definition (its quotient and remainder) is added to every query, so it must
 // hold for some quotient at every point. Its sign facts came from an interval clamped to
 // int64 after an overflow obligation: INT64_MAX - P has the interval [0, INT64_MAX] for P in
