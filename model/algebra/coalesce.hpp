@@ -12,7 +12,9 @@ namespace cuteref {
 // @post result(i) == L(i) for all 0 <= i < size(L)
 // A result of one mode is a leaf layout `s:d`; all-size-1 gives `_1:_0`.
 // Merging is decided on the run-time values (CuTe C++ merges only static modes and keeps
-// dynamic size-1 modes; both are the same function on the domain).
+// dynamic size-1 modes; both are the same function on the domain), on the exact product
+// shape * stride: one past int64 is no stride, so (2,2):(2^62,1) keeps both modes (as
+// pycute's integers do). A merged shape that overflows is an error.
 Layout coalesce(const Layout& l);
 
 // coalesce(L, profile): coalesce each mode of L at the leaves of `profile` (a tuple
