@@ -89,10 +89,7 @@ std::optional<IntTuple> lower_tuple(const ScalarTuple<Scalar>& t, const StaticFl
   return IntTuple::tuple(std::move(e));
 }
 
-// Whether every static flag of v is tracked (flags_tracked) and v's flags forgotten
-// (forget_flags: the model's result on arguments lowered without their flags has the right
-// values and unknown flags). A model value other than an integer, tuple, layout or composed
-// layout cannot forget its flags: forget_flags refuses it.
+// Whether every static flag of v is known (a model value keeps its own).
 template <class Scalar>
 bool flags_tracked(const Val<Scalar>& v) {
   using K = typename Val<Scalar>::Kind;
@@ -109,18 +106,6 @@ bool flags_tracked(const Val<Scalar>& v) {
     case K::Model: return true;
   }
   return false;
-}
-template <class Scalar>
-void forget_flags(Val<Scalar>& v) {
-  using K = typename Val<Scalar>::Kind;
-  if (v.kind == K::Model)
-    throw Unsupported("a value of the model (" + v.model->kind_name() + ") computed from a value computed on symbolic "
-                      "values, whose static leaves (CuTe's _N) are not tracked");
-  v.int_static.reset();
-  v.t_static.reset();
-  v.stride_static.reset();
-  v.offset_static.reset();
-  for (auto& part : v.parts) forget_flags(part);
 }
 
 // The model's Value of a concrete Val (nullopt if some leaf is symbolic, or, `with_flags`, if

@@ -5,17 +5,17 @@
 
 #include "error.hpp"
 #include "leaf_arith.hpp"
-#include "scalar.hpp"
+#include "leaf_ops.hpp"
+#include "leaf_policies.hpp"
 
 namespace cuteref {
 
 namespace {
 
-// s*d for an integer shape and an integer or scaled-basis stride, compared with the next stride.
+// s * d == next for an integer shape and integer or scaled-basis strides (coalesce's own
+// decision, leaf_ops.hpp: a product past int64 continues nothing).
 bool continues(const IntTuple& s, const IntTuple& d, const IntTuple& next) {
-  if (d.is_basis() != next.is_basis()) return false;
-  if (d.is_basis() && d.basis_path() != next.basis_path()) return false;
-  return ScalarOps<CheckedInt>::product_is(s.value(), d.value(), next.value());  // past int64: no
+  return LeafArith<IntTupleLeaf>::scaled_is(s, d, next);
 }
 
 }  // namespace
