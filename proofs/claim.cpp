@@ -342,6 +342,16 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
       return claim_goal(a, b, index, layouts);
     }, options);
   } catch (const Unsupported& e) {
+    // Nothing is proved without a symbolic form, but the model may still refute the claim at
+    // a point of the box (a refutation needs no proof, only that point).
+    const Replay replay = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {}, deadline);
+    if (!replay.failure.empty()) {
+      print_replay_refutation(replay,
+                              "(found on the concrete model at a replayed point of the box: the claim has no symbolic "
+                              "form, so Z3 was not asked; the model decides)",
+                              out);
+      return kProveRefuted;
+    }
     out << "unknown: " << shortened(e.what()) << "\n";
     return kProveUnknown;
   } catch (const Error& e) {

@@ -389,11 +389,22 @@ TEST(ProveAlgebra, Downcast) {
   ++g_cases;
   EXPECT_EQ(r.rc, 64) << r.out << r.err;
   EXPECT_NE(r.err.find("downcast: precondition violated: some stride must be the static _1"), std::string::npos) << r.err;
-  // The static flags of a symbolically computed layout are not tracked: `unknown`, saying so.
-  const ProveRun computed = prove("downcast(coalesce((a,b):(_1,a)), 2) == (2*a*b):1", kAB);
+  // The static flags of a symbolically computed layout are not tracked: `unknown`, saying so,
+  // where the model agrees at every replayed point. By hand: for a, b >= 2,
+  // coalesce((a,b):(_1,a)) = (a*b):_1 (mode 1's stride a is a * _1), whose downcast by 2 is
+  // (2*a*b):_1. At a = 1 coalesce gives b:1 (the size-1 mode dropped, a run-time stride) or
+  // _1:_0, with no static _1 stride: the model refuses, so on [1, ...] it is refuted there.
+  const ProveRun computed = prove("downcast(coalesce((a,b):(_1,a)), 2) == (2*a*b):1", {"a in [2,40]", "b in [2,40]"});
   ++g_cases;
   EXPECT_EQ(computed.rc, 2) << computed.out << computed.err;
   EXPECT_NE(computed.out.find("static leaves (CuTe's _N, which downcast reads) are not known"), std::string::npos) << computed.out;
+  const ProveRun refused = prove("downcast(coalesce((a,b):(_1,a)), 2) == (2*a*b):1", {"a in [1,40]", "b in [2,40]"});
+  ++g_cases;
+  EXPECT_EQ(refused.rc, 1) << refused.out << refused.err;
+  if (refused.rc == 1) {
+    EXPECT_EQ(cuteref::proofs::testing::value_of(refused.out, "a"), 1) << refused.out;
+    EXPECT_NE(refused.out.find("some stride must be the static _1"), std::string::npos) << refused.out;
+  }
 }
 
 // Composed layouts S o O o L with symbolic parts: C(x) = S(O + L(x)), and

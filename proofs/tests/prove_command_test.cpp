@@ -111,15 +111,23 @@ TEST(Prove, UnknownAndErrors) {
   // A leaf A = a:1 composes B's mode n:d to n:(d*1) whatever a is (CuTe reads A past its
   // size: composition.hpp's composition(8:2, 16:1) = 16:2): proved. complement of an A that
   // filters to _1:_0 is the cotarget's compact layout, 4:1: proved. A tuple of layouts as
-  // the tiler of a symbolic layout is not covered: unknown.
+  // the tiler of a symbolic layout is not covered: unknown where the model agrees at every
+  // replayed point, refuted where it does not. By hand: zipped_divide((a,8):(1,a), (2:1,4:1))
+  // tiles mode 0 (a leaf, so no check) into 2 and ceil(a/2) and mode 1 into 4 and 2, so its
+  // size is 16 * ceil(a/2): 16 * ((a + 1) / 2) holds at every a, and 16 * a at none of [2,8].
   ++g_cases;
   EXPECT_EQ(prove("composition(a:1, 4:1) == 4:1", {"a in [1,8]"}).rc, 0);
   ++g_cases;
   EXPECT_EQ(prove("complement(a:0, 4) == 4:1", {"a in [1,8]"}).rc, 0);
-  const ProveRun u = prove("zipped_divide((a,8):(1,a), (2:1,4:1)) == ((2,4),(a,2)):((1,a),(2,4))", {"a in [2,8]"});
+  const ProveRun u = prove("size(zipped_divide((a,8):(1,a), (2:1,4:1))) == 16 * ((a + 1) / 2)", {"a in [2,8]"});
   ++g_cases;
   EXPECT_EQ(u.rc, 2);
   EXPECT_EQ(u.out.rfind("unknown: ", 0), 0u) << u.out;
+  const ProveRun r = prove("zipped_divide((a,8):(1,a), (2:1,4:1)) == ((2,4),(a,2)):((1,a),(2,4))", {"a in [2,8]"});
+  ++g_cases;
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("the sizes differ"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the claim has no symbolic form"), std::string::npos) << r.out;
   // A malformed claim or --where is a usage error (64, EX_USAGE), not `unknown` (2).
   const ProveRun e = prove("x + 1");
   ++g_cases;

@@ -469,10 +469,11 @@ TEST(ProveSoundness, AComputedValueHasNoInventedStaticFlags) {
             "true");
   ++checked;
   // A structural result of the model on such a value: make_layout((_1,4)) is (_1,4):(_0,_1)
-  // (a static _1 mode gets the stride _0), a run-time 1 keeps the stride 1. Not proved.
+  // (a static _1 mode gets the stride _0), a run-time 1 keeps the stride 1: false at every x,
+  // and with no symbolic form (stride), refuted by the model at a replayed point.
   const ProveRun made = prove_assuming("stride(make_layout((size(_1:x),4))) == (1,1)", {"x in [1,100]"}, {});
   ++checked;
-  EXPECT_NE(made.rc, 0) << made.out << made.err;
+  EXPECT_EQ(made.rc, cuteref::proofs::kProveRefuted) << made.out << made.err;
   EXPECT_EQ(cuteref::parse_and_evaluate("stride(make_layout((size(_1:7),4)))", &cuteref::standard_functions()).to_string(),
             "(_0,_1)");
   // Arithmetic is a run-time integer on the model whatever its operands (`_2 + _3` is 5), so
