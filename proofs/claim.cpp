@@ -207,6 +207,19 @@ int report_z3_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std:
   return kProveRefuted;
 }
 
+// A point of the box where the concrete model refutes the claim (refuses a side or finds the
+// sides different, every hypothesis holding there), printed as `refuted` with `why` saying why
+// Z3 did not give it; false (nothing printed) where the replayed points show none. Never a proof.
+bool refuted_on_model(const ParsedClaim& p, std::chrono::steady_clock::time_point deadline, const std::string& why,
+                      std::ostream& out) {
+  const Replay replay = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {}, deadline);
+  if (replay.failure.empty()) return false;
+  // Not "(found by the concrete replay": that note marks a proof the replay contradicted.
+  print_replay_refutation(replay, ("(found on the concrete model at a replayed point of the box: " + why +
+                                   "; the model decides)").c_str(), out);
+  return true;
+}
+
 // Z3's refutation, else, where its counterexample does not replay (it lies outside the model's
 // domain, or is too large), a point of the box where the concrete model contradicts the claim,
 // else `unknown` with the reason Z3's did not replay.
@@ -214,17 +227,8 @@ int report_refutation(const ParsedClaim& p, const ProofOutcome& outcome, std::ch
                       std::ostream& out) {
   std::ostringstream z3_report;
   const int rc = report_z3_refutation(p, outcome, z3_report);
-  if (rc == kProveUnknown) {
-    const Replay replay = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {}, deadline);
-    if (!replay.failure.empty()) {
-      // Not "(found by the concrete replay": that note marks a proof the replay contradicted.
-      print_replay_refutation(replay,
-                              "(found on the concrete model at a replayed point of the box: Z3's counterexample did "
-                              "not replay; the model decides)",
-                              out);
-      return kProveRefuted;
-    }
-  }
+  if (rc == kProveUnknown && refuted_on_model(p, deadline, "Z3's counterexample did not replay", out))
+    return kProveRefuted;
   out << z3_report.str();
   return rc;
 }
@@ -344,14 +348,8 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   } catch (const Unsupported& e) {
     // Nothing is proved without a symbolic form, but the model may still refute the claim at
     // a point of the box (a refutation needs no proof, only that point).
-    const Replay replay = replay_claim(p.lhs(), p.rhs(), p.hypotheses, p.names, p.ranges, {}, deadline);
-    if (!replay.failure.empty()) {
-      print_replay_refutation(replay,
-                              "(found on the concrete model at a replayed point of the box: the claim has no symbolic "
-                              "form, so Z3 was not asked; the model decides)",
-                              out);
+    if (refuted_on_model(p, deadline, "the claim has no symbolic form, so Z3 was not asked", out))
       return kProveRefuted;
-    }
     out << "unknown: " << shortened(e.what()) << "\n";
     return kProveUnknown;
   } catch (const Error& e) {
