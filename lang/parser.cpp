@@ -589,10 +589,18 @@ class TreeParser {
     w.name = text_.substr(start, pos_ - start);
     const std::size_t before_template = pos_;
     skip_ws();
-    if (peek() == '<' && peek(1) != '<' && template_arguments_apply(w.name))
+    if (peek() == '<' && peek(1) != '<' && template_arguments_apply(w.name)) {
       w.name = keep(std::string(w.name) + template_arguments());
-    else
+      // A name with template arguments is an atom's, never applied (CuTe's get<I>(t) is mode(t, I)).
+      const std::size_t after_template = pos_;
+      skip_ws();
+      if (peek() == '(')
+        fail_at(start, "unknown function '" + std::string(w.name) + "' (an atom's name is not applied" +
+                           (w.name.substr(0, 4) == "get<" ? "; CuTe's get<I>(t) is mode(t, I))" : ")"));
+      pos_ = after_template;
+    } else {
       pos_ = before_template;
+    }
     return w;
   }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <sstream>
 
 #include "claim_goal.hpp"
@@ -315,36 +316,69 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
     return kProveUsage;
   }
   const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(std::ceil(req.timeout_s * 1000)));
+  // A hypothesis without variables is decided on the model alone: where it does not hold
+  // (false, or the model refuses what it names), no point satisfies the hypotheses. One the
+  // model cannot decide (too large, a non-integer compared) is left to the proof.
+  for (const Hypothesis& h : p.hypotheses) {
+    if (mentions_variable(h.tree)) continue;
+    std::optional<std::string> why;
+    try {
+      why = hypothesis_fails(h, {});
+    } catch (const Error&) {
+      continue;
+    }
+    if (why) {
+      out << "vacuous: --assume '" << h.text << "' has no variable and does not hold on the concrete model: "
+          << shortened(*why) << "\n";
+      for (const Hypothesis& g : p.hypotheses) out << "  assuming: " << g.text << "\n";
+      return kProveVacuous;
+    }
+  }
   bool bits = needs_bits(p.claim);
   for (const Hypothesis& h : p.hypotheses) bits = bits || needs_bits(h.tree);  // the hypotheses share the encoding
   for (const Hypothesis& h : symbolic_only) bits = bits || needs_bits(h.tree);
-  const Encoding encoding = bits ? Encoding::BitVector64 : Encoding::Int64Range;
-  ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
-  SymbolicScope& scope = *holder.scope;
-  std::vector<z3::expr> domain;
-  std::map<std::string, SymInt> vars;
-  for (const auto& n : p.names) {
-    const VariableRange r = p.ranges.count(n) ? p.ranges.at(n) : VariableRange{};
-    vars.emplace(n, scope.ranged_variable(n, r.lo, r.hi, domain));
-  }
-  if (encoding == Encoding::Int64Range) write_dividends_as_multiples(divisibility_facts(p.hypotheses), vars, scope, domain);
-  std::vector<ProofVariable> reported;
-  for (const auto& n : p.names) reported.push_back({n, vars.at(n).e});
-  const SymInt index = scope.ranged_variable(kElementIndex, 0, INT64_MAX, domain);
-  reported.push_back({kElementIndex, index.e});
   bool layouts = false;
-  ProofOutcome outcome;
-  try {
+  // The proof in one encoding, within what is left of the time limit.
+  auto prove_in = [&](Encoding encoding) -> ProofOutcome {
+    ScopeHolder holder{std::make_unique<SymbolicScope>(encoding), req.leak_solver_context};
+    SymbolicScope& scope = *holder.scope;
+    std::vector<z3::expr> domain;
+    std::map<std::string, SymInt> vars;
+    for (const auto& n : p.names) {
+      const VariableRange r = p.ranges.count(n) ? p.ranges.at(n) : VariableRange{};
+      vars.emplace(n, scope.ranged_variable(n, r.lo, r.hi, domain));
+    }
+    if (encoding == Encoding::Int64Range) write_dividends_as_multiples(divisibility_facts(p.hypotheses), vars, scope, domain);
+    std::vector<ProofVariable> reported;
+    for (const auto& n : p.names) reported.push_back({n, vars.at(n).e});
+    const SymInt index = scope.ranged_variable(kElementIndex, 0, INT64_MAX, domain);
+    reported.push_back({kElementIndex, index.e});
     ProofOptions options;
-    options.timeout_ms = static_cast<unsigned>(std::ceil(req.timeout_s * 1000));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    options.timeout_ms = static_cast<unsigned>(std::max<long long>(1, left.count()));
     options.keep_smt2 = !req.smt2_file.empty() || outcome_out != nullptr;
     options.domain_points = req.domain_points;
-    outcome = prove(scope, domain, reported, [&]() -> z3::expr {
+    return prove(scope, domain, reported, [&]() -> z3::expr {
+      layouts = false;
       for (const Hypothesis& h : p.hypotheses) state_hypothesis(h, vars, scope);
       for (const Hypothesis& h : symbolic_only) state_hypothesis(h, vars, scope);
       const SymVal a = evaluate_symbolically(p.lhs(), vars), b = evaluate_symbolically(p.rhs(), vars);
       return claim_goal(a, b, index, layouts);
     }, options);
+  };
+  ProofOutcome outcome;
+  try {
+    if (bits) {
+      outcome = prove_in(Encoding::BitVector64);
+    } else {
+      // needs_bits reads the claim's text; a function may build bit operations the text does
+      // not show (to_f2's F2 strides): those are stated again with bit-vectors.
+      try {
+        outcome = prove_in(Encoding::Int64Range);
+      } catch (const NeedsBitVectors&) {
+        outcome = prove_in(Encoding::BitVector64);
+      }
+    }
   } catch (const Unsupported& e) {
     // Nothing is proved without a symbolic form, but the model may still refute the claim at
     // a point of the box (a refutation needs no proof, only that point).

@@ -1,7 +1,7 @@
 #include "hypotheses.hpp"
 
+#include <map>
 #include <optional>
-#include <set>
 
 #include "coordinates.hpp"
 #include "enumeration_budget.hpp"
@@ -68,28 +68,30 @@ Node composition_of(const Node& call) {
   return c;
 }
 
-// f(), or nullopt where the model refuses it (an Error): a hypothesis does not hold where the
-// model cannot evaluate what it names (state_hypothesis makes the same preconditions
-// hypotheses for Z3). A spent enumeration budget is not a refusal: it propagates, and the
-// replay counts the point as too large to check.
+// f(), or nullopt where the model refuses it (an Error, its diagnostic kept in `why`): a
+// hypothesis does not hold where the model cannot evaluate what it names (state_hypothesis
+// makes the same preconditions hypotheses for Z3). A spent enumeration budget is not a
+// refusal: it propagates, and the replay counts the point as too large to check.
 template <class F>
-auto unless_refused(F&& f) -> std::optional<decltype(f())> {
+auto unless_refused(F&& f, std::string& why) -> std::optional<decltype(f())> {
   try {
     return f();
-  } catch (const Error&) {
+  } catch (const Error& e) {
     if (enumeration_budget_spent()) throw;
+    why = std::string("the model refuses it: ") + e.what();
     return std::nullopt;
   }
 }
 
-std::optional<Value> model_value(const Node& n, const VariableValues& values) {
-  return unless_refused([&] { return evaluate(n, &standard_functions(), &values); });
+std::optional<Value> model_value(const Node& n, const VariableValues& values, std::string& why) {
+  return unless_refused([&] { return evaluate(n, &standard_functions(), &values); }, why);
 }
 
 // A side of a comparison or of divides at the point, or nullopt where the model cannot
 // evaluate it. A value that is not an integer is an Error.
-std::optional<std::int64_t> concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values) {
-  const std::optional<Value> v = model_value(n, values);
+std::optional<std::int64_t> concrete_integer(const Hypothesis& h, const Node& n, const VariableValues& values,
+                                             std::string& why) {
+  const std::optional<Value> v = model_value(n, values, why);
   if (!v) return std::nullopt;
   if (!v->is_int_tuple() || !std::get<IntTuple>(v->data).is_integer())
     throw Error("--assume '" + h.text + "': only integers are compared");
@@ -178,36 +180,46 @@ void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& 
   scope.add_hypothesis(statement);
 }
 
-bool hypothesis_holds(const Hypothesis& h, const VariableValues& values) {
+std::optional<std::string> hypothesis_fails(const Hypothesis& h, const VariableValues& values) {
   const EnumerationBudgetScope budget;
   const Node& t = h.tree;
+  std::string why;
   if (t.kind == Node::Kind::Compare || t.name == "divides") {
-    const std::optional<std::int64_t> a = concrete_integer(h, t.children[0], values);
-    const std::optional<std::int64_t> b = concrete_integer(h, t.children[1], values);
-    if (!a || !b) return false;
-    return t.kind == Node::Kind::Compare ? compared(t.name, *a, *b) : divides_value<std::int64_t>(*a, *b, 0, 1);
+    const std::optional<std::int64_t> a = concrete_integer(h, t.children[0], values, why);
+    if (!a) return why;
+    const std::optional<std::int64_t> b = concrete_integer(h, t.children[1], values, why);
+    if (!b) return why;
+    const bool holds = t.kind == Node::Kind::Compare ? compared(t.name, *a, *b) : divides_value<std::int64_t>(*a, *b, 0, 1);
+    if (holds) return std::nullopt;
+    return "it is false: its sides are " + std::to_string(*a) + " and " + std::to_string(*b);
   }
   if (t.name == "injective") {
     // L's values are the model's: where the model cannot evaluate L, its size or one of its
     // values (a 64-bit overflow), L has no values there and the hypothesis does not hold (as
     // `defined`). Only a layout too large to enumerate is left undecided (an Error).
-    const std::optional<Value> v = model_value(t.children[0], values);
-    if (!v) return false;
+    const std::optional<Value> v = model_value(t.children[0], values, why);
+    if (!v) return why;
     if (!v->is_layout()) throw Error("--assume '" + h.text + "': injective takes a layout");
     const Layout& l = std::get<Layout>(v->data);
-    const std::optional<std::int64_t> n = unless_refused([&] { return size_value(l); });
-    if (!n) return false;
+    const std::optional<std::int64_t> n = unless_refused([&] { return size_value(l); }, why);
+    if (!n) return why;
     constexpr std::int64_t kLimit = std::int64_t{1} << 22;
     if (*n > kLimit) throw Error("--assume '" + h.text + "': " + std::to_string(*n) + " elements, too many to check");
-    std::set<std::int64_t> image;
+    std::map<std::int64_t, std::int64_t> first_index_of;
     for (std::int64_t i = 0; i < *n; ++i) {
-      const std::optional<std::int64_t> x = unless_refused([&] { return apply_index(l, i); });
-      if (!x || !image.insert(*x).second) return false;
+      const std::optional<std::int64_t> x = unless_refused([&] { return apply_index(l, i); }, why);
+      if (!x) return why;
+      const auto [it, fresh] = first_index_of.emplace(*x, i);
+      if (!fresh)
+        return "it is false: L(" + std::to_string(it->second) + ") == L(" + std::to_string(i) + ") == " + std::to_string(*x);
     }
-    return true;
+    return std::nullopt;
   }
   // defined, admissible: the model evaluates it
-  return model_value(t.name == "defined" ? t.children[0] : composition_of(t), values).has_value();
+  if (model_value(t.name == "defined" ? t.children[0] : composition_of(t), values, why)) return std::nullopt;
+  return why;
 }
+
+bool hypothesis_holds(const Hypothesis& h, const VariableValues& values) { return !hypothesis_fails(h, values); }
 
 }  // namespace cuteref::proofs

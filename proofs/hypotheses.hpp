@@ -8,6 +8,7 @@
 // coordinates of L have distinct offsets; integer strides only).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,9 @@ void state_hypothesis(const Hypothesis& h, const std::map<std::string, SymInt>& 
 // its enumeration budget (enumeration_budget_spent()), or a compared side that is not an
 // integer.
 bool hypothesis_holds(const Hypothesis& h, const VariableValues& values);
+
+// Why `h` does not hold at `values`, in words (the model's diagnostic where it refuses what `h`
+// names; the values where `h` is false), or nothing where it holds. Throws as hypothesis_holds.
+std::optional<std::string> hypothesis_fails(const Hypothesis& h, const VariableValues& values);
 
 }  // namespace cuteref::proofs

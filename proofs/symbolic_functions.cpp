@@ -161,12 +161,18 @@ std::optional<SymVal> wavefronts(const std::vector<SymVal>& a) {
     throw Error("smem_wavefronts: the element width must be a multiple of 8 bits dividing the access");
   const bool matrix = in.op == SmemOp::LoadMatrix || in.op == SmemOp::StoreMatrix;
   const std::size_t lanes = matrix ? static_cast<std::size_t>(8 * in.matrices) : a[1].t.rank();
-  if (!a[1].t.is_tuple() || a[1].t.rank() < lanes || a[1].t.rank() > 32)
+  if (!a[1].t.is_tuple() || a[1].t.rank() == 0 || a[1].t.rank() < lanes || a[1].t.rank() > 32)
     throw Error("smem_wavefronts: ADDR must be a tuple of at most 32 element offsets, one per thread");
+  // As the model (smem_banks.cpp's smem_accesses): every entry, the threads past `lanes` too, is
+  // an integer whose access's last element offset, entry + values - 1, fits in 64 bits (a
+  // side condition: the model's checked add refuses it); the lanes' byte addresses are checked
+  // by instruction_wavefronts.
+  const std::int64_t values = 8 * in.access_bytes / bits;
   std::vector<std::optional<SymInt>> address(lanes);
-  for (std::size_t t = 0; t < lanes; ++t) {
+  for (std::size_t t = 0; t < a[1].t.rank(); ++t) {
     if (a[1].t[t].is_tuple()) throw Error("smem_wavefronts: ADDR's entries must be integers");
-    address[t] = *a[1].t[t].leaf * Ops::constant(bits / 8);
+    (void)(*a[1].t[t].leaf + Ops::constant(values - 1));
+    if (t < lanes) address[t] = *a[1].t[t].leaf * Ops::constant(bits / 8);
   }
   return integer_value(
       instruction_wavefronts<SymInt>(address, in.access_bytes, matrix ? in.matrices : 0, in.op == SmemOp::Load));

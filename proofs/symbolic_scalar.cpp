@@ -281,7 +281,7 @@ z3::expr in_int64(const z3::expr& r) {
 bool integer(const SymInt& a) { return a.e.is_int(); }
 void no_bits(const SymInt& a, const char* op) {
   if (integer(a))
-    throw Error(std::string("the integer encoding has no bit operation ") + op + " (use the bit-vector encoding)");
+    throw NeedsBitVectors(op);
 }
 // C++'s truncating division on integers: fresh quotient and remainder variables defined by
 // a == b*q + r, |r| < |b|, r == 0 or r has the sign of a (SymbolicScope::division).
@@ -505,7 +505,7 @@ namespace cuteref {
 
 proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) {
   using Bound = SymInt::Bound;
-  if (a.e.is_int()) throw Error("the integer encoding has no bit operation << (use the bit-vector encoding)");
+  if (a.e.is_int()) throw proofs::NeedsBitVectors("<<");
   auto& ctx = a.e.ctx();
   const z3::expr zero = ctx.bv_val(0, 64);
   const bool counts_ok = n.lo >= 0 && n.hi <= 63;
@@ -523,7 +523,7 @@ proofs::SymInt ScalarOps<proofs::SymInt>::shl(const SymInt& a, const SymInt& n) 
 }
 
 proofs::SymInt ScalarOps<proofs::SymInt>::lshr(const SymInt& a, const SymInt& n) {
-  if (a.e.is_int()) throw Error("the integer encoding has no bit operation >> (use the bit-vector encoding)");
+  if (a.e.is_int()) throw proofs::NeedsBitVectors(">>");
   auto& ctx = a.e.ctx();
   if (n.lo >= 0 && n.hi <= 63) {
     const bool c = a.lo_certain && a.hi_certain && n.lo_certain && n.hi_certain;

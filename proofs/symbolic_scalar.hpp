@@ -29,6 +29,15 @@ struct ProofTimeout : std::runtime_error {
   ProofTimeout() : std::runtime_error("the proof's time limit was reached") {}
 };
 
+// Thrown by a bit operation (& | ^ << >>, and what is built of them: swizzles, F2 layouts)
+// on the integer encoding's scalars, which have none. Not a cuteref::Error, as ProofTimeout:
+// no handler of the model's diagnostics may turn it into another answer; `prove` states the
+// claim again in the bit-vector encoding.
+struct NeedsBitVectors : std::runtime_error {
+  explicit NeedsBitVectors(const std::string& op)
+      : std::runtime_error("the integer encoding has no bit operation " + op + " (use the bit-vector encoding)") {}
+};
+
 // The scope that symbolic operations report to (one at a time per thread).
 SymbolicScope& current_scope();
 

@@ -16,6 +16,7 @@ Grammar (C++ precedence, as proofs/claim.cpp documents it):
                                              applies the enclosing layout, as in EXPR: `8:1(x)`)
   primary      ::= '(' args ')' | integer | '_' integer | 'Sw<' expr ',' expr ',' expr '>'
                  | name '(' args ')' | variable | Symbol
+                 | word ('.' word)+   (a PTX instruction's name, a Symbol: `ldmatrix.x1`)
 `(E)` with E an arithmetic result (not a bare variable, literal or application) is a grouping;
 any other parenthesized list is a tuple, `(x)` a 1-tuple as in CuTe. A name with a capital
 letter is a symbol passed to the model as written (`F9`, an F2 stride: `(8,8):(F1,F9)`).
@@ -263,7 +264,18 @@ class _Parser:
             start = self.pos
             while self.pos < len(self.text) and (self.text[self.pos].isalnum() or self.text[self.pos] == "_"):
                 self.pos += 1
+            # A PTX spelling's ".part"s (`ldmatrix.x1`, `ld.shared.v4.b32`) make the word an
+            # instruction's name, a symbol, not a variable.
+            dotted = False
+            while (self.pos + 1 < len(self.text) and self.text[self.pos] == "."
+                   and (self.text[self.pos + 1].isalnum() or self.text[self.pos + 1] == "_")):
+                dotted = True
+                self.pos += 1
+                while self.pos < len(self.text) and (self.text[self.pos].isalnum() or self.text[self.pos] == "_"):
+                    self.pos += 1
             name = self.text[start:self.pos]
+            if dotted:
+                return Symbol(name)
             if name == "Sw" and self.peek() == "<":
                 self.pos += 1
                 b = self.expr()

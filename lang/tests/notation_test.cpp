@@ -246,6 +246,10 @@ TEST(Notation, LiteralParsersRejectOtherKinds) {
 TEST(Notation, FunctionCallDiagnostics) {
   // Unknown function at column 1; wrong argument count at the name (column 1).
   expect_parse_error("foo(1)", 1, "unknown function 'foo'");
+  // A templated name is an atom's, never applied: refused before evaluation (it once parsed as
+  // the application of a name, which prove, on a claim with variables, answered `refuted`).
+  expect_parse_error("get<1>((2,3))", 1, "unknown function 'get<1>' (an atom's name is not applied; CuTe's get<I>(t) is mode(t, I))");
+  expect_parse_error("size(SM90_64x64x16_F32BF16BF16_SS<K,K> (1))", 6, "unknown function 'SM90_64x64x16_F32BF16BF16_SS<K,K>'");
   expect_parse_error("size(8:1, 2)", 1, "wrong number of arguments");
   // "size 8:1": '(' expected after the name at column 6.
   expect_parse_error("size 8:1", 6, "expected '('");
