@@ -218,7 +218,8 @@ SymLayout sym_max_common_layout(const SymLayout& a, const SymLayout& b) {
   return max_common_layout_of(a, b, SymMaxCommonOps{});
 }
 
-SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in, bool target_static) {
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in, bool target_static,
+                            const std::vector<bool>& copies_static) {
   const SymTuple target = target_in.is_tuple() ? target_in : SymTuple::tuple({target_in});
   const std::size_t r = target.rank();
   const SymModeOps ops;
@@ -235,7 +236,12 @@ SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target_in, b
       return "tile_to_shape: block shape does not divide the target shape (mode " + std::to_string(i) + ")";
     });
     copies.push_back(SymTuple::of(n));
-    strides.push_back(SymTuple::of(running));  // make_layout: compact column-major
+    // make_layout: compact column-major, and a static _1 (both modes static) the stride _0.
+    if (copies_static[i] && Ops::decide(n == Ops::constant(1))) {
+      strides.push_back(SymTuple::of(Ops::constant(0)));
+      continue;
+    }
+    strides.push_back(SymTuple::of(running));
     running = running * n;
   }
   return sym_blocked_product(padded, {SymTuple::tuple(std::move(copies)), SymTuple::tuple(std::move(strides))}, true);

@@ -110,6 +110,10 @@ SymLayout sym_left_inverse(const SymLayout& l);
 // tile_to_shape(block, target) in column-major copy order (tile_to_shape.cpp). A target
 // whose leaves are all static (`target_static`, CuTe's _N) must be divisible mode by mode by
 // the block, a proof obligation as in the model (tile_copies); a dynamic one is rounded up.
-SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target, bool target_static);
+// copies_static[i]: whether mode i's copies count is static on the model (target mode i and
+// block mode i all static), so that a count of 1 has the stride _0. @pre its size is the
+// target's rank.
+SymLayout sym_tile_to_shape(const SymLayout& block, const SymTuple& target, bool target_static,
+                            const std::vector<bool>& copies_static);
 
 }  // namespace cuteref::proofs

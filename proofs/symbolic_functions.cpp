@@ -75,29 +75,48 @@ void flat_modes(const SymVal& l, std::vector<SymInt>& shapes, std::vector<SymInt
   }
 }
 
-// A tiler (tiler.cpp): a layout, an integer n (the layout n:_1) or a tuple of them, element i
-// applied to mode i.
-SymTiler integer_tiler(const SymTuple& t) {
+// How an integer n in a tiler stands for a layout: composition's n:_1 (composition.cpp's
+// tiler), or the divides' and products' make_layout(n) (tiler.cpp), which is _1:_0 for a
+// static _1 (make_layout.cpp's compact_leaf_stride) and n:_1 otherwise.
+enum class IntegerTiler { UnitStride, MakeLayout };
+
+// A tiler (tiler.cpp): a layout, an integer n or a tuple of them, element i applied to mode i.
+// `flags`: the integers' static flags, absent where not tracked (then an integer that may be 1
+// in a MakeLayout tiler cannot be decided: `unknown`).
+SymTiler integer_tiler(const SymTuple& t, const std::optional<StaticFlags>& flags, IntegerTiler form) {
   if (t.is_tuple()) {
     std::vector<SymTiler> elements;
-    for (const auto& e : t.elements) elements.push_back(integer_tiler(e));
+    for (std::size_t i = 0; i < t.elements.size(); ++i)
+      elements.push_back(integer_tiler(t.elements[i], flags ? std::optional<StaticFlags>((*flags)[i]) : std::nullopt, form));
     return SymTiler::of_tuple(std::move(elements));
   }
   Ops::require(*t.leaf >= Ops::constant(1), [] { return std::string("an integer tiler must be >= 1"); });
-  return SymTiler::of_layout(SymLayout{SymTuple::of(*t.leaf), SymTuple::of(Ops::constant(1))});
+  bool zero_stride = false;
+  if (form == IntegerTiler::MakeLayout && Ops::decide(*t.leaf == Ops::constant(1))) {
+    if (!flags)
+      throw Unsupported("an integer tiler 1 computed on symbolic values: make_layout gives a static _1 the stride _0 "
+                        "and a run-time 1 the stride 1, and its static flag is not tracked");
+    zero_stride = *flags->leaf;
+  }
+  return SymTiler::of_layout(SymLayout{SymTuple::of(*t.leaf), SymTuple::of(Ops::constant(zero_stride ? 0 : 1))});
 }
-std::optional<SymTiler> tiler_of(const SymVal& t) {
+// The static flags of an integer or integer tuple value, where tracked.
+std::optional<StaticFlags> shape_flags(const SymVal& t) {
+  if (t.kind != K::Int) return t.t_static;
+  return t.int_static ? std::optional<StaticFlags>(StaticFlags::of(*t.int_static)) : std::nullopt;
+}
+std::optional<SymTiler> tiler_of(const SymVal& t, IntegerTiler form) {
   if (t.kind == K::Tiler) {
     std::vector<SymTiler> elements;
     for (const auto& part : t.parts) {
-      const std::optional<SymTiler> e = tiler_of(part);
+      const std::optional<SymTiler> e = tiler_of(part, form);
       if (!e) return std::nullopt;
       elements.push_back(*e);
     }
     return SymTiler::of_tuple(std::move(elements));
   }
   if (t.kind == K::Layout) return SymTiler::of_layout(layout_of(t));
-  if (is_shape(t)) return integer_tiler(tree_of(t));
+  if (is_shape(t)) return integer_tiler(tree_of(t), shape_flags(t), form);
   return std::nullopt;
 }
 
@@ -219,7 +238,8 @@ std::optional<SymVal> composition(const std::vector<SymVal>& a) {
                       "composition(L, Sw o O o B) and composition(S o O o L, B) are proved");
   // composition(L, (T0, T1, ...)): mode by mode (tiler_generic.hpp).
   if (is_layout(a[0]))
-    if (const std::optional<SymTiler> tiler = tiler_of(a[1])) return layout_value(sym_composition_by_tiler(layout_of(a[0]), *tiler));
+    if (const std::optional<SymTiler> tiler = tiler_of(a[1], IntegerTiler::UnitStride))
+      return layout_value(sym_composition_by_tiler(layout_of(a[0]), *tiler));
   return std::nullopt;
 }
 
@@ -238,7 +258,7 @@ SymbolicFunction divide_or_product(bool divide, TilerForm form, const std::strin
   return {name + "(L, T) with T a layout, an integer or a tuple of them",
           [=](const std::vector<SymVal>& a) -> std::optional<SymVal> {
             if (a.size() != 2 || !is_layout(a[0])) return std::nullopt;
-            const std::optional<SymTiler> tiler = tiler_of(a[1]);
+            const std::optional<SymTiler> tiler = tiler_of(a[1], IntegerTiler::MakeLayout);
             if (!tiler) return std::nullopt;
             return layout_value(divide ? sym_divide(layout_of(a[0]), *tiler, form)
                                        : sym_product(layout_of(a[0]), *tiler, form));
@@ -254,16 +274,25 @@ SymbolicFunction blocked_or_raked(bool blocked, const std::string& name) {
 
 std::optional<SymVal> tile_to_shape(const std::vector<SymVal>& a) {
   if (a.size() != 2 || !is_layout(a[0]) || !is_shape(a[1])) return std::nullopt;
-  // The model checks divisibility when every leaf of the target is static; a target whose
-  // flags are not tracked (computed by a symbolic operation) cannot be decided.
-  const std::optional<StaticFlags> flags =
-      a[1].kind != K::Int ? a[1].t_static
-      : a[1].int_static   ? std::optional<StaticFlags>(StaticFlags::of(*a[1].int_static))
-                          : std::nullopt;
-  if (!flags)
-    throw Unsupported("tile_to_shape with a target computed on symbolic values: whether its leaves are static "
-                      "(CuTe then requires divisibility) is not tracked");
-  return layout_value(sym_tile_to_shape(layout_of(a[0]), tree_of(a[1]), all_of_flags(*flags)));
+  // The model checks divisibility when every leaf of the target is static, and its copies
+  // count of mode i is static when that mode of the target and of the block are (then a _1 has
+  // the stride _0: make_layout). Flags not tracked (computed by a symbolic operation) cannot
+  // be decided.
+  const std::optional<StaticFlags> flags = shape_flags(a[1]);
+  if (!flags || !a[0].t_static)
+    throw Unsupported("tile_to_shape of a block or target computed on symbolic values: whether their leaves are "
+                      "static (CuTe then requires divisibility, and makes a single copy's stride _0) is not tracked");
+  const StaticFlags target_flags = flags->is_tuple() ? *flags : StaticFlags::tuple({*flags});
+  const StaticFlags& block_flags = *a[0].t_static;
+  std::vector<bool> copies_static(target_flags.rank());
+  for (std::size_t i = 0; i < copies_static.size(); ++i) {
+    // A mode past the block's rank is the static _1:_0 (append_to_rank).
+    const bool block_static = !block_flags.is_tuple() ? (i > 0 || *block_flags.leaf)
+                              : i < block_flags.rank() ? all_of_flags(block_flags[i])
+                                                       : true;
+    copies_static[i] = all_of_flags(target_flags[i]) && block_static;
+  }
+  return layout_value(sym_tile_to_shape(layout_of(a[0]), tree_of(a[1]), all_of_flags(*flags), copies_static));
 }
 
 // Registers `f` under `name`, a function of the model's table.

@@ -16,7 +16,8 @@ small ways (a constant off by one, an operator changed):
   tiling       the operations with a target or a tiler: tile_to_shape(L, TARGET) with static
                (`(_6,_2)`, `_8`), dynamic, symbolic and mixed (`(_6,a)`) targets; the four
                divides and six products by an integer, a layout, a tuple and a tuple of
-               layouts: the model's value at one point generalized, size laws, tile_to_shape's
+               layouts: the model's value at one point generalized (sometimes of the result applied
+               at or past its size), size laws, tile_to_shape's
                size as the product of each mode's block times the rounded-up number of copies;
                upcast and downcast by a factor, a stride often the static `_1`
   assume       a claim of another family, or one true only under its hypothesis (divides,
@@ -587,6 +588,12 @@ class ClaimGenerator:
             lhs = Call(r.choice(self.PRODUCTS), [self.layout_literal(1), self.tiler()])
             if r.random() < 0.3:
                 return Claim(Call("size", [lhs]), BinOp("*", Call("size", [lhs.args[0]]), Call("size", [lhs.args[1]])))
+        if r.random() < 0.2:
+            # Applied at or past its size, where the last mode is unbounded: a layout equality
+            # compares [0, size) only, and a static _1's stride _0 (make_layout) shows only here.
+            size = Call("size", [lhs])
+            index = BinOp("+", size, self.const()) if r.random() < 0.5 else BinOp("*", size, Int(r.choice([1, 2, 3])))
+            lhs = Apply(lhs, index)
         return self.generalized_at_point(lhs, evaluate_at)
 
     def generalized_at_point(self, lhs: Node, evaluate_at) -> Optional[Claim]:

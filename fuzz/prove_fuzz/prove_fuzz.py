@@ -126,6 +126,10 @@ class Fuzzer:
         self.max_overshoot = 0.0
         self.retried = 0        # runs over the limit once, within it when run again
         self.replay_refutations = []  # refuted by prove's concrete replay of a proof: (label, request, stdout)
+        # `unknown` because Z3's counterexample did not replay, both sides agreeing there on the
+        # model: the symbolic evaluation and the model's disagree at that point, or the goal Z3
+        # was given is only sufficient (claim_goal). Not a finding; a place to look.
+        self.disagreements = []
 
     def evaluate_at(self, node, point):
         """The model's printed value of a claim side at one point, or None if rejected."""
@@ -200,6 +204,8 @@ class Fuzzer:
             self.replay_refutations.append((label, request, run.stdout.strip()))
             findings = findings + ["Z3 proved a claim that prove's concrete replay refutes (the symbolic path "
                                    "proved a false claim; the replay's points caught it)"]
+        if run.exit == 2 and "counterexample did not replay on the concrete model (both sides agree there)" in run.stdout:
+            self.disagreements.append((label, request))
         if self.verbose:
             print(f"{label} [{family}] {run.verdict} {run.wall_s:.2f}s: {request.command('cuteref')}", flush=True)
         if findings:
@@ -266,6 +272,10 @@ def main() -> int:
     print(f"  refutations found by prove's concrete replay of a proof (should be none): {len(fuzz.replay_refutations)}")
     for label, request, stdout in fuzz.replay_refutations:
         print(f"    {label}: {stdout[:300]}\n    {request.command(args.cuteref)}")
+    print(f"  unknown where Z3's counterexample did not replay, the model's sides agreeing there (the symbolic and "
+          f"concrete evaluations disagree, or the goal is only sufficient; not findings): {len(fuzz.disagreements)}")
+    for label, request in fuzz.disagreements[:20]:
+        print(f"    {label}: {request.command(args.cuteref)}")
     for label, request, stderr in fuzz.failures:
         print(f"  exit 70 (prover failure) {label}: {stderr[:200]}\n    {request.command(args.cuteref)}")
     if args.save_findings and fuzz.findings:
