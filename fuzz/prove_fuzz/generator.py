@@ -30,6 +30,9 @@ small ways (a constant off by one, an operator changed):
                size(L), composition with a layout and the composed layout itself at one point
                generalized; F2 layouts `(8,8):(F1,F9)`: application against the XOR of the
                carry-less products, from_f2, to_f2 and composition at one point generalized
+  banks        smem_wavefronts(INSTR, (a0, ...), BITS) == the model's count at one point: ld/st
+               of 4-16 bytes and ldmatrix/stmatrix, element offsets aligned or not, constant or
+               through a variable, ldmatrix's ADDR sometimes longer than its lanes
 Layout leaves are sometimes CuTe's static integers (`_4`). Every variable gets a small --where
 range (at most MAX_POINTS points in the box), mostly near 0, sometimes near 2^31, 2^62 or 2^63
 for overflow, or straddling 3037000500, where x*x starts to overflow (an operation that
@@ -49,7 +52,7 @@ MAX_POINTS = 256
 
 
 class ClaimGenerator:
-    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "tuple", "random", "tiling", "assume", "composed")
+    FAMILIES = ("arith", "layout_law", "generalized", "swizzle", "tuple", "random", "tiling", "assume", "composed", "banks")
 
     def __init__(self, seed: int, families=FAMILIES):
         self.rng = random.Random(seed)
@@ -611,6 +614,46 @@ class ClaimGenerator:
             rhs = self.mutate_layout(rhs)
         return Claim(lhs, rhs)
 
+    # ---- shared-memory bank counts -----------------------------------------------------------
+
+    # (instruction, bytes per thread's access, matrices: 0 for a thread-per-address access)
+    SMEM_INSTRUCTIONS = (("ld.shared.b32", 4, 0), ("ld.shared.v2.b32", 8, 0), ("ld.shared.v4.b32", 16, 0),
+                         ("st.shared.v4.b32", 16, 0), ("ld.shared.b64", 8, 0), ("ldmatrix.x1", 16, 1),
+                         ("ldmatrix.x2", 16, 2), ("ldmatrix.x4", 16, 4), ("stmatrix.x4", 16, 4))
+
+    def family_banks(self, evaluate_at) -> Optional[Claim]:
+        """smem_wavefronts(INSTR, (a0, ...), BITS) == the model's count at one point: element
+        offsets aligned or not, constant or through a variable, and for ldmatrix sometimes
+        entries past its 8 * N lanes, which the model checks too."""
+        r = self.rng
+        name, access, matrices = r.choice(self.SMEM_INSTRUCTIONS)
+        bits = 16 if matrices else r.choice([b for b in (8, 16, 32, 64) if (8 * access) % b == 0])
+        per = 8 * access // bits  # elements per thread's access
+        lanes = 8 * matrices if matrices else r.choice([1, 2, 4, 8, 32])
+        n = min(32, lanes + (r.choice([0, 0, 1, 2]) if matrices else 0))  # ADDR holds at most 32
+        entries: List[Node] = []
+        for t in range(n):
+            k = r.random()
+            if k < 0.45:
+                entries.append(Int(t * per * r.choice([1, 1, 2, 3])))
+            elif k < 0.8:
+                entries.append(BinOp("+", BinOp("*", self.var(), Int(per)), Int(t * per)))
+            elif k < 0.9:
+                entries.append(self.var())
+            else:
+                entries.append(self.index_expr())
+        lhs = Call("smem_wavefronts", [Symbol(name), Tuple(entries), Int(bits)])
+        point = {v: r.randint(lo, hi) for v, (lo, hi) in self.where.items()}
+        printed = evaluate_at(lhs, point)
+        if printed is None:
+            return Claim(lhs, Int(1))
+        rhs = self.generalize(parse_printed(printed), point)
+        if rhs is None:
+            return None
+        if r.random() < 0.15:
+            rhs = self.mutate(rhs)
+        return Claim(lhs, rhs)
+
     # ---- composed and F2 layouts ----------------------------------------------------------
 
     def composed(self) -> Composed:
@@ -799,7 +842,7 @@ class ClaimGenerator:
         return c, hyps
 
     WEIGHTS = (("arith", 0.18), ("layout_law", 0.12), ("generalized", 0.14), ("swizzle", 0.05), ("tuple", 0.05),
-               ("random", 0.04), ("tiling", 0.16), ("assume", 0.16), ("composed", 0.10))
+               ("random", 0.04), ("tiling", 0.16), ("assume", 0.16), ("composed", 0.10), ("banks", 0.04))
 
     def claim(self, evaluate_at) -> Tup[str, Dict[str, Tup[int, int]], str, List[str]]:
         """(claim text, --where ranges, family, --assume texts); every variable of the claim
@@ -823,6 +866,8 @@ class ClaimGenerator:
                 c = self.family_tiling(evaluate_at)
             elif family == "composed":
                 c = self.family_composed(evaluate_at)
+            elif family == "banks":
+                c = self.family_banks(evaluate_at)
             elif family == "assume":
                 pair = self.family_assume(evaluate_at)
                 c, hyps = pair if pair else (None, [])

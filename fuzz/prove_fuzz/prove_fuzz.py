@@ -13,7 +13,7 @@ evaluates at some point of the box, or output not in the documented form. `unkno
 
   prove_fuzz.py --cuteref build/cli/cuteref [--seed N] [--claims N] [--seconds S]
                 [--timeout T] [--regressions FILE] [--save-findings FILE]
-                [--families arith,layout_law,generalized,swizzle,tuple,random,tiling,assume,composed] [-v]
+                [--families arith,layout_law,generalized,swizzle,tuple,random,tiling,assume,composed,banks] [-v]
 
 Exit 0: no finding; 1: findings (each printed with its claim and the command that
 reproduces it); 2: the fuzzer itself could not run.
