@@ -596,22 +596,23 @@ class ClaimGenerator:
             # compares [0, size) only, and a static _1's stride _0 (make_layout) shows only here.
             size = Call("size", [lhs])
             index = BinOp("+", size, self.const()) if r.random() < 0.5 else BinOp("*", size, Int(r.choice([1, 2, 3])))
-            lhs = Apply(lhs, index)
+            return self.generalized_at_point(Apply(lhs, index), evaluate_at, integer=True)
         return self.generalized_at_point(lhs, evaluate_at)
 
-    def generalized_at_point(self, lhs: Node, evaluate_at) -> Optional[Claim]:
+    def generalized_at_point(self, lhs: Node, evaluate_at, integer: bool = False) -> Optional[Claim]:
         """lhs == the model's value of lhs at one point of the box, its leaves written as
-        variables (sometimes mutated); a literal of the family when the model refuses there."""
+        variables (sometimes mutated); a literal of the family (a layout, or 1 for an integer
+        lhs) when the model refuses there."""
         r = self.rng
         point = {v: r.randint(lo, hi) for v, (lo, hi) in self.where.items()}
         printed = evaluate_at(lhs, point)
         if printed is None:
-            return Claim(lhs, self.layout_literal(0))
+            return Claim(lhs, Int(1) if integer else self.layout_literal(0))
         rhs = self.generalize(parse_printed(printed), point)
         if rhs is None:
             return None
         if r.random() < 0.15:
-            rhs = self.mutate_layout(rhs)
+            rhs = self.mutate(rhs) if integer else self.mutate_layout(rhs)
         return Claim(lhs, rhs)
 
     # ---- shared-memory bank counts -----------------------------------------------------------
@@ -643,16 +644,7 @@ class ClaimGenerator:
             else:
                 entries.append(self.index_expr())
         lhs = Call("smem_wavefronts", [Symbol(name), Tuple(entries), Int(bits)])
-        point = {v: r.randint(lo, hi) for v, (lo, hi) in self.where.items()}
-        printed = evaluate_at(lhs, point)
-        if printed is None:
-            return Claim(lhs, Int(1))
-        rhs = self.generalize(parse_printed(printed), point)
-        if rhs is None:
-            return None
-        if r.random() < 0.15:
-            rhs = self.mutate(rhs)
-        return Claim(lhs, rhs)
+        return self.generalized_at_point(lhs, evaluate_at, integer=True)
 
     # ---- composed and F2 layouts ----------------------------------------------------------
 
