@@ -368,16 +368,13 @@ int prove_checked(const ProveRequest& req, std::ostream& out, std::ostream& err,
   };
   ProofOutcome outcome;
   try {
-    if (bits) {
+    // needs_bits reads the claim's text; a function may build bit operations the text does not
+    // show (to_f2's F2 strides): those are stated again with bit-vectors (only the integer
+    // encoding throws NeedsBitVectors).
+    try {
+      outcome = prove_in(bits ? Encoding::BitVector64 : Encoding::Int64Range);
+    } catch (const NeedsBitVectors&) {
       outcome = prove_in(Encoding::BitVector64);
-    } else {
-      // needs_bits reads the claim's text; a function may build bit operations the text does
-      // not show (to_f2's F2 strides): those are stated again with bit-vectors.
-      try {
-        outcome = prove_in(Encoding::Int64Range);
-      } catch (const NeedsBitVectors&) {
-        outcome = prove_in(Encoding::BitVector64);
-      }
     }
   } catch (const Unsupported& e) {
     // Nothing is proved without a symbolic form, but the model may still refute the claim at

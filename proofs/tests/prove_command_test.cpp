@@ -154,6 +154,14 @@ TEST(Prove, BitOperationsAFunctionBuilds) {
     const std::int64_t x = value_of(r.out, "x");
     EXPECT_TRUE(x == 1 || x == 2) << r.out;
   }
+  // The same restated claim where the model refuses some points of the box: a negative index.
+  const ProveRun n = prove("to_f2((2,2):(2,1))(x) == (2,2):(2,1)(x)", {"x in [-2,3]"});
+  ++g_cases;
+  EXPECT_EQ(n.rc, 1) << n.out << n.err;
+  if (n.rc == 1) {
+    EXPECT_LT(value_of(n.out, "x"), 0) << n.out;
+    EXPECT_NE(n.out.find("the model rejects this input"), std::string::npos) << n.out;
+  }
 }
 
 // (4,8):(1,4) is the identity on [0,32); (4,8):(8,1) maps 1 to 8.

@@ -767,6 +767,18 @@ TEST(ProveSoundness, AStaticUnitCopyHasTheStrideZero) {
   EXPECT_EQ(model_value("logical_divide(2:2, _1)(2)"), "4");
   EXPECT_EQ(model_value("composition(2:2, _1)(1)"), "2");
   checked += 4;
+  // The integer tiler's path where the model refuses a point of the box: a tiler must be >= 1,
+  // so t = 0 is refused, and size(logical_product(4:2, t)) is 4 * t at t = 1 and 2.
+  EXPECT_TRUE(model_refuses("logical_product(4:2, 0)"));
+  EXPECT_EQ(model_value("size(logical_product(4:2, 2))"), "8");
+  checked += 2;
+  const ProveRun refused = prove_assuming("size(logical_product(4:2, t)) == 4*t", {"t in [0,2]"}, {});
+  const ProveRun accepted = prove_assuming("size(logical_product(4:2, t)) == 4*t", {"t in [1,2]"}, {});
+  checked += 2;
+  EXPECT_EQ(refused.rc, 1) << refused.out << refused.err;
+  EXPECT_NE(refused.out.find("t = 0"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("the model rejects this input"), std::string::npos) << refused.out;
+  EXPECT_EQ(accepted.rc, 0) << accepted.out << accepted.err;
   // A count whose static flag is not tracked (size(_1:y) is the model's static _1) may be 1:
   // unknown, never guessed.
   for (const std::string claim : {"logical_product(y:2, size(_1:y))(y) == 0", "tile_to_shape(_3:_1, (size(_3:y)))(3) == 0"}) {
