@@ -1,6 +1,7 @@
 #include "composition.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,7 +55,9 @@ struct Context {
   const Layout* b1;
   FlatModesText b1_flat;
   Occupancy whole;
-  std::vector<std::pair<std::string, Occupancy>> occupancy;
+  // Made on the first scaled-basis key: most compositions have none, and an empty
+  // std::vector still costs its construction and destruction on every call.
+  std::unique_ptr<std::vector<std::pair<std::string, Occupancy>>> occupancy;
   std::string operands() const {
     const std::string a_text = a != nullptr ? a->to_string() : a_flat.layout().to_string();
     const std::string b_text =
@@ -64,9 +67,10 @@ struct Context {
   }
   Occupancy& occupancy_of(std::string_view key) {
     if (key.empty()) return whole;
-    for (auto& [k, occ] : occupancy)
+    if (!occupancy) occupancy = std::make_unique<std::vector<std::pair<std::string, Occupancy>>>();
+    for (auto& [k, occ] : *occupancy)
       if (k == key) return occ;
-    return occupancy.emplace_back(std::string(key), Occupancy{}).second;
+    return occupancy->emplace_back(std::string(key), Occupancy{}).second;
   }
 };
 
@@ -190,6 +194,16 @@ FlatLhs unbounded_lhs(Modes& m, bool a_is_tuple) {
   return FlatLhs{m.shapes.data(), m.strides.data(), m.shapes.size(), is_leaf};
 }
 
+// The same view without compacting `m`: the coalesced modes are read where the walk left
+// them, at the back of m (coalesce_unbounded_back). For modes that are not read again
+// (m's front is then stale).
+template <class Modes>
+FlatLhs unbounded_view(Modes& m, bool a_is_tuple) {
+  const std::size_t first = a_is_tuple ? coalesce_unbounded_back(m.shapes, m.strides, FlatCoalesceXOps{}) : 0;
+  const std::size_t r = m.shapes.size() - first;
+  return FlatLhs{m.shapes.data() + first, m.strides.data() + first, r, r == 1};
+}
+
 // True when a's shape is a tuple (not a leaf), read from its leaves when it holds them.
 bool is_tuple_layout(const Layout& a) {
   const BracketedLeaves* b = a.leaves();
@@ -204,7 +218,7 @@ bool flat_coalesce_unbounded(const Layout& a, Modes& m, FlatLhs& lhs) {
   if constexpr (std::is_same_v<Modes, InlineFlatModes>) InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
   else if (!flat_int_modes(a, m)) return false;
   if (m.shapes.empty()) return false;
-  lhs = unbounded_lhs(m, is_tuple_layout(a));
+  lhs = unbounded_view(m, is_tuple_layout(a));  // m is the caller's local, read only through lhs
   return true;
 }
 
@@ -628,7 +642,7 @@ template <class Modes>
   if (b0.has_basis_strides() || a_modes.shapes.empty())
     return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, {}, nullptr, &b0, nullptr, FlatModesText::of(b1)};
-  const FlatLhs lhs = unbounded_lhs(a_modes, is_tuple_layout(a));
+  const FlatLhs lhs = unbounded_view(a_modes, is_tuple_layout(a));  // a_modes is read only through lhs
   if (const BracketedLeaves* b0_leaves = b0.leaves())
     return write_layout([&](LayoutWriter& out) {
       out.open();

@@ -29,18 +29,18 @@ struct FlatInt {
 
 using FlatInts = SmallVector<FlatInt, 8>;
 
-inline FlatInt flat_mul(FlatInt a, FlatInt b) { return {checked_mul(a.v, b.v), a.st && b.st}; }
+inline FlatInt flat_mul(FlatInt a, FlatInt b) { return {checked_mul(a.v, b.v), static_cast<bool>(a.st & b.st)}; }
 
 // As leaf_div: truncating; b != 0 (else the same error).
 inline FlatInt flat_div(FlatInt a, FlatInt b) {
   if (b.v == 0) throw Error("division by zero: " + a.to_string() + " / " + b.to_string());
-  return {a.v / b.v, a.st && b.st};
+  return {a.v / b.v, static_cast<bool>(a.st & b.st)};
 }
 
 // As leaf_ceil_div: ceil(a / b) for a >= 0, b > 0 (else the same error).
 inline FlatInt flat_ceil_div(FlatInt a, FlatInt b) {
   if (b.v <= 0) throw Error("ceil_div: divisor " + b.to_string() + " must be positive");
-  return {a.v / b.v + (a.v % b.v != 0 ? 1 : 0), a.st && b.st};
+  return {a.v / b.v + (a.v % b.v != 0 ? 1 : 0), static_cast<bool>(a.st & b.st)};
 }
 
 // The integer leaves of t, left to right, appended to `out`. Returns false (out then holds

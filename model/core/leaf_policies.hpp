@@ -18,7 +18,8 @@ struct FlatIntLeaf {
   using Leaf = FlatInt;
   using Scalar = CheckedInt;
   static CheckedInt value(FlatInt x) { return x.v; }
-  static FlatInt make(CheckedInt v, FlatInt a, FlatInt b) { return {v.v, a.st && b.st}; }
+  // `&`, not `&&`: both flags are plain bools, so no branch is needed to combine them.
+  static FlatInt make(CheckedInt v, FlatInt a, FlatInt b) { return {v.v, static_cast<bool>(a.st & b.st)}; }
   static FlatInt make(CheckedInt v, FlatInt a) { return {v.v, a.st}; }
   static FlatInt constant(std::int64_t v) { return {v, true}; }
   static std::string operand(FlatInt x) { return std::string(" ").append(x.to_string()); }

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "coalesce_generic.hpp"
@@ -42,15 +43,12 @@ CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, cons
   return CoalesceStep::Merged;
 }
 
-// CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
-// back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
-// it takes the whole quotient of an index past the domain, so its stride still matters).
-// Ops: coalesce's decisions (CoalesceOps): bool is_unit(shape); bool continues(shape, stride,
-// next_stride) (shape * stride equals the next kept mode's stride); Leaf merge(a, b).
+// coalesce_unbounded_modes' walk without its final erase: the result is left in the back
+// of the vectors, modes [w, size()) with w the returned index; modes [0, w) are left as the
+// walk left them (for a caller that reads the result as a view and never reads them).
 // @pre shapes.size() == strides.size() >= 1.
-// Vec: std::vector or SmallVector of leaves.
 template <class Vec, class Ops>
-void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
+std::size_t coalesce_unbounded_back(Vec& shapes, Vec& strides, const Ops& ops) {
   // The result is [w, n), w only decreasing, always above k.
   std::size_t w = shapes.size() - 1;
   for (std::size_t k = shapes.size() - 1; k-- > 0;) {
@@ -61,6 +59,19 @@ void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
       strides[w] = std::move(strides[k]);
     }
   }
+  return w;
+}
+
+// CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,
+// back to front, but keep the last mode even when its size is 1 (the last mode is unbounded:
+// it takes the whole quotient of an index past the domain, so its stride still matters).
+// Ops: coalesce's decisions (CoalesceOps): bool is_unit(shape); bool continues(shape, stride,
+// next_stride) (shape * stride equals the next kept mode's stride); Leaf merge(a, b).
+// @pre shapes.size() == strides.size() >= 1.
+// Vec: std::vector or SmallVector of leaves.
+template <class Vec, class Ops>
+void coalesce_unbounded_modes(Vec& shapes, Vec& strides, const Ops& ops) {
+  const std::size_t w = coalesce_unbounded_back(shapes, strides, ops);
   shapes.erase(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(w));
   strides.erase(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(w));
 }
@@ -183,6 +194,19 @@ struct CompositionOccupancy {
   // inline storage of `modes`.
   CompositionOccupancy() noexcept {}
 
+  // Modes [size, r) added with zero sums, untouched. One growth, not one push per mode: this
+  // runs once per leaf of B.
+  void cover(std::size_t r, const Sum& zero) {
+    if (modes.size() >= r) return;
+    if constexpr (std::is_trivially_copyable_v<Mode>) {
+      const std::size_t added = r - modes.size();
+      Mode* m = modes.append_uninitialized(added);
+      for (std::size_t k = 0; k < added; ++k) m[k] = Mode{{zero, zero}, false};
+    } else {
+      while (modes.size() < r) modes.push_back(Mode{{zero, zero}, false});
+    }
+  }
+
   void touch(std::size_t i) {
     if (!modes[i].touched) ++touched_count;
     modes[i].touched = true;
@@ -238,8 +262,7 @@ void compose_leaf_mode(const Leaf* s, const Leaf* t, std::size_t r, bool a_is_le
   // A multi-mode A is additive on B's leaves only when their digits never carry. Leaves of
   // one sign must not carry together; leaves of both signs must all stay within one mode
   // of A (else the truncating digits of p - q are not the differences of the digits).
-  while (occ.modes.size() < r)
-    occ.modes.push_back(typename CompositionOccupancy<Sum>::Mode{{ops.zero_sum(), ops.zero_sum()}, false});
+  occ.cover(r, ops.zero_sum());
   if (ops.above_one(n0)) (negative ? occ.negative : occ.positive) = true;
   bool emitted_any = false;
   Leaf rest_shape = n0;
