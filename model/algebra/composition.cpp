@@ -592,6 +592,30 @@ template <class Modes>
 
 Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b) { return composition_of_flat_modes(a, b); }
 
+namespace {
+
+// pair_with_composition_of_flat's general path, not inlined into the flattened one below.
+[[gnu::noinline]] Layout pair_with_composition_not_inlined(const Layout& m0, InlineFlatModes& a, const Layout& b) {
+  return make_layout_from_modes(m0, composition_of_flat(std::move(a), b));
+}
+
+}  // namespace
+
+[[gnu::flatten]] Layout pair_with_composition_of_flat(const Layout& m0, InlineFlatModes&& a, const Layout& b) {
+  const BracketedLeaves* m0_form = m0.leaves();
+  const BracketedLeaves* b_leaves = b.leaves();  // a form: integer strides, so no basis path
+  if (m0_form == nullptr || b_leaves == nullptr) return pair_with_composition_not_inlined(m0, a, b);
+  // composition_of_flat_modes(a, b)'s path for b held as its form, written after m0's leaves.
+  Context ctx{nullptr, FlatModesText::of(a), &b, nullptr, nullptr, {}};
+  const FlatLhs lhs = unbounded_lhs(a, a.shapes.size() > 1);
+  return write_layout([&](LayoutWriter& out) {
+    out.open();
+    out.form(*m0_form);
+    write_composed_leaves(lhs, *b_leaves, ctx.whole, ctx, out);
+    out.close();
+  });
+}
+
 Layout composition_of_flat(InlineFlatModes&& a, const Layout& b) { return composition_of_flat_modes(a, b); }
 
 Layout composition_of_pair(const Layout& a, const Layout& b0, const Layout& b1) {

@@ -61,6 +61,11 @@ Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b);
 // operands are held as their forms: the same results, checks and diagnostics.
 Layout composition_of_pair(const Layout& a, InlineFlatModes&& a_modes, const Layout& b0, const InlineFlatModes& b1);
 Layout composition_of_flat(InlineFlatModes&& a, const Layout& b);
+// make_layout_from_modes(m0, composition_of_flat(a, b)), step for step: the same result,
+// checks and diagnostics. Where m0 and b are held as their forms, the composition's leaves
+// are written after m0's into the pair's own form (no layout of the composition is made and
+// copied): logical_product's (A, copies).
+Layout pair_with_composition_of_flat(const Layout& m0, InlineFlatModes&& a, const Layout& b);
 
 // composition(A, tiler): CuTe's composition with a Tiler.
 //   - a layout: composition(A, layout);

@@ -49,6 +49,9 @@ struct InlineProductOps : ProductCopiesOps<InlineFlatModes> {
     free_offsets_of(a, a_modes, tiler, free);
     return free;
   }
+  Layout pair_with_composition(const Layout& a, InlineFlatModes&& free, const Layout& tiler) const {
+    return pair_with_composition_of_flat(a, std::move(free), tiler);
+  }
 };
 
 // The layout form, with diagnostics that name the calling operation and the operands.

@@ -46,6 +46,35 @@ class LayoutWriter {
     if (spilling_) ++spilled_.back().closes;
     else ++inline_.closes[inline_.n - 1];
   }
+  // The events of the layout whose form is b (a form: its tuples balanced, one tree).
+  // Where its leaves fit and its nesting stays within kInlineDepth, b is copied after the
+  // leaves written so far in one pass (the tuples opened since the last leaf open before
+  // b's first); else event by event, which spills where leaf() and open() would.
+  void form(const BracketedLeaves& b) {
+    if (!spilling_ && std::size_t{inline_.n} + b.n <= kInlineLeaves) {
+      const std::size_t base = inline_.n;
+      int depth = depth_, deepest = depth_;
+      for (std::size_t i = 0; i < b.n; ++i) {
+        depth += b.opens[i];
+        deepest = depth > deepest ? depth : deepest;
+        depth -= b.closes[i];
+        inline_.opens[base + i] = b.opens[i];
+        inline_.closes[base + i] = b.closes[i];
+        inline_.set_leaf(base + i, b.shape(i), b.stride(i));
+      }
+      if (deepest <= kInlineDepth) {  // then pending_ + b.opens[0] <= kInlineDepth: fits a byte
+        inline_.opens[base] = static_cast<std::uint8_t>(inline_.opens[base] + pending_);
+        pending_ = 0;
+        inline_.n = static_cast<std::uint8_t>(base + b.n);
+        return;
+      }  // (the slots written past n are not read: leaf() writes a slot whole)
+    }
+    for (std::size_t i = 0; i < b.n; ++i) {
+      for (unsigned k = 0; k < b.opens[i]; ++k) open();
+      leaf(b.shape(i), b.stride(i));
+      for (unsigned k = 0; k < b.closes[i]; ++k) close();
+    }
+  }
   std::size_t leaf_count() const { return spilling_ ? spilled_.size() : inline_.n; }
 
   // Puts the trees of a spilled layout into `result` (whose form this writer wrote); nothing

@@ -4,7 +4,9 @@
 // The copies of A are placed among the offsets A leaves free, up to size(A) * cosize(B):
 // enough room for B's largest offset scaled by A's extent.
 // Ops: free_offsets(A, B) (complement(A, size(A) * cosize(B))), composition(R, B),
-//      pair(A, C) (the layout with modes A and C).
+//      pair(A, C) (the layout with modes A and C); optionally pair_with_composition(A, R, B),
+//      which is pair(A, composition(R, B)) step for step, for a representation that writes
+//      the composition into the pair in place (the model's layouts held as their forms).
 //
 // Also the glue of blocked_product / raked_product and tile_to_shape (append_to_rank_layout,
 // zip_block_and_copies, tile_copies), for the model's Layout and the proofs' symbolic layouts.
@@ -22,7 +24,10 @@ namespace cuteref {
 
 template <class LayoutT, class Ops>
 LayoutT logical_product_layout(const LayoutT& a, const LayoutT& tiler, const Ops& ops) {
-  return ops.pair(a, ops.composition(ops.free_offsets(a, tiler), tiler));
+  if constexpr (requires { ops.pair_with_composition(a, ops.free_offsets(a, tiler), tiler); })
+    return ops.pair_with_composition(a, ops.free_offsets(a, tiler), tiler);
+  else
+    return ops.pair(a, ops.composition(ops.free_offsets(a, tiler), tiler));
 }
 
 // l with _1:_0 modes appended up to rank r (l itself when its rank is >= r).

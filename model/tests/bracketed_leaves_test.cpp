@@ -226,6 +226,67 @@ TEST(BracketedLeaves, LayoutsWithoutAFormKeepTheirTrees) {
   std::printf("[ checked ] %d layouts at and past the inline bounds\n", checked);
 }
 
+TEST(BracketedLeaves, WriterCopiesAFormAsItsEvents) {
+  // LayoutWriter::form(b) against the tree's own events (write_tree): after p pending
+  // opens, after a leaf or not, inside the inline bounds (the one-pass copy) and past them
+  // (nine leaves, seventeen deep: the event path, spilling). Every result is also compared
+  // with the layout made from its trees by hand.
+  const std::vector<IntTuple> all = structures(4, 3, false);
+  ASSERT_GT(all.size(), 100u);
+  std::vector<Layout> operands;
+  for (const IntTuple& s : all) {
+    int k = 0, j = 0;
+    operands.emplace_back(numbered(s, k, [](int i) { return i + 2; }, [](int i) { return i % 2 == 0; }),
+                          numbered(s, j, [](int i) { return 5 * i + 1; }, [](int i) { return i % 3 == 2; }));
+  }
+  IntTuple deep_s = I(3), deep_d = I(2);
+  for (int i = 0; i < kInlineDepth - 1; ++i) {  // fifteen deep: held as a form
+    deep_s = T({deep_s});
+    deep_d = T({deep_d});
+  }
+  operands.emplace_back(deep_s, deep_d);
+  std::vector<IntTuple> eight_s, eight_d;
+  for (int i = 0; i < 8; ++i) {
+    eight_s.push_back(I(2));
+    eight_d.push_back(I(1 << i));
+  }
+  operands.emplace_back(IntTuple::tuple(eight_s), IntTuple::tuple(eight_d));
+  long checked = 0, spilled = 0;
+  for (const Layout& m : operands) {
+    ASSERT_NE(m.leaves(), nullptr) << m.to_string();
+    for (int pending = 0; pending <= 2; ++pending)
+      for (bool leaf_before : {false, true}) {
+        const auto write = [&](bool as_form) {
+          return write_layout([&](LayoutWriter& w) {
+            w.open();
+            if (leaf_before) w.leaf({7, true}, {0, false});
+            for (int k = 0; k < pending; ++k) w.open();
+            if (as_form) w.form(*m.leaves());
+            else write_tree(m.shape(), m.stride(), w);
+            for (int k = 0; k < pending; ++k) w.close();
+            w.close();
+          });
+        };
+        IntTuple s = m.shape(), d = m.stride();
+        for (int k = 0; k < pending; ++k) {
+          s = T({s});
+          d = T({d});
+        }
+        const Layout by_hand = leaf_before ? Layout(T({IntTuple::static_int(7), s}), T({I(0), d})) : Layout(T({s}), T({d}));
+        const Layout from_form = write(true);
+        EXPECT_EQ(from_form, write(false)) << m.to_string() << " pending " << pending;
+        EXPECT_EQ(from_form, by_hand) << m.to_string() << " pending " << pending;
+        EXPECT_EQ(from_form.shape(), by_hand.shape());
+        EXPECT_EQ(from_form.leaves() == nullptr, by_hand.leaves() == nullptr) << by_hand.to_string();
+        spilled += from_form.leaves() == nullptr;
+        ++checked;
+      }
+  }
+  EXPECT_GT(spilled, 0);
+  std::printf("[ checked ] %ld forms written after pending opens and leaves (%ld past the inline bounds)\n", checked,
+              spilled);
+}
+
 TEST(BracketedLeaves, WriterRefusesAnEmptyTuple) {
   expect_error([] { write_layout([](LayoutWriter& w) {
                    w.open();

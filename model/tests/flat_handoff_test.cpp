@@ -68,7 +68,7 @@ std::vector<IntTuple> cotargets() { return {I(1), I(16), S(32), I(96), T({I(4), 
 
 TEST(FlatHandoff, CompositionOfFlatEqualsComposition) {
   // A: complement results (coalesced, integer strides), the only A composition_of_flat takes.
-  long checked = 0, failing = 0, checked_inline = 0;
+  long checked = 0, failing = 0, checked_inline = 0, checked_pairs = 0;
   for (const Layout& x : operands())
     for (const IntTuple& m : cotargets()) {
       FlatModesOfInts a;
@@ -87,6 +87,15 @@ TEST(FlatHandoff, CompositionOfFlatEqualsComposition) {
         if (a.shapes.size() <= kInlineLeaves) {
           ASSERT_EQ(outcome([&] { return composition_of_flat(inline_copy(a), b); }), want)
               << "inline: A = " << a.layout().to_string() << ", B = " << b.to_string();
+          // The same composition written after a first mode's leaves (logical_product's
+          // pair): the pair made from the two layouts, or the composition's error.
+          for (const Layout& m0 : {x, b}) {
+            const std::string want_pair =
+                outcome([&] { return make_layout_from_modes({m0, composition(a.layout(), b)}); });
+            ASSERT_EQ(outcome([&] { return pair_with_composition_of_flat(m0, inline_copy(a), b); }), want_pair)
+                << "pair: m0 = " << m0.to_string() << ", A = " << a.layout().to_string() << ", B = " << b.to_string();
+            ++checked_pairs;
+          }
           ++checked_inline;
         }
         failing += want.rfind("error", 0) == 0;
@@ -94,7 +103,8 @@ TEST(FlatHandoff, CompositionOfFlatEqualsComposition) {
       }
     }
   std::printf("composition_of_flat(A, B) == composition(A, B) on %ld pairs (%ld failing ones; %ld with the modes "
-              "in place)\n", checked, failing, checked_inline);
+              "in place; %ld written after a first mode)\n", checked, failing, checked_inline, checked_pairs);
+  EXPECT_EQ(checked_pairs, 2 * checked_inline);
   EXPECT_GT(checked, 1000);
   EXPECT_EQ(checked_inline, checked);
   EXPECT_GT(failing, 50);
