@@ -223,9 +223,12 @@ struct CompositionOccupancy {
 template <class Leaf, class Sum, class Ops, class Emit>
 bool compose_mode_step(const Leaf& s_i, const Leaf& t_i, std::size_t i, bool negative, Leaf& rest_shape,
                        Leaf& rest_stride, CompositionOccupancy<Sum>& occ, const Ops& ops, Emit&& emit) {
+  // next_stride before the divisibility check, which divides the same pair (rest_stride by
+  // s_i): the model's compiler then takes both from one division. Neither can fail first
+  // (s_i >= 1, so ceil_div's divisor is positive).
+  Leaf next_stride = ops.ceil_div(rest_stride, s_i);
   ops.check_stride_divisibility(rest_shape, rest_stride, i);
   Leaf next_shape = ops.ceil_div(s_i, rest_stride);
-  Leaf next_stride = ops.ceil_div(rest_stride, s_i);
   ops.check_exactness(rest_shape, rest_stride, next_shape, i);
   if (ops.is_one(next_shape) || ops.is_one(rest_shape)) {
     rest_stride = next_stride;
