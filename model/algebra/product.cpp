@@ -22,7 +22,7 @@ struct ProductCopiesOps {
   static void free_offsets_of(const Layout& a, Modes& a_modes, const Layout& tiler, Modes& free) {
     FlatInt size_a{1, true};
     for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
-    complement_flat_of_modes(a, a_modes, flat_mul(size_a, FlatInt::of(cosize(tiler))), free);
+    complement_flat_of_modes(a, a_modes, flat_mul(size_a, cosize_flat(tiler)), free);
   }
   Layout composition(Modes&& free, const Layout& tiler) const { return composition_of_flat(std::move(free), tiler); }
   Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }

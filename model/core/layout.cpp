@@ -167,7 +167,7 @@ void cosize_accumulate(const IntTuple& shape, const IntTuple& stride, CosizeSum<
 }
 }  // namespace
 
-IntTuple cosize(const Layout& l) {
+FlatInt cosize_flat(const Layout& l) {
   // cosize_generic.hpp's sum, the proofs' own.
   CosizeSum<FlatIntLeaf> sum;
   if (const BracketedLeaves* b = l.leaves()) {
@@ -175,8 +175,10 @@ IntTuple cosize(const Layout& l) {
   } else {
     cosize_accumulate(l.shape(), l.stride(), sum);
   }
-  return sum.result().tuple();
+  return sum.result();
 }
+
+IntTuple cosize(const Layout& l) { return cosize_flat(l).tuple(); }
 
 std::size_t rank(const Layout& l) { return l.shape().rank(); }
 int depth(const Layout& l) { return l.shape().depth(); }

@@ -127,6 +127,8 @@ std::int64_t size_value(const Layout& l);
 // layout reaches from offset 0 (for non-negative strides: L(size-1)+1 when monotone).
 // Precondition: integer strides.
 IntTuple cosize(const Layout& l);
+// The same as a plain value with its static flag (for the algebra's flat paths).
+FlatInt cosize_flat(const Layout& l);
 
 // rank = number of top-level modes (1 for a leaf); depth as IntTuple::depth.
 std::size_t rank(const Layout& l);
