@@ -329,6 +329,15 @@ class TreeParser {
 
   // ---- primaries -----------------------------------------------------------------------
 
+  // An arithmetic result, which `(n)` groups: a binary operation, a group, or a negation of
+  // one. A negated operand (`-x`, `- 5`, `-size(L)`) is not: `(-x)` is a 1-tuple as `(x)`
+  // and `(-5)` are, so that writing a variable's value in its place keeps the meaning (CuTe
+  // prints the 1-tuple of -5 as `(-5)`).
+  static bool is_arithmetic(Node n) {
+    while (n.kind == Node::Kind::Negate) n = n.children[0];
+    return n.kind == Node::Kind::Binary || n.kind == Node::Kind::Group;
+  }
+
   Node primary() {
     skip_ws();
     if (at_end()) fail("expected an expression, found end of input");
@@ -338,8 +347,7 @@ class TreeParser {
       if (std::optional<Node> literal = literal_tuple()) return *literal;
       const std::size_t base = pending_mark();
       const std::size_t count = tuple_elements(start);
-      const Node::Kind only = count == 1 ? s_.pending.back().kind : Node::Kind::Tuple;
-      const bool group = only == Node::Kind::Binary || only == Node::Kind::Negate || only == Node::Kind::Group;
+      const bool group = count == 1 && is_arithmetic(s_.pending.back());
       return adopt(make(group ? Node::Kind::Group : Node::Kind::Tuple, start), base);
     }
     if (is_ident_start(c) || (c == '_' && (is_ident_start(peek(1)) || peek(1) == '_'))) return identifier_form();

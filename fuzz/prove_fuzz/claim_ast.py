@@ -17,8 +17,9 @@ Grammar (C++ precedence, as proofs/claim.cpp documents it):
   primary      ::= '(' args ')' | integer | '_' integer | 'Sw<' expr ',' expr ',' expr '>'
                  | name '(' args ')' | variable | Symbol
                  | word ('.' word)+   (a PTX instruction's name, a Symbol: `ldmatrix.x1`)
-`(E)` with E an arithmetic result (not a bare variable, literal or application) is a grouping;
-any other parenthesized list is a tuple, `(x)` a 1-tuple as in CuTe. A name with a capital
+`(E)` with E an arithmetic result (a binary operation, or a negation of one; not a bare or
+negated variable, literal or application) is a grouping; any other parenthesized list is a
+tuple, `(x)`, `(-x)` and `(-5)` 1-tuples as in CuTe. A name with a capital
 letter is a symbol passed to the model as written (`F9`, an F2 stride: `(8,8):(F1,F9)`).
 
 Hypotheses (--assume, proofs/README.md): `EXPR OP EXPR` (OP one of == != <= >= < >, found at
@@ -114,8 +115,11 @@ LEVELS = [["|"], ["^"], ["&"], ["<<", ">>"], ["+", "-"], ["*", "/", "%"]]
 
 
 def is_grouped(node: Node) -> bool:
-    """An arithmetic result: `(node)` groups it instead of forming a 1-tuple."""
-    return isinstance(node, (BinOp, Neg))
+    """An arithmetic result: `(node)` groups it instead of forming a 1-tuple. A negated
+    operand is not one: `(-x)` is a 1-tuple, as `(x)` and `(-5)` are."""
+    while isinstance(node, Neg):
+        node = node.arg
+    return isinstance(node, BinOp)
 
 
 class _Parser:
@@ -355,7 +359,9 @@ def to_text(node: Node, minimal_parentheses: bool = False) -> str:
                 return f"({inner})"
             return inner
         if isinstance(n, Neg):
-            return f"(- {arith(n.arg, 99, False)})"
+            # Unparenthesized: `(- x)` would be a 1-tuple. Unary minus binds tighter than every
+            # binary operator, and a binary operand is parenthesized (`-(a + b)`).
+            return f"- {arith(n.arg, 99, False)}"
         return to_text(n, minimal_parentheses)
 
     if isinstance(node, Int):

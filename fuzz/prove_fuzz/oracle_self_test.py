@@ -2,7 +2,7 @@
 layout evaluation, its reading of printed values and of claim texts. A wrong oracle would
 report defects that are not there or miss ones that are."""
 
-from claim_ast import (Apply, BinOp, Composed, Hypothesis, Int, LayoutLit, Swizzle, Tuple, Var, claim_text, parse_claim,
+from claim_ast import (Apply, BinOp, Composed, Hypothesis, Int, LayoutLit, Neg, Swizzle, Tuple, Var, claim_text, parse_claim,
                        parse_hypothesis)
 from oracle import (PComposed, PF2Layout, PLayout, PointError, PointEvaluator, PointResult, arithmetic, carryless,
                     compare_layouts, hypothesis_holds, layout_size, layout_value, literal_divisor, parse_printed,
@@ -61,6 +61,12 @@ def run_self_test(functions) -> int:
         # the grammar: `(a*b)` groups, `(x)` is a 1-tuple, `8:1(x)` applies the layout
         (parse_claim("(a*b) == (x)", functions).lhs, BinOp("*", Var("a"), Var("b"))),
         (parse_claim("(a*b) == (x)", functions).rhs, Tuple([Var("x")])),
+        # a negated operand is not arithmetic: `(-x)` and `(- 5)` are 1-tuples, as `(-5)` is;
+        # a negated arithmetic result groups
+        (parse_claim("(-x) == (- 5)", functions).lhs, Tuple([Neg(Var("x"))])),
+        (parse_claim("(-x) == (- 5)", functions).rhs, Tuple([Neg(Int(5))])),
+        (parse_claim("(-(a+b)) == (-a*b)", functions).lhs, Neg(BinOp("+", Var("a"), Var("b")))),
+        (parse_claim("(-(a+b)) == (-a*b)", functions).rhs, BinOp("*", Neg(Var("a")), Var("b"))),
         (parse_claim("8:1(x+1) == 2", functions).lhs,
          Apply(LayoutLit(Int(8), Int(1)), BinOp("+", Var("x"), Int(1)))),
         (parse_claim("a | b ^ c & d << 1 + 2 * 3 == 0", functions).lhs,
@@ -113,7 +119,9 @@ def run_self_test(functions) -> int:
     for k, (got, want) in enumerate(checks):
         assert got == want, f"oracle self-test {k}: got {got!r}, expected {want!r}"
     # printing round-trips, with and without the optional parentheses
-    c = parse_claim("x - (y - 1) << 2 == (x - y) - 1 << 2", functions)
-    for minimal in (False, True):
-        assert parse_claim(claim_text(c, minimal), functions) == c, f"round trip of {claim_text(c, minimal)}"
-    return len(checks) + 2
+    texts = ["x - (y - 1) << 2 == (x - y) - 1 << 2", "-x - -(y * 2) == (-x, - 3) * 0 - - - y"]
+    for text in texts:
+        c = parse_claim(text, functions)
+        for minimal in (False, True):
+            assert parse_claim(claim_text(c, minimal), functions) == c, f"round trip of {claim_text(c, minimal)}"
+    return len(checks) + 2 * len(texts)

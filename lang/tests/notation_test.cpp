@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "error.hpp"
@@ -317,4 +318,33 @@ TEST(Notation, ModeOfAResultTuple) {
 // so, at the first character after the shift (S < 2 , 0 , - 3 blank o: the o is column 10).
 TEST(Notation, DiagnosesTheDslNegativeShiftPrint) {
   expect_parse_error("S<2,0,-3 o 0 o 8:1", 10, "without it: write S<2,0,-3>");
+}
+
+// `(E)` groups an arithmetic result and makes a 1-tuple of anything else. A negated operand is
+// not an arithmetic result: `(-x)` is a 1-tuple as `(x)` and `(-5)` are, so that a variable's
+// value written in its place keeps the claim's meaning. Expected values by hand.
+TEST(Notation, ANegatedOperandInParenthesesIsATuple) {
+  const FunctionTable* table = &standard_functions();
+  int checked = 0;
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {"(-5)", "(-5)"},                 // a negative literal: CuTe's print of the 1-tuple
+           {"(- 5)", "(-5)"},                // the negation of 5: the same 1-tuple
+           {"(--5)", "(5)"},                 // negated twice, still an operand
+           {"(-size(4:1))", "(-4)"},         // a negated application, as (size(4:1)) is (4)
+           {"(size(4:1))", "(4)"},
+           {"(-(2*3))", "-6"},               // a negated arithmetic result groups
+           {"(-2*3)", "-6"},                 // (-2)*3: a binary operation groups
+           {"(- 2 + 3)", "1"},
+           {"(4):(- 2)", "(4):(-2)"},        // a rank-1 layout, as (4):(-2) is
+           {"0 - -5", "5"},
+       }) {
+    EXPECT_EQ(parse_and_evaluate(text, table).to_string(), want) << text;
+    ++checked;
+  }
+  // Both spellings refused alike where a 1-tuple cannot be an operand.
+  for (const std::string text : {"0 - (-5)", "0 - (- 5)"}) {
+    EXPECT_THROW(parse_and_evaluate(text, table), Error) << text;
+    ++checked;
+  }
+  std::printf("[ checked ] %d parenthesized negations\n", checked);
 }
