@@ -53,11 +53,6 @@ struct BracketedLeaves {
       std::memcpy(static_cast<void*>(strides + i), stride_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
     }
   }
-  // Leaf i of `o` copied to leaf k of this form.
-  void copy_leaf(std::size_t k, const BracketedLeaves& o, std::size_t i) {
-    std::memcpy(shape_bytes_ + k * sizeof(FlatInt), o.shape_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
-    std::memcpy(stride_bytes_ + k * sizeof(FlatInt), o.stride_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
-  }
   // True when the whole layout is one leaf (not a tuple).
   bool is_leaf() const { return n == 1 && opens[0] == 0; }
 

@@ -7,6 +7,7 @@
 #include "checked_math.hpp"
 #include "cosize_generic.hpp"
 #include "error.hpp"
+#include "layout_writer.hpp"
 #include "leaf_policies.hpp"
 #include "small_vector.hpp"
 
@@ -267,58 +268,25 @@ Layout make_layout_from_modes(const std::vector<Layout>& modes) { return layout_
 Layout make_layout_from_modes(std::initializer_list<Layout> modes) { return layout_of_modes(modes); }
 
 namespace {
-// The deepest nesting of a form (0 for a leaf layout).
-int nesting_depth(const BracketedLeaves& b) {
-  int depth = 0, deepest = 0;
-  for (std::size_t i = 0; i < b.n; ++i) {
-    depth += b.opens[i];
-    if (depth > deepest) deepest = depth;
-    depth -= b.closes[i];
-  }
-  return deepest;
+// The pair (m0, m1) written from the modes' forms (LayoutWriter::form: in place where the pair
+// fits a form, its trees where it has more leaves or deeper nesting).
+Layout pair_of_forms(const BracketedLeaves& m0, const BracketedLeaves& m1) {
+  return write_layout([&](LayoutWriter& out) {
+    out.open();
+    out.form(m0);
+    out.form(m1);
+    out.close();
+  });
 }
-
-// True when both modes hold a form and so does their pair (not too many leaves, not too deep).
-bool pair_of_forms_possible(const Layout& m0, const Layout& m1) {
-  const BracketedLeaves *b0 = m0.leaves(), *b1 = m1.leaves();
-  return b0 != nullptr && b1 != nullptr && std::size_t{b0->n} + b1->n <= kInlineLeaves &&
-         std::max(nesting_depth(*b0), nesting_depth(*b1)) < kInlineDepth;
-}
-
-// The form of the pair (m0, m1) into `out`, from the modes' forms. @pre pair_of_forms_possible.
-void write_pair_leaves(const BracketedLeaves& m0, const BracketedLeaves& m1, BracketedLeaves& out) noexcept {
-  const std::size_t n = std::size_t{m0.n} + m1.n;
-  for (std::size_t i = 0; i < m0.n; ++i) {
-    out.opens[i] = m0.opens[i];
-    out.closes[i] = m0.closes[i];
-    out.copy_leaf(i, m0, i);
-  }
-  for (std::size_t i = 0; i < m1.n; ++i) {
-    const std::size_t k = m0.n + i;
-    out.opens[k] = m1.opens[i];
-    out.closes[k] = m1.closes[i];
-    out.copy_leaf(k, m1, i);
-  }
-  out.n = static_cast<std::uint8_t>(n);
-  ++out.opens[0];
-  ++out.closes[n - 1];
-}
-
-// The pair's layout made from the forms. @pre pair_of_forms_possible(m0, m1).
-Layout pair_of_forms(const Layout& m0, const Layout& m1) {
-  return LayoutFromValidParts::make_leaves(
-      [&](BracketedLeaves& out) noexcept { write_pair_leaves(*m0.leaves(), *m1.leaves(), out); });
-}
-
 }  // namespace
 
 Layout make_layout_from_modes(const Layout& m0, Layout&& m1) {
-  if (pair_of_forms_possible(m0, m1)) return pair_of_forms(m0, m1);
+  if (m0.leaves() != nullptr && m1.leaves() != nullptr) return pair_of_forms(*m0.leaves(), *m1.leaves());
   return make_layout_from_modes(Layout(m0), std::move(m1));
 }
 
 Layout make_layout_from_modes(Layout&& m0, Layout&& m1) {
-  if (pair_of_forms_possible(m0, m1)) return pair_of_forms(m0, m1);
+  if (m0.leaves() != nullptr && m1.leaves() != nullptr) return pair_of_forms(*m0.leaves(), *m1.leaves());
   IntTuple s0, d0, s1, d1;
   LayoutFromValidParts::take_parts(std::move(m0), s0, d0);
   LayoutFromValidParts::take_parts(std::move(m1), s1, d1);

@@ -282,9 +282,21 @@ TEST(BracketedLeaves, WriterCopiesAFormAsItsEvents) {
         ++checked;
       }
   }
+  // make_layout_from_modes of two forms (LayoutWriter::form twice): the pair made from the
+  // trees by hand, in and past the inline bounds (the eight-leaf and the deep operand).
+  for (const Layout& m0 : operands)
+    for (const Layout* m1 : {&operands.front(), &operands[operands.size() - 2], &operands.back()}) {
+      const Layout by_hand(T({m0.shape(), m1->shape()}), T({m0.stride(), m1->stride()}));
+      const Layout pair = make_layout_from_modes(m0, Layout(*m1));
+      EXPECT_EQ(pair, by_hand) << m0.to_string() << " and " << m1->to_string();
+      EXPECT_EQ(pair.shape(), by_hand.shape());
+      EXPECT_EQ(pair.leaves() == nullptr, by_hand.leaves() == nullptr) << by_hand.to_string();
+      spilled += pair.leaves() == nullptr;
+      ++checked;
+    }
   EXPECT_GT(spilled, 0);
-  std::printf("[ checked ] %ld forms written after pending opens and leaves (%ld past the inline bounds)\n", checked,
-              spilled);
+  std::printf("[ checked ] %ld forms written after pending opens and leaves, and pairs of forms (%ld past the "
+              "inline bounds)\n", checked, spilled);
 }
 
 TEST(BracketedLeaves, WriterRefusesAnEmptyTuple) {

@@ -841,7 +841,9 @@ TEST(ProveSoundness, TheSharedDivisionKeepsTheDivisibilityCheck) {
     ++checked;
     EXPECT_EQ(r.rc, c.rc) << c.claim << "\n" << r.out << r.err;
     EXPECT_EQ(r.out.find("found by the concrete replay"), std::string::npos) << c.claim << "\n" << r.out;
-    if (!c.point.empty()) EXPECT_NE(r.out.find(c.point), std::string::npos) << c.claim << "\n" << r.out;
+    if (!c.point.empty()) {
+      EXPECT_NE(r.out.find(c.point), std::string::npos) << c.claim << "\n" << r.out;
+    }
   }
   EXPECT_TRUE(model_refuses("composition((4,8):(1,5), 2:5)"));
   EXPECT_EQ(model_value("composition((4,8):(1,5), 2:8)"), "2:10");
