@@ -35,22 +35,22 @@ struct BracketedLeaves {
   std::uint8_t closes[kInlineLeaves] = {};  // tuples closed just after leaf i
 
   // Leaf i's shape and stride. @pre i < n, and leaf i was written.
-  FlatInt shape(std::size_t i) const { return load(shape_bytes_, i); }
-  FlatInt stride(std::size_t i) const { return load(stride_bytes_, i); }
+  FlatInt shape(std::size_t i) const { return load(2 * i); }
+  FlatInt stride(std::size_t i) const { return load(2 * i + 1); }
   // Writes leaf i. @pre i < kInlineLeaves. Written and read as FlatInt objects, not as bytes:
   // a byte copy is a store the compiler must assume may change any object, so an operation
   // writing its result would read its operands' values again after every leaf it writes
   // (bench/README.md). Whole forms are still copied as bytes, which creates the FlatInts in
   // the copy (they are trivially copyable).
   void set_leaf(std::size_t i, FlatInt shape, FlatInt stride) {
-    new (shape_bytes_ + i * sizeof(FlatInt)) FlatInt{shape.v, shape.st};
-    new (stride_bytes_ + i * sizeof(FlatInt)) FlatInt{stride.v, stride.st};
+    new (leaf_bytes_ + 2 * i * sizeof(FlatInt)) FlatInt{shape.v, shape.st};
+    new (leaf_bytes_ + (2 * i + 1) * sizeof(FlatInt)) FlatInt{stride.v, stride.st};
   }
   // The n leaves, copied to shapes[0..n) and strides[0..n).
   void copy_leaves(FlatInt* shapes, FlatInt* strides) const {
     for (std::size_t i = 0; i < n; ++i) {
-      std::memcpy(static_cast<void*>(shapes + i), shape_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
-      std::memcpy(static_cast<void*>(strides + i), stride_bytes_ + i * sizeof(FlatInt), sizeof(FlatInt));
+      std::memcpy(static_cast<void*>(shapes + i), leaf_bytes_ + 2 * i * sizeof(FlatInt), sizeof(FlatInt));
+      std::memcpy(static_cast<void*>(strides + i), leaf_bytes_ + (2 * i + 1) * sizeof(FlatInt), sizeof(FlatInt));
     }
   }
   // True when the whole layout is one leaf (not a tuple).
@@ -60,14 +60,16 @@ struct BracketedLeaves {
   bool operator==(const BracketedLeaves& o) const;
 
  private:
-  static FlatInt load(const unsigned char* bytes, std::size_t i) {
-    const FlatInt* p = std::launder(reinterpret_cast<const FlatInt*>(bytes + i * sizeof(FlatInt)));
+  // Slot k of leaf_bytes_ (leaf k / 2's shape for k even, its stride for k odd).
+  FlatInt load(std::size_t k) const {
+    const FlatInt* p = std::launder(reinterpret_cast<const FlatInt*>(leaf_bytes_ + k * sizeof(FlatInt)));
     return FlatInt{p->v, p->st};
   }
-  // The leaves as FlatInts in bytes: the slots past n are never read, and a copy of the
-  // form copies them as bytes (no zeroing of unused slots, no indeterminate value read).
-  alignas(FlatInt) unsigned char shape_bytes_[kInlineLeaves * sizeof(FlatInt)];
-  alignas(FlatInt) unsigned char stride_bytes_[kInlineLeaves * sizeof(FlatInt)];
+  // The leaves as FlatInts in bytes, each leaf's shape next to its stride: a small layout's
+  // leaves lie in one or two cache lines, next to n, opens and closes (bench/README.md). The
+  // slots past n are never read, and a copy of the form copies them as bytes (no zeroing of
+  // unused slots, no indeterminate value read).
+  alignas(FlatInt) unsigned char leaf_bytes_[2 * kInlineLeaves * sizeof(FlatInt)];
 };
 
 static_assert(std::is_trivially_copyable_v<FlatInt>, "leaves are held as bytes");

@@ -89,7 +89,7 @@ void Layout::take_from(Other&& o) {
   }
 }
 
-Layout::Layout(const Layout& o) : leaves_(o.leaves_), has_leaves_(o.has_leaves_), trees_(kTreesAbsent) {
+Layout::Layout(const Layout& o) : has_leaves_(o.has_leaves_), trees_(kTreesAbsent), leaves_(o.leaves_) {
   if (o.trees_.load(std::memory_order_acquire) == kTreesReady) {
     shape_ = o.shape_;
     stride_ = o.stride_;

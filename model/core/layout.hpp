@@ -81,11 +81,14 @@ class Layout {
   // Invariant: the leaves or the trees (or both) are held; has_leaves_ iff the trees have the
   // form (bracketed_leaves_of). A layout made from trees holds both; one made from leaves
   // holds the trees once built.
-  mutable IntTuple shape_;
-  mutable IntTuple stride_;
-  BracketedLeaves leaves_;
+  // The flags first and the form next, its leaves right after its nesting: an operation
+  // reading a small operand held as its form touches its first one or two cache lines only
+  // (bench/README.md); the trees, absent from most results, last.
   bool has_leaves_ = false;
   mutable std::atomic<std::uint8_t> trees_{kTreesReady};
+  BracketedLeaves leaves_;
+  mutable IntTuple shape_;
+  mutable IntTuple stride_;
 };
 
 namespace detail {
