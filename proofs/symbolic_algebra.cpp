@@ -75,9 +75,13 @@ SymLayout sym_inverse(const SymLayout& l, Select select) {
 
 SymLayout sym_complement(const SymLayout& a, const std::vector<SymInt>& cotarget) {
   // complement.cpp's complement_flat: the model's complement_flat_modes on A's leaves.
-  std::vector<SymInt> shapes = leaves_of(a.shape), strides = leaves_of(a.stride);
+  const std::vector<SymInt> shapes = leaves_of(a.shape), strides = leaves_of(a.stride);
+  std::vector<SymInt> f_shapes, f_strides;
+  ModesOut<std::vector<SymInt>> filtered{f_shapes, f_strides};
   ComplementModes<std::vector<SymInt>> m;
-  complement_flat_modes<ScalarLeaf<SymInt>>(shapes, strides, cotarget, SymComplementOps{}, m);
+  ModesOut<std::vector<SymInt>> out{m.shapes, m.strides};
+  complement_flat_modes<ScalarLeaf<SymInt>>(shapes, strides, filtered, f_shapes, f_strides, cotarget,
+                                            SymComplementOps{}, out);
   return {tuple_of(m.shapes), tuple_of(m.strides)};
 }
 

@@ -5,6 +5,7 @@
 #include "checked_math.hpp"
 #include "coalesce_generic.hpp"
 #include "flat_coalesce.hpp"
+#include "form_modes.hpp"
 #include "inline_flat_ints.hpp"
 #include "leaf_policies.hpp"
 #include "error.hpp"
@@ -12,28 +13,19 @@
 
 namespace cuteref {
 
-namespace {
-// coalesce_generic.hpp's coalesce_flat_modes on a form's leaves, in place. (maybe_unused: the
-// mutate CI sample deletes its one call, and under -Werror the mutant must still compile.)
-[[maybe_unused]] void coalesce_form_leaves(InlineFlatInts& shapes, InlineFlatInts& strides) {
-  coalesce_flat_modes<FlatIntLeaf>(shapes, strides);
-}
-}  // namespace
-
-// gnu::flatten: the flattening of l inlines into one body (bench/README.md).
+// gnu::flatten: the walk inlines into one body (bench/README.md).
 [[gnu::flatten]] Layout coalesce(const Layout& l) {
   // The merge rule is coalesce_generic.hpp's coalesce_modes, the one the proofs check: on
   // plain values (flat_int.hpp) when every stride is an integer, else on IntTuple leaves.
-  // A layout held as its form: its leaves in place (the result has at most as many, or the
-  // one mode _1:_0), and the result written as a form.
+  // A layout held as its form: the walk reads its leaves in place and writes the result's
+  // form (at most as many modes, or the one mode _1:_0), in one pass. Valid: as
+  // coalesce_flat's.
   if (const BracketedLeaves* b = l.leaves()) {
-    InlineFlatInts shapes, strides;
-    InlineFlatInts::load(*b, shapes, strides);
-    coalesce_form_leaves(shapes, strides);
-    // At most as many modes as the form had (or the one mode _1:_0): a form too. Valid: as
-    // coalesce_flat's.
-    return detail::LayoutFromValidParts::make_leaves(
-        [&](BracketedLeaves& r) noexcept { write_flat_form(r, shapes.data(), strides.data(), shapes.size()); });
+    return detail::LayoutFromValidParts::make_leaves([b](BracketedLeaves& r) {
+      FormModesOut out(FormTarget{r});
+      coalesce_flat_modes_to<FlatIntLeaf>(FormShapes{*b}, FormStrides{*b}, out);
+      out.finish();
+    });
   }
   FlatModesOfInts m;
   if (flat_int_modes(l, m)) return coalesce_flat_ints(m.shapes, m.strides);

@@ -1,6 +1,7 @@
 #include "complement.hpp"
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "checked_math.hpp"
@@ -9,6 +10,7 @@
 #include "error.hpp"
 #include "flat_coalesce.hpp"
 #include "flat_int.hpp"
+#include "form_modes.hpp"
 #include "inline_flat_ints.hpp"
 #include "layout_writer.hpp"
 #include "leaf_arith.hpp"
@@ -68,18 +70,31 @@ struct ComplementDiagnostics {
 // complement_generic.hpp's decisions on the model's leaves as plain values with static flags.
 using FlatComplementOps = ComplementOps<FlatIntLeaf, ComplementDiagnostics>;
 
-// complement(a, cotarget) as its result's flat modes, from a's flattened modes `m`
-// (filtered in place), the cotarget's leaves given flat (a and the whole cotarget only for
-// diagnostics): complement_generic.hpp's complement_flat_modes, the proofs' own. Modes, Out:
-// FlatModesOfInts or InlineFlatModes (then m.size() + n_cot <= kInlineLeaves: the result's
-// modes before coalescing are at most that many).
-template <class Modes, class Out>
-[[gnu::flatten]] void complement_flat(const Layout& a, Modes& m, const FlatInt* cot, std::size_t n_cot,
-                                     const CotargetText& cotarget, Out& out) {
+// complement(a, cotarget) as its result's flat modes, from a's flattened modes (a_shapes,
+// a_strides: vectors, or views of a's form; not changed), the cotarget's leaves given flat (a
+// and the whole cotarget only for diagnostics): complement_generic.hpp's
+// complement_flat_modes, the proofs' own. Out: FlatModesOfInts or InlineFlatModes (then
+// a_shapes.size() + n_cot <= kInlineLeaves: the result's modes before coalescing are at most
+// that many).
+template <class InShapes, class InStrides, class Out>
+[[gnu::flatten]] void complement_flat(const Layout& a, const InShapes& a_shapes, const InStrides& a_strides,
+                                     const FlatInt* cot, std::size_t n_cot, const CotargetText& cotarget,
+                                     Out& out) {
   out.shapes.clear();
   out.strides.clear();
-  complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{cot, n_cot},
-                                     FlatComplementOps{{a, cotarget}}, out);
+  decltype(Out::shapes) f_shapes, f_strides;  // filter(a)'s modes
+  if constexpr (std::is_same_v<Out, InlineFlatModes>) {
+    InlineModesOut filtered(InlineModesTarget{f_shapes, f_strides});
+    InlineModesOut r(InlineModesTarget{out.shapes, out.strides});
+    complement_flat_modes<FlatIntLeaf>(a_shapes, a_strides, filtered, f_shapes, f_strides, FlatIntSpan{cot, n_cot},
+                                       FlatComplementOps{{a, cotarget}}, r);
+    r.finish();
+  } else {
+    ModesOut<FlatInts> filtered{f_shapes, f_strides};
+    ModesOut<FlatInts> r{out.shapes, out.strides};
+    complement_flat_modes<FlatIntLeaf>(a_shapes, a_strides, filtered, f_shapes, f_strides, FlatIntSpan{cot, n_cot},
+                                       FlatComplementOps{{a, cotarget}}, r);
+  }
 }
 
 // a's flattened modes, or the diagnostic for a scaled-basis stride.
@@ -102,22 +117,28 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
   }
   FlatModesOfInts m;
   flat_modes_for_complement(a, m);
-  complement_flat(a, m, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
+  complement_flat(a, m.shapes, m.strides, cot.data(), cot.size(), CotargetText{&cotarget, nullptr, 0}, out);
 }
 
 [[gnu::flatten]] Layout complement(const Layout& a, const IntTuple& cotarget) {
-  // A held as its form, an integer cotarget: the modes in place (at most A's leaves and one
-  // rest mode), the result written as a flat layout. The generic core is called here itself:
+  // A held as its form, an integer cotarget: A's leaves read in place, filtered into a
+  // working vector (at most A's leaves), and R's modes (at most A's leaves and one rest mode)
+  // coalesced straight into the result's form. The generic core is called here itself:
   // through the complement_flat template, GCC's flatten left its steps out of line
   // (bench/README.md, "The working modes in place").
   const BracketedLeaves* form = a.leaves();
   if (form != nullptr && std::size_t{form->n} + 1 <= kInlineLeaves && cotarget.is_integer() && cotarget.value() >= 1) {
     const FlatInt cot = FlatInt::of(cotarget);
-    InlineFlatModes m, r;
-    InlineFlatInts::load(*form, m.shapes, m.strides);
-    complement_flat_modes<FlatIntLeaf>(m.shapes, m.strides, FlatIntSpan{&cot, 1},
-                                       FlatComplementOps{{a, CotargetText{&cotarget, nullptr, 0}}}, r);
-    return flat_layout(r.shapes.data(), r.strides.data(), r.shapes.size());  // valid: as FlatModesOfInts::layout()
+    // Valid: R's kept leaves are made by the checked steps (shapes >= 1), as FlatModesOfInts::layout().
+    return detail::LayoutFromValidParts::make_leaves([&](BracketedLeaves& result) {
+      InlineFlatInts f_shapes, f_strides;
+      InlineModesOut filtered(InlineModesTarget{f_shapes, f_strides});
+      FormModesOut r(FormTarget{result});
+      complement_flat_modes<FlatIntLeaf>(FormShapes{*form}, FormStrides{*form}, filtered, f_shapes, f_strides,
+                                         FlatIntSpan{&cot, 1},
+                                         FlatComplementOps{{a, CotargetText{&cotarget, nullptr, 0}}}, r);
+      r.finish();
+    });
   }
   FlatModesOfInts r;
   complement_flat(a, cotarget, r);
@@ -128,24 +149,18 @@ void flat_modes_for_complement(const Layout& a, FlatModesOfInts& m) {
                                                       FlatModesOfInts& out) {
   FlatModesOfInts m;
   flat_modes_for_complement(a, m);
-  complement_flat(a, m, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
+  complement_flat(a, m.shapes, m.strides, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
 }
 
-[[gnu::flatten]] void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget,
+[[gnu::flatten]] void complement_flat_of_modes(const Layout& a, const FlatModesOfInts& a_modes, FlatInt cotarget,
                                               FlatModesOfInts& out) {
-  complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
+  complement_flat(a, a_modes.shapes, a_modes.strides, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
 }
 
 [[gnu::flatten]] void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot,
                                                       InlineFlatModes& out) {
-  InlineFlatModes m;
-  InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
-  complement_flat(a, m, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
-}
-
-[[gnu::flatten]] void complement_flat_of_modes(const Layout& a, InlineFlatModes& a_modes, FlatInt cotarget,
-                                              InlineFlatModes& out) {
-  complement_flat(a, a_modes, &cotarget, 1, CotargetText{nullptr, &cotarget, 1}, out);
+  const BracketedLeaves& form = *a.leaves();
+  complement_flat(a, FormShapes{form}, FormStrides{form}, cot, n_cot, CotargetText{nullptr, cot, n_cot}, out);
 }
 
 Layout complement(const Layout& a) {

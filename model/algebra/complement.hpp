@@ -45,15 +45,15 @@ void complement_flat(const Layout& a, const IntTuple& cotarget, FlatModesOfInts&
 // leaf when n_cot == 1, else a flat tuple): for callers that hold the leaves already (divide).
 void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, FlatModesOfInts& out);
 
-// complement_flat(A, M) for an integer M, from A's flattened modes (flat_int_modes(A, a_modes),
-// consumed) for callers that flattened A already (product); A only for diagnostics.
-void complement_flat_of_modes(const Layout& a, FlatModesOfInts& a_modes, FlatInt cotarget, FlatModesOfInts& out);
+// complement_flat(A, M) for an integer M, from A's flattened modes (flat_int_modes(A, a_modes))
+// for callers that flattened A already (product); A only for diagnostics.
+void complement_flat_of_modes(const Layout& a, const FlatModesOfInts& a_modes, FlatInt cotarget,
+                              FlatModesOfInts& out);
 
-// The same two with the modes in place (inline_flat_ints.hpp), for callers whose operands are
-// held as their forms and leave room: the same results, checks and diagnostics.
+// The first with the modes in place (inline_flat_ints.hpp) and A's leaves read from its form,
+// for callers whose operands are held as their forms and leave room (divide, product): the
+// same results, checks and diagnostics.
 // @pre a.leaves() != nullptr and a.leaves()->n + n_cot <= kInlineLeaves.
 void complement_flat_of_shape_leaves(const Layout& a, const FlatInt* cot, std::size_t n_cot, InlineFlatModes& out);
-// @pre a_modes.shapes.size() + 1 <= kInlineLeaves.
-void complement_flat_of_modes(const Layout& a, InlineFlatModes& a_modes, FlatInt cotarget, InlineFlatModes& out);
 
 }  // namespace cuteref

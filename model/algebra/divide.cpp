@@ -7,6 +7,7 @@
 #include "divide_generic.hpp"
 #include "error.hpp"
 #include "flat_coalesce.hpp"
+#include "form_modes.hpp"
 #include "inline_flat_ints.hpp"
 #include "leaf_policies.hpp"
 #include "tiler.hpp"
@@ -53,8 +54,8 @@ struct LayoutDivideOps : DivideRestOps<FlatModesOfInts> {
       append_flat_ints(coalesce_flat(flat_modes(a.shape(), a.stride())).shape(), m.shapes);
       return m;
     }
-    m = a_flat.modes;
-    coalesce_flat_ints_in_place(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
+    ModesOut<FlatInts> out{m.shapes, m.strides};
+    coalesce_flat_modes_to<FlatIntLeaf>(a_flat.modes.shapes, a_flat.modes.strides, out);  // _1:_0 gives the leaf 1
     return m;
   }
   Layout composition(const Layout& a, const Pair& b) const {
@@ -69,8 +70,10 @@ struct InlineDivideOps : DivideRestOps<InlineFlatModes> {
   // The leaves of coalesce(A)'s shape (in `shapes`; as LayoutDivideOps').
   InlineFlatModes coalesced_shape(const Layout& a) const {
     InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
-    InlineFlatModes m{a_modes};
-    coalesce_flat_modes<FlatIntLeaf>(m.shapes, m.strides);  // coalesce's _1:_0 gives the leaf 1
+    InlineFlatModes m;
+    InlineModesOut out(InlineModesTarget{m.shapes, m.strides});
+    coalesce_flat_modes_to<FlatIntLeaf>(FormShapes{*a.leaves()}, FormStrides{*a.leaves()}, out);  // _1:_0: the leaf 1
+    out.finish();
     return m;
   }
   Layout composition(const Layout& a, const Pair& b) const {

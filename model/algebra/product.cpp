@@ -6,6 +6,7 @@
 #include "complement.hpp"
 #include "composition.hpp"
 #include "error.hpp"
+#include "form_modes.hpp"
 #include "layout_mode_ops.hpp"
 #include "product_generic.hpp"
 #include "tiler.hpp"
@@ -14,16 +15,18 @@ namespace cuteref {
 
 namespace {
 
-// The steps both holders of the modes share (Modes: FlatModesOfInts or InlineFlatModes): the
-// free offsets from A's flattened modes, and what follows them.
+// The cotarget of A's free offsets, size(A) * cosize(B), from A's flattened shapes (a vector,
+// or a view of A's form).
+template <class Shapes>
+FlatInt free_offsets_cotarget(const Shapes& a_shapes, const Layout& tiler) {
+  FlatInt size_a{1, true};
+  for (std::size_t i = 0; i < a_shapes.size(); ++i) size_a = flat_mul(size_a, a_shapes[i]);
+  return flat_mul(size_a, cosize_flat(tiler));
+}
+
+// The steps both holders of the modes share (Modes: FlatModesOfInts or InlineFlatModes).
 template <class Modes>
 struct ProductCopiesOps {
-  // complement(A, size(A) * cosize(B)) from A's flattened modes (consumed) into `free`.
-  static void free_offsets_of(const Layout& a, Modes& a_modes, const Layout& tiler, Modes& free) {
-    FlatInt size_a{1, true};
-    for (const FlatInt& s : a_modes.shapes) size_a = flat_mul(size_a, s);
-    complement_flat_of_modes(a, a_modes, flat_mul(size_a, cosize_flat(tiler)), free);
-  }
   Layout composition(Modes&& free, const Layout& tiler) const { return composition_of_flat(std::move(free), tiler); }
   Layout pair(const Layout& a, Layout&& copies) const { return make_layout_from_modes(a, std::move(copies)); }
 };
@@ -35,18 +38,18 @@ struct LayoutProductOps : ProductCopiesOps<FlatModesOfInts> {
   FlatModesOfInts free_offsets(const Layout& a, const Layout& tiler) const {
     FlatModesOfInts a_modes, free;
     if (!flat_int_modes(a, a_modes)) complement_flat(a, leaf_mul(size(a), cosize(tiler)), free);  // its diagnostic
-    else free_offsets_of(a, a_modes, tiler, free);
+    else complement_flat_of_modes(a, a_modes, free_offsets_cotarget(a_modes.shapes, tiler), free);
     return free;
   }
 };
 
 // The same with every working vector in place (inline_flat_ints.hpp), for A held as its form
-// with room for complement's modes (A's leaves plus one).
+// with room for complement's modes (A's leaves plus one): complement reads A's form.
 struct InlineProductOps : ProductCopiesOps<InlineFlatModes> {
   InlineFlatModes free_offsets(const Layout& a, const Layout& tiler) const {
-    InlineFlatModes a_modes, free;
-    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
-    free_offsets_of(a, a_modes, tiler, free);
+    const FlatInt cotarget = free_offsets_cotarget(FormShapes{*a.leaves()}, tiler);
+    InlineFlatModes free;
+    complement_flat_of_shape_leaves(a, &cotarget, 1, free);
     return free;
   }
   Layout pair_with_composition(const Layout& a, InlineFlatModes&& free, const Layout& tiler) const {

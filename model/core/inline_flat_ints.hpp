@@ -64,6 +64,11 @@ class InlineFlatInts {
     new (data() + n_++) FlatInt(v);
   }
   void pop_back() noexcept { --n_; }
+  // Writes slot i (i < kInlineLeaves), leaving the size as it is: with set_size, for a
+  // writer that fills the slots first and says how many at the end.
+  void set_slot(std::size_t i, FlatInt v) noexcept { new (data() + i) FlatInt(v); }
+  // @pre n <= kInlineLeaves and the slots below n are written.
+  void set_size(std::size_t n) noexcept { n_ = static_cast<std::uint32_t>(n); }
 
   // The n leaves of `form` into two of these, replacing their contents.
   // Leaf by leaf and field by field: copied whole or as one block, the copy would be vector

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bracketed_leaves.hpp"
@@ -63,10 +64,12 @@ class Layout {
   struct Unchecked {};
   Layout(Unchecked, IntTuple shape, IntTuple stride) noexcept;
   // The layout whose form fill(leaves) writes, in place, into a form with n = 0 and no
-  // opens or closes (its leaf slots are not zeroed: only those below n are read).
+  // opens or closes (its leaf slots are not zeroed: only those below n are read). A fill
+  // that throws (an overflow in the result's arithmetic) leaves no layout.
   struct FillLeaves {};
   template <class Fill>
-  Layout(Unchecked, FillLeaves, Fill&& fill) noexcept : has_leaves_(true), trees_(kTreesAbsent) {
+  Layout(Unchecked, FillLeaves, Fill&& fill) noexcept(noexcept(fill(std::declval<BracketedLeaves&>())))
+      : has_leaves_(true), trees_(kTreesAbsent) {
     fill(leaves_);
   }
   friend struct detail::LayoutFromValidParts;
@@ -105,9 +108,9 @@ struct LayoutFromValidParts {
   }
   // The layout whose form fill(b) writes into an empty form b (n = 0, no opens or closes;
   // in place: no copy of the form); its trees are built when asked. @pre the form's leaves
-  // are valid (shapes >= 1); fill does not throw.
+  // are valid (shapes >= 1). An exception from fill propagates (no layout is made).
   template <class Fill>
-  static Layout make_leaves(Fill&& fill) noexcept {
+  static Layout make_leaves(Fill&& fill) noexcept(noexcept(fill(std::declval<BracketedLeaves&>()))) {
     return Layout(Layout::Unchecked{}, Layout::FillLeaves{}, std::forward<Fill>(fill));
   }
   // l's own form, for a LayoutWriter to write in place. @pre l was made by make_leaves.

@@ -45,27 +45,92 @@ CoalesceStep coalesce_step(bool has_last, Leaf* last_shape, const Leaf* last_str
   return CoalesceStep::Kept;
 }
 
+// Where the walk puts the modes it keeps. Out: std::size_t size(); Leaf& last_shape() and
+// const Leaf& last_stride() (the last kept mode, @pre size() > 0); void push(shape, stride)
+// (keeps a mode after the others). ModesOut (appends to two vectors) and ModesInPlace (over
+// the vectors the walk reads) below; the model has one that writes a result's form.
+
+// The walk, one mode at a time: after each push(shape, stride) of the modes in order, `out`
+// holds the kept modes of those pushed so far (coalesce_step decides each). Every coalesce
+// runs its modes through this, so there is one walk (the one the laws are proved over),
+// whether the modes are read from a vector, a view of an operand or a producer's output.
+// @pre out is empty when the walk starts.
+template <class Out, class Ops>
+class CoalescingWalk {
+ public:
+  CoalescingWalk(Out& out, const Ops& ops) : out_(out), ops_(ops) {}
+  template <class Leaf>
+  void push(const Leaf& shape, const Leaf& stride) {
+    const bool has_last = out_.size() > 0;
+    const CoalesceStep step = coalesce_step(has_last, has_last ? &out_.last_shape() : nullptr,
+                                            has_last ? &out_.last_stride() : nullptr, shape, stride, ops_);
+    if (step == CoalesceStep::Kept) out_.push(shape, stride);
+  }
+
+ private:
+  Out& out_;
+  const Ops& ops_;
+};
+
+// Appends the kept modes to two vectors (std::vector, SmallVector or InlineFlatInts).
+// (finish: nothing left to write; as the model's Outs, which hold their last mode back.)
+template <class Vec>
+struct ModesOut {
+  Vec& shapes;
+  Vec& strides;
+  void finish() {}
+  std::size_t size() const { return shapes.size(); }
+  auto& last_shape() { return shapes[shapes.size() - 1]; }
+  const auto& last_stride() const { return strides[strides.size() - 1]; }
+  template <class Leaf>
+  void push(const Leaf& shape, const Leaf& stride) {
+    shapes.push_back(shape);
+    strides.push_back(stride);
+  }
+};
+
+// Writes the kept modes over the front of the vectors the walk reads (mode k over mode i >= k,
+// which the walk has read already); finish() drops the rest. (Not resize: a symbolic leaf has
+// no default value.)
+template <class Vec>
+class ModesInPlace {
+ public:
+  ModesInPlace(Vec& shapes, Vec& strides) : shapes_(shapes), strides_(strides) {}
+  std::size_t size() const { return n_; }
+  auto& last_shape() { return shapes_[n_ - 1]; }
+  const auto& last_stride() const { return strides_[n_ - 1]; }
+  template <class Leaf>
+  void push(const Leaf& shape, const Leaf& stride) {
+    if (n_ == shapes_.size()) {  // past the modes read (only coalesce_flat_modes' 1:0 of no mode)
+      shapes_.push_back(shape);
+      strides_.push_back(stride);
+    } else {  // (no self-assignment where the mode read is already where it is kept)
+      if (&shapes_[n_] != &shape) shapes_[n_] = shape;
+      if (&strides_[n_] != &stride) strides_[n_] = stride;
+    }
+    ++n_;
+  }
+  void finish() {
+    while (shapes_.size() > n_) {
+      shapes_.pop_back();
+      strides_.pop_back();
+    }
+  }
+
+ private:
+  Vec& shapes_;
+  Vec& strides_;
+  std::size_t n_ = 0;
+};
+
 // The algorithm in place on flat modes (any vector-like container of leaves): on return
 // `shapes` and `strides` hold the kept modes (none when every mode has shape 1).
 template <class Vec, class Ops>
 void coalesce_modes(Vec& shapes, Vec& strides, const Ops& ops) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < shapes.size(); ++i) {
-    const bool has_last = kept > 0;
-    const CoalesceStep step = coalesce_step(has_last, has_last ? &shapes[kept - 1] : nullptr,
-                                            has_last ? &strides[kept - 1] : nullptr, shapes[i], strides[i], ops);
-    if (step != CoalesceStep::Kept) continue;
-    if (kept != i) {
-      shapes[kept] = std::move(shapes[i]);
-      strides[kept] = std::move(strides[i]);
-    }
-    ++kept;
-  }
-  // (not resize: a symbolic leaf has no default value)
-  while (shapes.size() > kept) {
-    shapes.pop_back();
-    strides.pop_back();
-  }
+  ModesInPlace<Vec> out(shapes, strides);
+  CoalescingWalk<ModesInPlace<Vec>, Ops> walk(out, ops);
+  for (std::size_t i = 0; i < shapes.size(); ++i) walk.push(shapes[i], strides[i]);
+  out.finish();
 }
 
 // coalesce's decisions, written once over a leaf policy (leaf_ops.hpp): the model's
@@ -91,27 +156,56 @@ struct CoalesceOps {
 template <class Scalar>
 using ScalarCoalesceOps = CoalesceOps<ScalarTupleLeaf<Scalar>>;
 
-// coalesce of flat modes, in place: coalesce_modes, and the one mode 1:0 (static) when no
-// mode is kept. P: a leaf policy (leaf_ops.hpp).
-template <class P, class Vec>
-void coalesce_flat_modes(Vec& shapes, Vec& strides) {
-  coalesce_modes(shapes, strides, CoalesceOps<P>{});
-  if (shapes.empty()) {
-    shapes.push_back(P::constant(1));
-    strides.push_back(P::constant(0));
-  }
+// The end of a walk over flat modes: the one mode 1:0 (static) when no mode was kept (a
+// layout has at least one mode).
+template <class P, class Out>
+void coalesce_flat_finish(Out& out) {
+  if (out.size() == 0) out.push(P::constant(1), P::constant(0));
 }
 
-// filter on flat modes, in place: filter = coalesce o filter_zeros, so a stride-0 mode gets
-// the shape 1 (a select, not a branch), then coalesce_flat_modes drops it.
-// @post the flat modes of filter(L) for L's flattened modes; the single mode 1:0 when L has
-// no mode of size > 1 and non-zero stride.
+// coalesce of the flat modes (in_shapes[i], in_strides[i]), i < in_shapes.size(), into `out`
+// (empty; an Out as CoalescingWalk's): coalesce_modes' walk, and the one mode 1:0 (static)
+// when no mode is kept. P: a leaf policy (leaf_ops.hpp). In: size() and operator[] (a vector,
+// or a view of an operand's leaves).
+template <class P, class InShapes, class InStrides, class Out>
+void coalesce_flat_modes_to(const InShapes& in_shapes, const InStrides& in_strides, Out& out) {
+  const CoalesceOps<P> ops{};
+  CoalescingWalk<Out, CoalesceOps<P>> walk(out, ops);
+  for (std::size_t i = 0; i < in_shapes.size(); ++i) walk.push(in_shapes[i], in_strides[i]);
+  coalesce_flat_finish<P>(out);
+}
+
+// The same in place.
+template <class P, class Vec>
+void coalesce_flat_modes(Vec& shapes, Vec& strides) {
+  ModesInPlace<Vec> out(shapes, strides);
+  coalesce_flat_modes_to<P>(shapes, strides, out);
+  out.finish();
+}
+
+// filter on flat modes into `out` (as coalesce_flat_modes_to): filter = coalesce o
+// filter_zeros, so a stride-0 mode gets the shape 1 (a select, not a branch), which the walk
+// then drops.
+// @post out holds the flat modes of filter(L) for L's flattened modes; the single mode 1:0
+// when L has no mode of size > 1 and non-zero stride.
+template <class P, class InShapes, class InStrides, class Out>
+void filter_flat_modes_to(const InShapes& in_shapes, const InStrides& in_strides, Out& out) {
+  using A = LeafArith<P>;
+  const CoalesceOps<P> ops{};
+  CoalescingWalk<Out, CoalesceOps<P>> walk(out, ops);
+  for (std::size_t k = 0; k < in_shapes.size(); ++k) {
+    const auto& stride = in_strides[k];
+    walk.push(A::select(A::value(stride) == A::k(0), P::constant(1), in_shapes[k]), stride);
+  }
+  coalesce_flat_finish<P>(out);
+}
+
+// The same in place.
 template <class P, class Vec>
 void filter_flat_modes(Vec& shapes, Vec& strides) {
-  using A = LeafArith<P>;
-  for (std::size_t k = 0; k < shapes.size(); ++k)
-    shapes[k] = A::select(A::value(strides[k]) == A::k(0), P::constant(1), shapes[k]);
-  coalesce_flat_modes<P>(shapes, strides);
+  ModesInPlace<Vec> out(shapes, strides);
+  filter_flat_modes_to<P>(shapes, strides, out);
+  out.finish();
 }
 
 // coalesce of a (shape, stride) tree. Ops as coalesce_modes, and Tree unit_shape(),

@@ -87,8 +87,8 @@ Leaf complement_rest_step(const Leaf& c, Leaf& divisor, Leaf& running, const Ops
   return rest;
 }
 
-// Appends R's modes (before coalescing) to out.shapes / out.strides (Out: any type with
-// those two vectors, e.g. ComplementModes<Vec>).
+// Gives R's modes (before coalescing) to out.push(shape, stride), in order (Out: a
+// coalesce_generic.hpp CoalescingWalk, which coalesces them as they come, or a ModesOut).
 // @pre shapes.size() == strides.size() >= 1; cotarget has >= 1 leaf.
 template <class Vec, class CotargetLeaves, class Ops, class Out>
 void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeaves& cotarget, const Ops& ops,
@@ -96,8 +96,6 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
   using Leaf = typename Vec::value_type;
   const std::size_t n = shapes.size();
   for (std::size_t k = 0; k < n; ++k) ops.check_stride(shapes[k], strides[k]);
-  out.shapes.reserve(out.shapes.size() + n + cotarget.size());
-  out.strides.reserve(out.strides.size() + n + cotarget.size());
   // Modes already taken; the others keep their order, so the selection below compares the
   // same pairs in the same order as repeatedly taking the smallest out of a shrinking list.
   TakenModes taken(n);
@@ -110,14 +108,14 @@ void complement_modes(const Vec& shapes, const Vec& strides, const CotargetLeave
       if (k == n || ops.less(strides[j], strides[k])) k = j;
     }
     taken.set(k);
-    out.strides.push_back(extent);
-    out.shapes.push_back(complement_gap_step(shapes[k], strides[k], extent, ops));
+    const Leaf gap_stride = extent;
+    out.push(complement_gap_step(shapes[k], strides[k], extent, ops), gap_stride);
   }
   // The repetitions past A's extent, up to the cotarget.
   Leaf divisor = extent, running = extent;
   for (const Leaf& c : cotarget) {
-    out.strides.push_back(running);
-    out.shapes.push_back(complement_rest_step(c, divisor, running, ops));
+    const Leaf rest_stride = running;
+    out.push(complement_rest_step(c, divisor, running, ops), rest_stride);
   }
 }
 
@@ -164,28 +162,37 @@ struct ComplementConditions {
   }
 };
 
-// complement(A, M) on flat modes: `shapes`, `strides` are A's flattened modes (filtered in
-// place), `cotarget` M's leaves. The cotarget is checked first, whatever A is; filter(A)
-// (coalesce_generic.hpp); when that is the single mode _1:_0 (no mode of size > 1 and
-// non-zero stride) R is M's compact column-major layout, else complement_modes; R is
-// coalesced (coalesce_flat_modes). Out: shapes / strides vectors, appended to (pass empty).
+// complement(A, M) on flat modes: A's flattened modes are read from a_shapes[i], a_strides[i]
+// (In: size() and operator[]; a vector, or a view of A's form), filter(A)'s modes are kept
+// by `filtered` (an Out as coalesce_generic.hpp's CoalescingWalk takes, empty, whose finish()
+// leaves them in the vectors f_shapes, f_strides), `cotarget` is M's leaves. The cotarget is
+// checked first, whatever A is; filter(A) (coalesce_generic.hpp); when that is the single
+// mode _1:_0 (no mode of size > 1 and non-zero stride) R is M's compact column-major layout,
+// else complement_modes; R's modes are coalesced as they are made, into `out` (empty; an Out
+// as CoalescingWalk takes: ModesOut, or the model's form of the result, which the caller
+// finishes).
 // P: the leaf policy of Ops (ComplementOps<P, ...> or one derived from it).
-// @pre shapes.size() == strides.size(); cotarget has >= 1 leaf.
-template <class P, class Vec, class CotargetLeaves, class Ops, class Out>
-void complement_flat_modes(Vec& shapes, Vec& strides, const CotargetLeaves& cotarget, const Ops& ops, Out& out) {
+// @pre a_shapes.size() == a_strides.size(); cotarget has >= 1 leaf.
+template <class P, class InShapes, class InStrides, class FilteredOut, class Vec, class CotargetLeaves, class Ops,
+          class Out>
+void complement_flat_modes(const InShapes& a_shapes, const InStrides& a_strides, FilteredOut& filtered,
+                           const Vec& f_shapes, const Vec& f_strides, const CotargetLeaves& cotarget, const Ops& ops,
+                           Out& out) {
   for (const auto& c : cotarget) ops.check_cotarget(c);
-  filter_flat_modes<P>(shapes, strides);
-  if (shapes.size() == 1 && LeafArith<P>::is(strides[0], 0)) {
+  filter_flat_modes_to<P>(a_shapes, a_strides, filtered);
+  filtered.finish();
+  const CoalesceOps<P> coalesce_ops{};
+  CoalescingWalk<Out, CoalesceOps<P>> walk(out, coalesce_ops);
+  if (f_shapes.size() == 1 && LeafArith<P>::is(f_strides[0], 0)) {
     auto running = P::constant(1);
     for (const auto& c : cotarget) {
-      out.shapes.push_back(c);
-      out.strides.push_back(running);
+      walk.push(c, running);
       running = LeafArith<P>::mul(running, c);
     }
   } else {
-    complement_modes(shapes, strides, cotarget, ops, out);
+    complement_modes(f_shapes, f_strides, cotarget, ops, walk);
   }
-  coalesce_flat_modes<P>(out.shapes, out.strides);
+  coalesce_flat_finish<P>(out);
 }
 
 }  // namespace cuteref
