@@ -12,6 +12,7 @@
 #include "composition_generic.hpp"
 #include "error.hpp"
 #include "flat_int.hpp"
+#include "form_modes.hpp"
 #include "inline_flat_ints.hpp"
 #include "layout_mode_ops.hpp"
 #include "layout_writer.hpp"
@@ -204,6 +205,18 @@ FlatLhs unbounded_view(Modes& m, bool a_is_tuple) {
   return FlatLhs{m.shapes.data() + first, m.strides.data() + first, r, r == 1};
 }
 
+// unbounded_view of a layout held as its form, read in place: coalesce_unbounded's modes
+// written into the back of m's slots, [first, n) (m's size stays 0: its slots are read only
+// through the view). A leaf form (one leaf) gives that leaf, as unbounded_view of a leaf A
+// does.
+FlatLhs form_unbounded_view(const BracketedLeaves& form, InlineFlatModes& m) {
+  const std::size_t n = form.n;
+  const std::size_t first =
+      coalesce_unbounded_back_from<false>(FormShapes{form}, FormStrides{form}, m.shapes, m.strides, FlatCoalesceXOps{});
+  const std::size_t r = n - first;
+  return FlatLhs{m.shapes.data() + first, m.strides.data() + first, r, r == 1};
+}
+
 // True when a's shape is a tuple (not a leaf), read from its leaves when it holds them.
 bool is_tuple_layout(const Layout& a) {
   const BracketedLeaves* b = a.leaves();
@@ -215,11 +228,17 @@ bool is_tuple_layout(const Layout& a) {
 // InlineFlatModes only for an `a` held as its form (which has integer strides).
 template <class Modes>
 bool flat_coalesce_unbounded(const Layout& a, Modes& m, FlatLhs& lhs) {
-  if constexpr (std::is_same_v<Modes, InlineFlatModes>) InlineFlatInts::load(*a.leaves(), m.shapes, m.strides);
-  else if (!flat_int_modes(a, m)) return false;
-  if (m.shapes.empty()) return false;
-  lhs = unbounded_view(m, is_tuple_layout(a));  // m is the caller's local, read only through lhs
-  return true;
+  if constexpr (std::is_same_v<Modes, InlineFlatModes>) {
+    // The walk reads A's form in place and writes only the modes it keeps (a leaf A: its one
+    // leaf, which the walk copies whole).
+    lhs = form_unbounded_view(*a.leaves(), m);
+    return true;
+  } else {
+    if (!flat_int_modes(a, m)) return false;
+    if (m.shapes.empty()) return false;
+    lhs = unbounded_view(m, is_tuple_layout(a));  // m is the caller's local, read only through lhs
+    return true;
+  }
 }
 
 // The layout whose modes are mode_of(0), ..., mode_of(n - 1) (valid layouts), called in order.
@@ -663,10 +682,13 @@ template <class Modes>
   // As the layout form with b1.layout(): b1's strides are integers, so the pair has a
   // scaled-basis stride only where b0 has one; that case goes through the layout form, as
   // does A = () (no modes).
-  if (b0.has_basis_strides() || a_modes.shapes.empty())
+  constexpr bool a_form = std::is_same_v<Modes, InlineFlatModes>;  // then A is read from its form
+  if (b0.has_basis_strides() || (!a_form && a_modes.shapes.empty()))
     return composition_of_pair_not_inlined(a, b0, b1.layout());
   Context ctx{&a, {}, nullptr, &b0, nullptr, FlatModesText::of(b1)};
-  const FlatLhs lhs = unbounded_view(a_modes, is_tuple_layout(a));  // a_modes is read only through lhs
+  FlatLhs lhs;  // a_modes is read only through lhs
+  if constexpr (a_form) lhs = form_unbounded_view(*a.leaves(), a_modes);
+  else lhs = unbounded_view(a_modes, is_tuple_layout(a));
   if (const BracketedLeaves* b0_leaves = b0.leaves())
     return write_layout([&](LayoutWriter& out) {
       out.open();

@@ -58,7 +58,9 @@ Layout composition_of_pair(const Layout& a, FlatModesOfInts&& a_modes, const Lay
 // @post equal to composition(a.layout(), b), checks and diagnostics included.
 Layout composition_of_flat(FlatModesOfInts&& a, const Layout& b);
 // The last two with the modes held in place (inline_flat_ints.hpp), for callers whose
-// operands are held as their forms: the same results, checks and diagnostics.
+// operands are held as their forms: the same results, checks and diagnostics. Here
+// composition_of_pair reads A from its form and a_modes is only its working storage.
+// @pre (composition_of_pair) a.leaves() != nullptr.
 Layout composition_of_pair(const Layout& a, InlineFlatModes&& a_modes, const Layout& b0, const InlineFlatModes& b1);
 Layout composition_of_flat(InlineFlatModes&& a, const Layout& b);
 // make_layout_from_modes(m0, composition_of_flat(a, b)), step for step: the same result,

@@ -66,10 +66,9 @@ struct LayoutDivideOps : DivideRestOps<FlatModesOfInts> {
 // LayoutDivideOps' steps with every working vector in place (inline_flat_ints.hpp), for A and
 // the tiler held as their forms with room for complement's modes (A's leaves plus T's).
 struct InlineDivideOps : DivideRestOps<InlineFlatModes> {
-  InlineFlatModes& a_modes;  // A's leaves, read by coalesced_shape and by the composition
+  InlineFlatModes& a_modes;  // the composition's working storage (it reads A from its form)
   // The leaves of coalesce(A)'s shape (in `shapes`; as LayoutDivideOps').
   InlineFlatModes coalesced_shape(const Layout& a) const {
-    InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
     InlineFlatModes m;
     InlineModesOut out(InlineModesTarget{m.shapes, m.strides});
     coalesce_flat_modes_to<FlatIntLeaf>(FormShapes{*a.leaves()}, FormStrides{*a.leaves()}, out);  // _1:_0: the leaf 1

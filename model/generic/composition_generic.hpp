@@ -43,23 +43,45 @@ CoalesceStep coalesce_unbounded_step(Leaf& first_shape, Leaf& first_stride, cons
   return CoalesceStep::Merged;
 }
 
-// coalesce_unbounded_modes' walk without its final erase: the result is left in the back
-// of the vectors, modes [w, size()) with w the returned index; modes [0, w) are left as the
-// walk left them (for a caller that reads the result as a view and never reads them).
-// @pre shapes.size() == strides.size() >= 1.
-template <class Vec, class Ops>
-std::size_t coalesce_unbounded_back(Vec& shapes, Vec& strides, const Ops& ops) {
+// coalesce_unbounded_modes' walk without its final erase, reading the modes from
+// (in_shapes, in_strides) (In: size() and operator[]; a view of A's form, or the vectors
+// themselves) and writing the result into the back of (shapes, strides): modes [w, n) with
+// w the returned index, n = in_shapes.size(); slots [0, w) are left as they were (for a
+// caller that reads the result as a view and never reads them). When the input is the
+// vectors themselves (InPlace), a mode already where it is kept is not copied.
+// @pre n >= 1; shapes and strides have room for n modes (the caller sets their size).
+template <bool InPlace, class InShapes, class InStrides, class Vec, class Ops>
+std::size_t coalesce_unbounded_back_from(const InShapes& in_shapes, const InStrides& in_strides, Vec& shapes,
+                                         Vec& strides, const Ops& ops) {
   // The result is [w, n), w only decreasing, always above k.
-  std::size_t w = shapes.size() - 1;
-  for (std::size_t k = shapes.size() - 1; k-- > 0;) {
-    if (coalesce_unbounded_step(shapes[w], strides[w], shapes[k], strides[k], ops) != CoalesceStep::Kept) continue;
+  const std::size_t n = in_shapes.size();
+  std::size_t w = n - 1;
+  if constexpr (!InPlace) {
+    shapes[w] = in_shapes[w];
+    strides[w] = in_strides[w];
+  }
+  for (std::size_t k = n - 1; k-- > 0;) {
+    if (coalesce_unbounded_step(shapes[w], strides[w], in_shapes[k], in_strides[k], ops) != CoalesceStep::Kept)
+      continue;
     --w;
-    if (w != k) {
-      shapes[w] = std::move(shapes[k]);
-      strides[w] = std::move(strides[k]);
+    if constexpr (InPlace) {
+      if (w != k) {
+        shapes[w] = std::move(shapes[k]);
+        strides[w] = std::move(strides[k]);
+      }
+    } else {
+      shapes[w] = in_shapes[k];
+      strides[w] = in_strides[k];
     }
   }
   return w;
+}
+
+// The same in place.
+// @pre shapes.size() == strides.size() >= 1.
+template <class Vec, class Ops>
+std::size_t coalesce_unbounded_back(Vec& shapes, Vec& strides, const Ops& ops) {
+  return coalesce_unbounded_back_from<true>(shapes, strides, shapes, strides, ops);
 }
 
 // CuTe's coalesce_x on A's flattened modes, in place: merge adjacent modes like coalesce,

@@ -131,8 +131,7 @@ TEST(FlatHandoff, CompositionOfPairEqualsCompositionWithThePair) {
               << "A = " << a.to_string() << ", B = " << pair.to_string();
           if (a.leaves() != nullptr) {
             ASSERT_EQ(outcome([&] {
-                        InlineFlatModes a_modes;
-                        InlineFlatInts::load(*a.leaves(), a_modes.shapes, a_modes.strides);
+                        InlineFlatModes a_modes;  // working storage: A is read from its form
                         return composition_of_pair(a, std::move(a_modes), b0, inline_copy(b1));
                       }),
                       want)
